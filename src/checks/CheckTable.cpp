@@ -1,0 +1,44 @@
+// The check table. Adding a check: write src/checks/<Name>.cpp, declare it in
+// Checks.h, add one row here, and write docs/checks/<id>.md.
+#include "checks/CheckTable.h"
+
+#include "checks/Checks.h"
+
+namespace fenceline::checks {
+
+namespace {
+using report::Severity;
+constexpr CheckInfo kChecks[] = {
+    {"proxy-war", Severity::Warning,
+     "generic shared-memory access reaches an async-proxy (TMA/bulk) overwrite without fence.proxy.async",
+     "docs/checks/proxy-war.md", checkProxyWar},
+    {"proxy-raw", Severity::Warning,
+     "generic shared-memory write is read by the async proxy (TMA store, wgmma) without fence.proxy.async",
+     "docs/checks/proxy-raw.md", checkProxyRaw},
+    {"acquire-missing", Severity::Warning,
+     "spin loop on a flag exits without acquire ordering before the guarded data is read",
+     "docs/checks/acquire-missing.md", checkAcquireMissing},
+    {"release-missing", Severity::Warning,
+     "signal (flag store, arrival atomic) follows data writes without release ordering",
+     "docs/checks/release-missing.md", checkReleaseMissing},
+    {"scope-too-narrow", Severity::Warning,
+     "ordering is present but its scope does not cover the partner thread",
+     "docs/checks/scope-too-narrow.md", checkScopeTooNarrow},
+    {"barrier-reuse", Severity::Warning,
+     "fixed-threshold counter barrier is used again without a reset or phase flip",
+     "docs/checks/barrier-reuse.md", checkBarrierReuse},
+    {"barrier-init-race", Severity::Warning,
+     "grid-scope counter is initialized inside the kernel whose other blocks update it",
+     "docs/checks/barrier-init-race.md", checkBarrierInitRace},
+};
+}  // namespace
+
+std::span<const CheckInfo> allChecks() { return kChecks; }
+
+const CheckInfo* findCheck(std::string_view id) {
+  for (const auto& check : kChecks)
+    if (check.id == id) return &check;
+  return nullptr;
+}
+
+}  // namespace fenceline::checks

@@ -1,0 +1,21 @@
+// The check functions, one per file in src/checks/. CheckTable.cpp lists them.
+#pragma once
+
+#include <vector>
+
+#include "model/Program.h"
+#include "report/Diagnostic.h"
+
+namespace fenceline::checks {
+
+using Findings = std::vector<report::Diagnostic>;
+
+void checkProxyWar(const model::FunctionModel&, Findings&);          // ProxyWar.cpp
+void checkProxyRaw(const model::FunctionModel&, Findings&);          // ProxyRaw.cpp
+void checkAcquireMissing(const model::FunctionModel&, Findings&);    // AcquireMissing.cpp
+void checkReleaseMissing(const model::FunctionModel&, Findings&);    // ReleaseMissing.cpp
+void checkScopeTooNarrow(const model::FunctionModel&, Findings&);    // ScopeTooNarrow.cpp
+void checkBarrierReuse(const model::FunctionModel&, Findings&);      // BarrierReuse.cpp
+void checkBarrierInitRace(const model::FunctionModel&, Findings&);   // BarrierInitRace.cpp
+
+}  // namespace fenceline::checks

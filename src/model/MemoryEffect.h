@@ -1,0 +1,90 @@
+// What an instruction does to memory and to ordering, as the checks see it.
+// One table (MemoryEffect.cpp) maps opcode + modifiers to these values, with the
+// ISA's defaults filled in (../shared/ordering-rules.md). Checks never parse
+// opcode strings themselves.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "ptx/Ast.h"
+
+namespace fenceline::model {
+
+enum class Space : uint8_t {
+  None,           // no memory operand
+  Generic,        // generic address: the value analysis may narrow it
+  Global,
+  SharedCta,      // .shared / .shared::cta
+  SharedCluster,  // .shared::cluster
+  Local,
+  Const,
+  Param,
+  Tensor,         // a tensor map (TMA) operand: global memory through a descriptor
+};
+
+enum class Proxy : uint8_t { None, Generic, Async };
+
+enum class EffectKind : uint8_t {
+  None,              // arithmetic, moves, branches: no memory effect
+  Load,              // ld, ldu, ld.global.nc, ldmatrix, tex/suld (reads)
+  Store,             // st, stmatrix, sust
+  ReadModifyWrite,   // atom, red, cas (red: writes only, but an RMW for ordering)
+  Fence,             // fence.{sc,acq_rel,acquire,release}.scope, membar
+  ProxyFence,        // fence.proxy.async[.space], fence.proxy.{alias,tensormap...}
+  MbarrierInit,      // mbarrier.init
+  MbarrierInitFence, // fence.mbarrier_init.release.cluster
+  MbarrierArrive,    // mbarrier.arrive[.expect_tx], arrive_drop, cp.async.mbarrier.arrive
+  MbarrierExpectTx,  // mbarrier.expect_tx
+  MbarrierWait,      // mbarrier.try_wait / test_wait (polled in a loop)
+  MbarrierInval,     // mbarrier.inval
+  CtaBarrier,        // bar.sync / barrier.sync / bar.red / barrier.cluster.* (arrive+wait)
+  CtaBarrierArrive,  // bar.arrive / barrier.arrive (no wait)
+  WarpSync,          // bar.warp.sync
+  AsyncCopy,         // cp.async (Ampere), cp.async.bulk*, cp.reduce.async.bulk*, tensor copies
+  AsyncCommit,       // cp.async.commit_group, cp.async.bulk.commit_group
+  AsyncWait,         // cp.async.wait_group/_all, cp.async.bulk.wait_group[.read]
+  WgmmaFence,        // wgmma.fence
+  Wgmma,             // wgmma.mma_async (reads shared operands through the async proxy)
+  WgmmaCommit,       // wgmma.commit_group
+  WgmmaWait,         // wgmma.wait_group
+  Tcgen05,           // tcgen05.* that read shared memory through the async proxy
+  Call,              // call
+  Exit,              // ret, exit, trap
+  Unknown,           // a memory-looking opcode fenceline does not classify (reported as unanalyzed)
+};
+
+enum class Semantics : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqRel, Sc };
+enum class Scope : uint8_t { None, Cta, Cluster, Gpu, Sys };
+
+struct MemoryEffect {
+  EffectKind kind = EffectKind::None;
+  Proxy proxy = Proxy::None;
+  Semantics semantics = Semantics::None;
+  Scope scope = Scope::None;
+  Space space = Space::None;   // space of the address operand (loads, stores, atomics, mbarrier)
+  bool reads = false;          // reads memory at `address`
+  bool writes = false;         // writes memory at `address`
+  int8_t address = -1;         // operand index of the address ([...]) or -1
+  // Async copies: where data is written and read. For cp.async.bulk.shared::cluster.global
+  // the destination is shared memory (written through the async proxy) and the source global.
+  Space destinationSpace = Space::None;
+  Space sourceSpace = Space::None;
+  int8_t destination = -1;     // operand index
+  int8_t source = -1;          // operand index
+  int8_t mbarrier = -1;        // operand index of the completion mbarrier, or -1
+  // ProxyFence: which state space it covers (None = all: plain fence.proxy.async).
+  Space fenceSpace = Space::None;
+  bool isRemote = false;       // mbarrier.arrive .shared::cluster to another CTA, mapa'd address
+};
+
+// Classifies one instruction. Total: never throws; unknown opcodes get kind None
+// (pure computation) or Unknown (looks like memory but not understood).
+MemoryEffect classify(const ptx::Instruction& instruction);
+
+std::string_view toString(EffectKind);
+std::string_view toString(Space);
+std::string_view toString(Semantics);
+std::string_view toString(Scope);
+
+}  // namespace fenceline::model

@@ -1,0 +1,111 @@
+// The program model the checks query: per kernel (and per .func), the
+// instructions with `.func` calls inlined, their memory effects, basic blocks,
+// CFG, dominators, post-dominators, loops, values and thread roles.
+//
+// Calls to `.func` with a body are inlined (up to a depth limit; recursion and
+// calls through pointers are summarized as an opaque Call with unknown effects),
+// so a hazard split across a `noinline` helper is seen as one flat body. Each
+// inlined instruction remembers its call sites, so its source location chain
+// runs through the PTX `call`.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <string>
+#include <vector>
+
+#include "model/MemoryEffect.h"
+#include "ptx/Ast.h"
+
+namespace fenceline::model {
+
+using InstId = int32_t;   // index into FunctionModel::instructions
+using BlockId = int32_t;  // index into FunctionModel::blocks
+using ValueReg = int32_t; // register id in FunctionModel's register space (after inlining)
+
+// One frame of a source location: file path, line, column, function name.
+struct SourceFrame {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string function;  // demangled when possible, else as in the PTX
+};
+
+struct Inst {
+  const ptx::Instruction* syntax = nullptr;  // the parsed instruction (operands not remapped)
+  const ptx::Function* origin = nullptr;     // function whose body holds `syntax`
+  // Operands with registers renumbered into this FunctionModel's register space
+  // (callee registers get fresh ids when inlined); labels are resolved to blocks.
+  std::vector<ptx::Operand> operands;
+  std::optional<ptx::Guard> guard;           // remapped
+  MemoryEffect effect;
+  InstId callSite = -1;                      // the `call` this was inlined through, or -1
+  BlockId block = -1;
+
+  const std::string& opcode() const { return syntax->opcode; }
+  bool hasModifier(std::string_view m) const { return syntax->hasModifier(m); }
+};
+
+struct BasicBlock {
+  InstId first = 0;  // [first, last) in FunctionModel::instructions
+  InstId last = 0;
+  std::vector<BlockId> successors;
+  std::vector<BlockId> predecessors;
+};
+
+struct Loop {
+  BlockId header = -1;
+  std::vector<BlockId> blocks;     // including the header
+  std::vector<BlockId> exits;      // blocks outside the loop reached from inside
+  std::vector<BlockId> latches;    // blocks with a back edge to the header
+  int32_t parent = -1;             // enclosing loop index, or -1
+};
+
+class ValueAnalysis;   // model/Values.h
+class ThreadRoles;     // model/ThreadRoles.h
+
+struct FunctionModel {
+  const ptx::Module* module = nullptr;
+  const ptx::Function* function = nullptr;
+  std::vector<Inst> instructions;
+  std::vector<BlockId> blockOf;            // per instruction (same as Inst::block)
+  std::vector<BasicBlock> blocks;          // block 0 is the entry
+  std::vector<std::string> registerNames;  // per ValueReg
+  std::vector<std::string> registerTypes;
+  // Dominators: immediate dominator per block (-1 for entry / unreachable).
+  std::vector<BlockId> idom;
+  // Post-dominators over a virtual exit: immediate post-dominator (-1 = virtual exit).
+  std::vector<BlockId> ipostdom;
+  std::vector<Loop> loops;
+  std::vector<int32_t> loopOf;             // innermost loop index per block, or -1
+  std::unique_ptr<ValueAnalysis> values;
+  std::unique_ptr<ThreadRoles> roles;
+  bool hasUnanalyzedCalls = false;         // a call that could not be inlined
+
+  bool dominates(BlockId a, BlockId b) const;
+  bool postDominates(BlockId a, BlockId b) const;
+  // Instruction-level: a executes before b on every path from entry to b.
+  bool dominates(InstId a, InstId b) const;
+  bool postDominatesInst(InstId a, InstId b) const;
+  // Source location of an instruction: innermost frame first, including the
+  // frames of the calls it was inlined through. Empty when there is no .loc.
+  std::vector<SourceFrame> sourceChain(InstId) const;
+
+  ~FunctionModel();
+  FunctionModel();
+  FunctionModel(FunctionModel&&) noexcept;
+  FunctionModel& operator=(FunctionModel&&) noexcept;
+};
+
+struct Program {
+  const ptx::Module* module = nullptr;
+  // One model per function with a body: entries (kernels) with calls inlined,
+  // and `.func`s on their own (for functions no kernel calls).
+  std::vector<FunctionModel> functions;
+  size_t instructionCount = 0;
+};
+
+Program buildProgram(const ptx::Module& module);
+
+}  // namespace fenceline::model

@@ -1,0 +1,172 @@
+// The PTX syntax tree. The parser fills it; the program model reads it.
+//
+// Design choices that the rest of fenceline relies on:
+//  - Every register operand is resolved to a RegisterId of its function, so
+//    block-local `.reg` declarations inside inline-asm `{ }` blocks (which may
+//    reuse outer names) are distinct registers.
+//  - Labels are resolved at parse time with `{ }` scoping (inline asm repeats the
+//    same label names in every inlined copy); a branch target is a LabelId.
+//  - A function body is flat: nested blocks are gone once names are resolved.
+//  - Each instruction carries the debug location (.loc) in force when it was
+//    parsed, as an index into Module::locations; the inline chain follows parents.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fenceline::ptx {
+
+// A position in the PTX text (1-based; 0 = unknown).
+struct TextPos {
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+using RegisterId = int32_t;
+using LabelId = int32_t;
+using LocationId = int32_t;  // index into Module::locations, -1 = none
+inline constexpr LocationId kNoLocation = -1;
+
+struct Register {
+  std::string name;  // as written, e.g. "%r12", "p" (asm-local)
+  std::string type;  // ".b32", ".pred", ...
+};
+
+struct Operand {
+  enum class Kind {
+    Register,        // reg
+    Special,         // text: "%tid.x", "%laneid", "%ctaid.y", "%globaltimer", ...
+    Integer,         // intValue
+    Float,           // floatValue (0f3F800000 / 0d... / decimal)
+    Symbol,          // text: variable, function or param name
+    Label,           // label (branch target)
+    Address,         // [base + offset] or [base, {elements}]
+    Vector,          // {a, b, c, d}; elements
+    ParamList,       // ( a, b ) in call; elements
+    PredicatePair,   // %p1|%p2 in setp; elements
+    Sink,            // "_"
+  };
+  Kind kind = Kind::Integer;
+  RegisterId reg = -1;
+  LabelId label = -1;
+  std::string text;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+  bool negated = false;  // "!%p" as an operand (e.g. selp, @!p is on the guard)
+  // Address: base is Register, Symbol or Integer (absolute); offset in bytes.
+  // Vector / ParamList / PredicatePair / Address-with-coordinates: elements.
+  std::vector<Operand> elements;
+  int64_t offset = 0;
+  struct Base {
+    Kind kind = Kind::Integer;  // Register, Symbol or Integer
+    RegisterId reg = -1;
+    std::string symbol;
+    int64_t value = 0;
+  } base;
+};
+
+struct Guard {
+  RegisterId reg = -1;
+  bool negated = false;  // @!%p
+};
+
+struct Instruction {
+  std::string opcode;                  // "ld", "mbarrier", "cp", "fence", ...
+  std::vector<std::string> modifiers;  // without dots, in order: {"async","bulk","tensor","2d",...}
+  std::optional<Guard> guard;
+  std::vector<Operand> operands;
+  TextPos pos;                         // of the opcode in the PTX text
+  LocationId location = kNoLocation;   // .loc in force
+  bool inInlineAsm = false;            // between "// begin inline asm" markers (informational only)
+
+  bool hasModifier(std::string_view m) const {
+    for (const auto& x : modifiers)
+      if (x == m) return true;
+    return false;
+  }
+};
+
+struct Label {
+  std::string name;
+  int32_t instruction = 0;  // index of the first instruction after the label
+  TextPos pos;
+};
+
+struct Variable {
+  std::string name;
+  std::string space;     // ".shared", ".global", ".const", ".local", ".param", ".tex", ...
+  std::string type;      // ".b8", ".u64", ...
+  int64_t align = 0;
+  int64_t arraySize = -1;  // -1: scalar; 0: [] (extern / unsized)
+  bool isExtern = false;
+  bool isVisible = false;
+  bool isWeak = false;
+  std::vector<int64_t> initializer;  // integer initializers, when present
+  TextPos pos;
+};
+
+struct Parameter {
+  std::string name;
+  std::string space;  // ".param" (or ".reg" for old-style)
+  std::string type;
+  int64_t align = 0;
+  int64_t arraySize = -1;
+  bool isPointer = false;  // .ptr attribute present
+};
+
+struct Function {
+  std::string name;
+  bool isEntry = false;    // .entry (kernel) vs .func
+  bool isVisible = false;
+  bool isExtern = false;
+  bool hasBody = false;    // false for prototypes/declarations
+  std::vector<Parameter> returns;
+  std::vector<Parameter> params;
+  std::vector<Register> registers;        // RegisterId indexes this
+  std::vector<Variable> locals;           // .shared/.local/.param declared in the body
+  std::vector<Instruction> instructions;  // flat body
+  std::vector<Label> labels;              // LabelId indexes this
+  std::vector<std::string> pragmas;       // .pragma strings
+  std::vector<std::pair<std::string, std::vector<int64_t>>> performanceDirectives;  // .maxntid 128,1,1
+  TextPos pos;
+};
+
+// One frame of a .loc chain.
+struct Location {
+  int32_t file = 0;  // .file index
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string function;         // decoded from function_name $L__info_stringN ("" if absent)
+  LocationId inlinedAt = kNoLocation;  // caller frame, or -1 for the outermost
+};
+
+struct SourceFile {
+  int32_t index = 0;
+  std::string path;
+};
+
+struct Module {
+  std::string path;  // of the PTX text (for diagnostics about the PTX itself)
+  std::string version;  // "9.0"
+  std::vector<std::string> targets;  // {"sm_90a"} (may include "debug", "texmode_...")
+  int32_t addressSize = 64;
+  std::vector<SourceFile> files;
+  std::vector<Variable> globals;
+  std::vector<Function> functions;
+  std::vector<Location> locations;
+
+  const SourceFile* file(int32_t index) const {
+    for (const auto& f : files)
+      if (f.index == index) return &f;
+    return nullptr;
+  }
+  const Function* function(std::string_view name) const {
+    for (const auto& f : functions)
+      if (f.name == name && f.hasBody) return &f;
+    return nullptr;
+  }
+};
+
+}  // namespace fenceline::ptx

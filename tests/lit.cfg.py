@@ -1,0 +1,16 @@
+# lit configuration: annotated kernels (checks/), renderer output (report/),
+# malformed inputs (malformed/) and CLI behaviour (cli/).
+import os
+import lit.formats
+
+config.name = "fenceline"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".cu", ".ptx"]
+config.test_source_root = config.test_source_root_override
+config.test_exec_root = os.path.join(os.path.dirname(config.fenceline), "tests", "lit-out")
+config.excludes = ["unit", "gpu", "Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "corpus"]
+config.substitutions.append(("%fenceline", config.fenceline))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("%nvcc", config.nvcc))
+config.substitutions.append(("%src", config.source_root))
+config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Compiles the translation units of kernels.txt to PTX for sm_90a, one at a time at the lowest
+# CPU priority, and caches the PTX in .scratch/realcode/ptx (a PTX newer than its source and
+# the kernel list is kept). Then times ptxas on each PTX: the peer against which run.sh
+# measures the checker. Writes <name>.ptx, <name>.nvcc.log and <name>.times (nvcc_s ptxas_s).
+#   tools/realcode/build.sh [--force] [name...]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+scratch="$root/.scratch/realcode"
+cutlass="$scratch/pkgs/cutlass_library/source"
+ptxdir="$scratch/ptx"
+cuda_bin=${CUDA_BIN:-/usr/local/cuda/bin}
+force=0
+if [[ "${1:-}" == "--force" ]]; then force=1; shift; fi
+only=("$@")
+
+[[ -d "$cutlass/include/cute" ]] || { echo "build.sh: run tools/realcode/fetch.sh first" >&2; exit 1; }
+mkdir -p "$ptxdir"
+
+expand() { local s=${1//@cutlass/$cutlass}; echo "${s//@tus/$here/tus}"; }
+now() { date +%s.%N; }
+
+while read -r name src extra; do
+  [[ -z "$name" || "$name" == \#* ]] && continue
+  if (( ${#only[@]} )) && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
+  src=$(expand "$src")
+  flags=()
+  for f in $extra; do flags+=("$(expand "$f")"); done
+  ptx="$ptxdir/$name.ptx"
+  if (( !force )) && [[ -s "$ptx" && "$ptx" -nt "$src" && "$ptx" -nt "$here/kernels.txt" ]]; then
+    echo "build.sh: $name: cached"
+    continue
+  fi
+  echo "build.sh: $name: nvcc $(basename "$src")"
+  t0=$(now)
+  nice -n 19 "$cuda_bin/nvcc" -ptx -lineinfo -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
+    --expt-relaxed-constexpr -I"$cutlass/include" -I"$cutlass/tools/util/include" \
+    -I"$cutlass/examples/common" -I"$here/tus" "${flags[@]}" -o "$ptx.tmp" "$src" \
+    >"$ptxdir/$name.nvcc.log" 2>&1 || { cat "$ptxdir/$name.nvcc.log" >&2; exit 1; }
+  t1=$(now)
+  mv "$ptx.tmp" "$ptx"
+  echo "build.sh: $name: ptxas"
+  nice -n 19 "$cuda_bin/ptxas" -arch=sm_90a -o /dev/null "$ptx" >>"$ptxdir/$name.nvcc.log" 2>&1 \
+    || { echo "build.sh: $name: ptxas failed (see $ptxdir/$name.nvcc.log)" >&2; }
+  t2=$(now)
+  echo "$(echo "$t1 - $t0" | bc) $(echo "$t2 - $t1" | bc)" >"$ptxdir/$name.times"
+  echo "build.sh: $name: nvcc $(cut -d' ' -f1 "$ptxdir/$name.times")s, ptxas $(cut -d' ' -f2 "$ptxdir/$name.times")s"
+done <"$here/kernels.txt"

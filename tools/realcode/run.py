@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Runs `fenceline check` over the real-code corpus and writes the summary.
+
+For every translation unit of kernels.txt whose PTX build.sh left in .scratch/realcode/ptx, it
+runs `fenceline check --format json -j 1` (single-threaded, like ptxas), measures wall time and
+peak memory, and collects the findings. It then writes results/realcode/summary.json (numbers
+and findings, no third-party text beyond kernel names and source positions) and prints a
+Markdown table for docs/real-code.md and docs/performance.md.
+
+Each finding gets a key `check@file:line` (innermost source frame); tools/realcode/triage.txt
+maps keys to a verdict (`true-positive`, `false-positive`, `fixed`), so the summary counts
+what is still untriaged.
+
+    tools/realcode/run.py [--fenceline PATH] [--repeat N] [--only name,...]
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SCRATCH = ROOT / ".scratch" / "realcode"
+PTX_DIR = SCRATCH / "ptx"
+
+
+def corpus_names():
+    names = []
+    for line in (HERE / "kernels.txt").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            names.append(line.split()[0])
+    return names
+
+
+def load_triage():
+    """triage.txt: `check@file:line  verdict  short reason` per line."""
+    verdicts = {}
+    path = HERE / "triage.txt"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                key, verdict, *_ = line.split(None, 2) + [""]
+                verdicts[key] = verdict
+    return verdicts
+
+
+def ptx_shape(path):
+    """Size, lines, kernel entries and a rough count of instruction lines of one PTX file."""
+    text = path.read_text(errors="replace")
+    body = text.split(".section", 1)[0]  # drop the .debug_str bytes
+    instr = sum(1 for l in body.splitlines()
+                if re.match(r"\s*(@!?%\w+\s+)?[a-z][a-z0-9_]*(\.[\w:]+)*(\s|;)", l)
+                and not l.lstrip().startswith((".", "//")))
+    return {"bytes": path.stat().st_size, "lines": text.count("\n"),
+            "entries": len(re.findall(r"^\.(?:visible )?\.?entry\s", text, re.M)),
+            "instruction_lines": instr}
+
+
+def run_once(fenceline, ptx):
+    """One checker run: (parsed JSON or None, exit code, wall seconds, peak RSS MiB, stderr)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([fenceline, "check", "--format", "json", "-j", "1", str(ptx)],
+                                stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)  # wait4: this child's own peak memory
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        text, errtext = out.read(), err.read()
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        doc = None
+    return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext
+
+
+def finding_key(d):
+    loc = d.get("location") or {}
+    return f'{d.get("check")}@{pathlib.Path(str(loc.get("file", "?"))).name}:{loc.get("line", 0)}'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fenceline", default=None)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per TU; the median time is kept")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--output", default=str(ROOT / "results" / "realcode" / "summary.json"))
+    args = ap.parse_args()
+
+    fenceline = args.fenceline
+    if not fenceline:
+        for cand in ("build-realcode/fenceline", "build/fenceline"):
+            if (ROOT / cand).exists():
+                fenceline = str(ROOT / cand)
+                break
+    if not fenceline:
+        sys.exit("run.py: no fenceline binary (build one, or pass --fenceline)")
+    only = set(filter(None, args.only.split(",")))
+    triage = load_triage()
+
+    units = []
+    for name in corpus_names():
+        if only and name not in only:
+            continue
+        ptx = PTX_DIR / f"{name}.ptx"
+        if not ptx.exists():
+            print(f"run.py: {name}: no PTX (run build.sh)", file=sys.stderr)
+            continue
+        times = (PTX_DIR / f"{name}.times").read_text().split() if (PTX_DIR / f"{name}.times").exists() else []
+        ptxas_s = float(times[1]) if len(times) > 1 else None
+        walls, doc, code, err, rss = [], None, 0, "", 0.0
+        for _ in range(max(1, args.repeat)):
+            doc, code, wall, rss, err = run_once(fenceline, ptx)
+            walls.append(wall)
+        wall = statistics.median(walls)
+        unit = {"name": name, "ptx": ptx_shape(ptx), "exit_code": code,
+                "fenceline_s": round(wall, 4), "ptxas_s": ptxas_s,
+                "ratio_to_ptxas": round(wall / ptxas_s, 4) if ptxas_s else None,
+                "peak_rss_mib": round(rss, 1)}
+        if doc is None:
+            unit["error"] = err.strip()[-2000:]
+            print(f"run.py: {name}: fenceline produced no JSON (exit {code}): {err.strip()[-300:]}",
+                  file=sys.stderr)
+        else:
+            unit["stats"] = doc.get("stats", {})
+            unit["findings"] = [{"key": finding_key(d), "check": d.get("check"),
+                                 "severity": d.get("severity"), "function": d.get("function"),
+                                 "location": d.get("location"), "message": d.get("message"),
+                                 "verdict": triage.get(finding_key(d), "untriaged")}
+                                for d in doc.get("diagnostics", [])]
+        units.append(unit)
+        print(f"run.py: {name}: {wall:.3f}s, {len(unit.get('findings', []))} findings", file=sys.stderr)
+
+    findings = [f for u in units for f in u.get("findings", [])]
+    by_check = {}
+    for f in findings:
+        by_check[f["check"]] = by_check.get(f["check"], 0) + 1
+    summary = {
+        "fenceline": fenceline,
+        "git_head": subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                   capture_output=True, text=True).stdout.strip(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "units": units,
+        "totals": {
+            "units": len(units),
+            "ptx_bytes": sum(u["ptx"]["bytes"] for u in units),
+            "fenceline_s": round(sum(u["fenceline_s"] for u in units), 3),
+            "ptxas_s": round(sum(u["ptxas_s"] or 0 for u in units), 3),
+            "findings": len(findings),
+            "findings_by_check": by_check,
+            "untriaged": sum(1 for f in findings if f["verdict"] == "untriaged"),
+            "open_false_positives": sum(1 for f in findings if f["verdict"] == "false-positive"),
+        },
+    }
+    out = pathlib.Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(summary, indent=2) + "\n")
+
+    print("| TU | PTX | entries | instructions | fenceline | ptxas | ratio | findings |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for u in units:
+        s = u.get("stats", {})
+        print(f'| {u["name"]} | {u["ptx"]["bytes"] / 1e6:.2f} MB | {u["ptx"]["entries"]} | '
+              f'{s.get("instructions", "?")} | {u["fenceline_s"]:.3f} s | '
+              f'{u["ptxas_s"] if u["ptxas_s"] is not None else "?"} s | '
+              f'{u["ratio_to_ptxas"] if u["ratio_to_ptxas"] is not None else "?"} | '
+              f'{len(u.get("findings", [])) if "findings" in u else "error"} |')
+
+
+if __name__ == "__main__":
+    main()

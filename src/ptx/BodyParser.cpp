@@ -1,0 +1,361 @@
+// Function bodies: `{ }` blocks, `.reg` and local variables, labels, `.loc`,
+// `.pragma`, and instructions with their operands. Names are resolved here
+// (see Scopes.h), so the syntax tree holds RegisterIds and LabelIds and no
+// block structure.
+#include <algorithm>
+
+#include "ptx/ModuleParser.h"
+
+namespace fenceline::ptx {
+namespace {
+
+// Special registers (the part before any '.component'); numbered families by prefix.
+bool isSpecialRegister(std::string_view name) {
+  std::string_view base = name.substr(0, name.find('.'));
+  static constexpr std::string_view kNames[] = {
+      "%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid", "%smid", "%nsmid", "%gridid",
+      "%is_explicit_cluster", "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
+      "%cluster_ctarank", "%cluster_nctarank", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge",
+      "%lanemask_gt", "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
+      "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size", "%current_graph_exec"};
+  for (auto n : kNames)
+    if (base == n) return true;
+  static constexpr std::string_view kFamilies[] = {"%pm", "%envreg", "%reserved_smem_offset"};
+  for (auto f : kFamilies)
+    if (base.starts_with(f)) return true;
+  return false;
+}
+
+// Opcodes whose name operands are branch targets.
+bool takesLabel(std::string_view opcode) { return opcode == "bra"; }
+
+bool isLocalSpace(std::string_view d) {
+  return d == ".local" || d == ".shared" || d == ".param" || d == ".const" || d == ".global";
+}
+
+}  // namespace
+
+void ModuleParser::parseBody(Function& function) {
+  BlockScopes scopes(function);
+  currentLocation_ = kNoLocation;
+  locations_.beginFunction();
+  expect('{', "to open the function body");
+  scopes.push();
+  while (scopes.depth() > 0) {
+    const Token& t = peek();
+    if (t.kind == TokenKind::End) fail(t, "unexpected end of file: missing '}' in function '" + function.name + "'");
+    if (t.is('{')) {
+      if (static_cast<int>(scopes.depth()) >= kMaxNesting) fail(t, "blocks nested too deeply");
+      next();
+      scopes.push();
+      continue;
+    }
+    if (t.is('}')) {
+      next();
+      if (auto unresolved = scopes.pop())
+        failAt(unresolved->offset, unresolved->pos.line, unresolved->pos.column,
+               "undefined label '" + std::string(unresolved->name) + "'");
+      continue;
+    }
+    parseBodyStatement(function, scopes);
+  }
+}
+
+void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
+  const Token& t = peek();
+  if (t.kind == TokenKind::Directive) {
+    if (t.text == ".reg") return parseRegisterDeclaration(scopes);
+    if (t.text == ".loc") return parseLoc();
+    if (t.text == ".pragma") {
+      next();
+      if (peek().kind != TokenKind::String) fail(peek(), "expected a string after .pragma");
+      Token s = next();
+      function.pragmas.emplace_back(s.text.substr(1, s.text.size() - 2));
+      expect(';', "after .pragma");
+      return;
+    }
+    if (isLocalSpace(t.text) || t.text == ".extern") {
+      bool isExtern = false;
+      if (t.text == ".extern") {
+        next();
+        isExtern = true;
+        if (peek().kind != TokenKind::Directive || !isLocalSpace(peek().text))
+          fail(peek(), "expected a state space after .extern");
+      }
+      std::string space(next().text);
+      parseVariables(std::move(space), isExtern, false, false, function.locals);
+      return;
+    }
+    fail(t, "unexpected directive " + describe(t) + " in a function body");
+  }
+  if (t.is('@')) return parseInstruction(function, scopes);
+  if (t.kind == TokenKind::Identifier) {
+    Token name = next();
+    if (peek().is(':')) return parseLabelOrDeclaration(function, scopes, name);
+    // Not a label: an instruction whose opcode we already consumed. Parse it
+    // with the opcode token handed back through a one-token replay.
+    pendingOpcode_ = name;
+    return parseInstruction(function, scopes);
+  }
+  fail(t, "expected an instruction, label or directive, found " + describe(t));
+}
+
+void ModuleParser::parseRegisterDeclaration(BlockScopes& scopes) {
+  next();  // .reg
+  std::string type;
+  while (peek().kind == TokenKind::Directive) {
+    Token d = next();
+    if (d.text == ".align") expectInteger("an alignment");
+    else type += std::string(d.text);
+  }
+  if (type.empty()) fail(peek(), "expected a register type, found " + describe(peek()));
+  do {
+    Token name = expectIdentifier("a register name");
+    BlockScopes::Problem problem;
+    if (accept('<')) {
+      Token countToken = peek();
+      int64_t count = expectInteger("a register count");
+      expect('>', "to close the register count");
+      problem = scopes.declareRegisterRange(name.text, count, type);
+      if (!problem.empty()) fail(countToken, problem);
+      continue;
+    }
+    if (peek().is('[')) parseArrayDims();  // register arrays (rare): one name
+    problem = scopes.declareRegister(name.text, type);
+    if (!problem.empty()) fail(name, problem);
+  } while (accept(','));
+  expect(';', "after the register declaration");
+}
+
+void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scopes, const Token& name) {
+  next();  // ':'
+  // `prototype_0 : .callprototype ...;` and `ts: .branchtargets L1, L2;` declare
+  // names used by indirect calls and brx.idx, not positions in the code.
+  if (peek().isDirective(".callprototype") || peek().isDirective(".branchtargets") ||
+      peek().isDirective(".calltargets")) {
+    skipPast(';', "after the declaration");
+    return;
+  }
+  auto problem = scopes.defineLabel(name.text, TextPos{name.line, name.column});
+  if (!problem.empty()) fail(name, problem);
+  (void)function;
+}
+
+void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes) {
+  Instruction inst;
+  std::optional<Token> guardAt;
+  if (!pendingOpcode_ && accept('@')) {
+    bool negated = accept('!');
+    Token reg = expectIdentifier("a predicate register after '@'");
+    RegisterId id = scopes.lookupRegister(reg.text);
+    if (id < 0) fail(reg, "undefined register '" + std::string(reg.text) + "'");
+    inst.guard = Guard{id, negated};
+  }
+  Token opcode = pendingOpcode_ ? *pendingOpcode_ : expectIdentifier("an opcode");
+  pendingOpcode_.reset();
+  std::string_view text = opcode.text;
+  if (!((text[0] >= 'a' && text[0] <= 'z') || (text[0] >= 'A' && text[0] <= 'Z')))
+    fail(opcode, "expected an opcode, found " + describe(opcode));
+  size_t dot = text.find('.');
+  inst.opcode = std::string(text.substr(0, dot));
+  while (dot != std::string_view::npos) {
+    size_t end = text.find('.', dot + 1);
+    std::string_view modifier = text.substr(dot + 1, end == std::string_view::npos ? end : end - dot - 1);
+    if (modifier.empty()) fail(opcode, "empty modifier in " + describe(opcode));
+    inst.modifiers.emplace_back(modifier);
+    dot = end;
+  }
+  inst.pos = TextPos{opcode.line, opcode.column};
+  inst.location = currentLocation_;
+  inst.inInlineAsm = opcode.inInlineAsm;
+
+  int32_t index = static_cast<int32_t>(function.instructions.size());
+  std::vector<BlockScopes::LabelUse> labelUses;
+  if (!peek().is(';')) {
+    do {
+      Token at = peek();
+      Operand op = parseOperand(function, scopes, inst, 0);
+      if (op.kind == Operand::Kind::Label)
+        labelUses.push_back(BlockScopes::LabelUse{at.text, index, static_cast<int32_t>(inst.operands.size()),
+                                                  at.offset, TextPos{at.line, at.column}});
+      inst.operands.push_back(std::move(op));
+    } while (accept(','));
+  }
+  expect(';', "at the end of the instruction");
+  function.instructions.push_back(std::move(inst));
+  for (const auto& use : labelUses) scopes.useLabel(use);
+}
+
+Operand ModuleParser::parseNumber(bool negative) {
+  Token t = next();
+  Operand op;
+  if (t.kind == TokenKind::Integer) {
+    op.kind = Operand::Kind::Integer;
+    int64_t v = integerValue(t);
+    op.intValue = negative ? static_cast<int64_t>(0 - static_cast<uint64_t>(v)) : v;
+  } else {
+    op.kind = Operand::Kind::Float;
+    double v = floatValue(t);
+    op.floatValue = negative ? -v : v;
+  }
+  return op;
+}
+
+Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Instruction& inst, const Token& name) {
+  Operand op;
+  if (name.text == "_") {
+    op.kind = Operand::Kind::Sink;
+    return op;
+  }
+  RegisterId id = scopes.lookupRegister(name.text);
+  if (id >= 0) {
+    op.kind = Operand::Kind::Register;
+    op.reg = id;
+    op.text = std::string(name.text);
+    return op;
+  }
+  if (name.text[0] == '%') {
+    if (!isSpecialRegister(name.text)) fail(name, "undefined register '" + std::string(name.text) + "'");
+    op.kind = Operand::Kind::Special;
+    op.text = std::string(name.text);
+    return op;
+  }
+  if (name.text.find('.') != std::string_view::npos)
+    fail(name, "unexpected '.' in operand " + describe(name));
+  op.text = std::string(name.text);
+  if (takesLabel(inst.opcode)) {
+    op.kind = Operand::Kind::Label;  // resolved when its block closes
+    return op;
+  }
+  op.kind = Operand::Kind::Symbol;
+  // `sym+4` / `sym-4` (mov of a variable's address plus an offset).
+  if (peek().is('+') || peek().is('-')) {
+    bool minus = next().is('-');
+    int64_t v = expectInteger("an offset");
+    op.offset = minus ? static_cast<int64_t>(0 - static_cast<uint64_t>(v)) : v;
+  }
+  return op;
+}
+
+Operand ModuleParser::parseAddress(Function& function, BlockScopes& scopes, const Instruction& inst, int depth) {
+  Token open = next();  // '['
+  Operand op;
+  op.kind = Operand::Kind::Address;
+  const Token& b = peek();
+  if (b.kind == TokenKind::Identifier) {
+    Token name = next();
+    RegisterId id = scopes.lookupRegister(name.text);
+    if (id >= 0) {
+      op.base.kind = Operand::Kind::Register;
+      op.base.reg = id;
+    } else if (name.text[0] == '%' && !isSpecialRegister(name.text)) {
+      fail(name, "undefined register '" + std::string(name.text) + "'");
+    } else {
+      op.base.kind = Operand::Kind::Symbol;
+      op.base.symbol = std::string(name.text);
+    }
+    op.text = std::string(name.text);
+  } else if (b.kind == TokenKind::Integer) {
+    op.base.kind = Operand::Kind::Integer;
+    op.base.value = integerValue(next());
+  } else {
+    fail(b, "expected a register, symbol or address in '[ ]', found " + describe(b));
+  }
+  // [base+imm], [base+-imm], [base-imm]
+  if (peek().is('+') || peek().is('-')) {
+    bool minus = next().is('-');
+    int64_t v = expectInteger("an address offset");
+    if (minus) v = static_cast<int64_t>(0 - static_cast<uint64_t>(v));
+    op.offset = v;
+  }
+  // [tensorMap, {c0, c1}] and similar: further elements.
+  while (accept(',')) op.elements.push_back(parseOperand(function, scopes, inst, depth + 1));
+  if (!peek().is(']')) fail(peek(), "expected ']' to close the address opened at line " + std::to_string(open.line) +
+                                        ", found " + describe(peek()));
+  next();
+  return op;
+}
+
+Operand ModuleParser::parseOperand(Function& function, BlockScopes& scopes, const Instruction& inst, int depth) {
+  if (depth > 8) fail(peek(), "operand nested too deeply");
+  const Token& t = peek();
+  Operand op;
+  if (t.is('!')) {
+    next();
+    Token name = expectIdentifier("a predicate after '!'");
+    op = parseNameOperand(function, scopes, inst, name);
+    op.negated = true;
+  } else if (t.is('-')) {
+    next();
+    if (peek().kind != TokenKind::Integer && peek().kind != TokenKind::Float)
+      fail(peek(), "expected a number after '-', found " + describe(peek()));
+    op = parseNumber(true);
+  } else if (t.kind == TokenKind::Integer || t.kind == TokenKind::Float) {
+    op = parseNumber(false);
+  } else if (t.kind == TokenKind::Identifier) {
+    Token name = next();
+    op = parseNameOperand(function, scopes, inst, name);
+  } else if (t.is('[')) {
+    op = parseAddress(function, scopes, inst, depth);
+  } else if (t.is('{') || t.is('(')) {
+    char close = t.is('{') ? '}' : ')';
+    op.kind = t.is('{') ? Operand::Kind::Vector : Operand::Kind::ParamList;
+    next();
+    if (!accept(close)) {
+      do op.elements.push_back(parseOperand(function, scopes, inst, depth + 1));
+      while (accept(','));
+      expect(close, op.kind == Operand::Kind::Vector ? "to close the vector operand" : "to close the parameter list");
+    }
+  } else {
+    fail(t, "expected an operand, found " + describe(t));
+  }
+  // setp/shfl write a predicate pair: %p|%q.
+  if (peek().is('|')) {
+    next();
+    Operand pair;
+    pair.kind = Operand::Kind::PredicatePair;
+    pair.elements.push_back(std::move(op));
+    Token second = expectIdentifier("a predicate after '|'");
+    pair.elements.push_back(parseNameOperand(function, scopes, inst, second));
+    return pair;
+  }
+  return op;
+}
+
+// `.loc F L C[, function_name LABEL[+imm]][, inlined_at F2 L2 C2]` (see DebugInfo.h).
+void ModuleParser::parseLoc() {
+  Token at = next();  // .loc
+  auto number = [&](const char* what, int64_t max) {
+    Token t = peek();
+    int64_t v = expectInteger(what);
+    if (v < 0 || v > max) fail(t, std::string(what) + " out of range in .loc");
+    return v;
+  };
+  int32_t file = static_cast<int32_t>(number("a file index", INT32_MAX));
+  uint32_t line = static_cast<uint32_t>(number("a line number", UINT32_MAX));
+  uint32_t column = static_cast<uint32_t>(number("a column number", UINT32_MAX));
+  std::string_view functionLabel;
+  bool hasFunction = false, hasInlinedAt = false;
+  int32_t atFile = 0;
+  uint32_t atLine = 0, atColumn = 0;
+  while (accept(',')) {
+    Token key = expectIdentifier("function_name or inlined_at");
+    if (key.text == "function_name") {
+      functionLabel = expectIdentifier("a debug string label").text;
+      hasFunction = true;
+      if (accept('+')) expectInteger("an offset");
+    } else if (key.text == "inlined_at") {
+      atFile = static_cast<int32_t>(number("a file index", INT32_MAX));
+      atLine = static_cast<uint32_t>(number("a line number", UINT32_MAX));
+      atColumn = static_cast<uint32_t>(number("a column number", UINT32_MAX));
+      hasInlinedAt = true;
+    } else {
+      fail(key, "unknown .loc attribute " + describe(key));
+    }
+  }
+  (void)at;
+  if (!hasFunction && !hasInlinedAt) currentLocation_ = locations_.plain(file, line, column);
+  else currentLocation_ = locations_.inlined(file, line, column, functionLabel, hasInlinedAt, atFile, atLine, atColumn);
+}
+
+}  // namespace fenceline::ptx

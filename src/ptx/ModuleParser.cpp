@@ -1,0 +1,430 @@
+// Module level of the PTX parser: `.version`, `.target`, `.address_size`,
+// `.file`, debug `.section`s, variables in every state space, and function
+// headers (`.entry`/`.func`, return values, parameters, prototypes,
+// performance directives). Bodies are in BodyParser.cpp.
+#include <charconv>
+#include <cstring>
+
+#include "ptx/ModuleParser.h"
+#include "ptx/Parser.h"
+#include "ptx/SourceExcerpt.h"
+
+namespace fenceline::ptx {
+namespace {
+
+bool isStateSpace(std::string_view d) {
+  return d == ".global" || d == ".shared" || d == ".const" || d == ".local" || d == ".param" || d == ".tex" ||
+         d == ".reg" || d == ".sreg";
+}
+bool isLinkage(std::string_view d) { return d == ".extern" || d == ".visible" || d == ".weak" || d == ".common"; }
+
+}  // namespace
+
+ParseError::ParseError(std::string file_, uint32_t line_, uint32_t column_, std::string message_, std::string excerpt_)
+    : std::runtime_error(file_ + ":" + std::to_string(line_) + ":" + std::to_string(column_) + ": " + message_),
+      file(std::move(file_)),
+      line(line_),
+      column(column_),
+      message(std::move(message_)),
+      excerpt(std::move(excerpt_)) {}
+
+ModuleParser::ModuleParser(std::string_view text, std::string path)
+    : text_(text), path_(std::move(path)), lexer_(text, &ModuleParser::lexerFailed, this),
+      locations_(module_.locations) {
+  module_.path = path_;
+}
+
+// ---------------------------------------------------------------- errors
+
+void ModuleParser::failAt(uint32_t offset, uint32_t line, uint32_t column, const std::string& message) {
+  throw ParseError(path_, line, column, message, sourceExcerpt(text_, offset, column));
+}
+
+void ModuleParser::fail(const Token& at, const std::string& message) { failAt(at.offset, at.line, at.column, message); }
+
+void ModuleParser::lexerFailed(void* self, uint32_t offset, uint32_t line, uint32_t column, const std::string& message) {
+  static_cast<ModuleParser*>(self)->failAt(offset, line, column, message);
+}
+
+std::string ModuleParser::describe(const Token& token) {
+  if (token.kind == TokenKind::End) return "end of file";
+  std::string_view shown = token.text.substr(0, 40);
+  return "'" + std::string(shown) + (token.text.size() > 40 ? "...'" : "'");
+}
+
+// ---------------------------------------------------------------- tokens
+
+bool ModuleParser::accept(char punct) {
+  if (!peek().is(punct)) return false;
+  next();
+  return true;
+}
+
+Token ModuleParser::expect(char punct, const char* context) {
+  if (!peek().is(punct)) fail(peek(), std::string("expected '") + punct + "' " + context + ", found " + describe(peek()));
+  return next();
+}
+
+Token ModuleParser::expectIdentifier(const char* what) {
+  if (peek().kind != TokenKind::Identifier) fail(peek(), std::string("expected ") + what + ", found " + describe(peek()));
+  return next();
+}
+
+Token ModuleParser::expectDirective(const char* what) {
+  if (peek().kind != TokenKind::Directive) fail(peek(), std::string("expected ") + what + ", found " + describe(peek()));
+  return next();
+}
+
+int64_t ModuleParser::expectInteger(const char* what) {
+  bool negative = accept('-');
+  if (peek().kind != TokenKind::Integer) fail(peek(), std::string("expected ") + what + ", found " + describe(peek()));
+  int64_t value = integerValue(next());
+  return negative ? static_cast<int64_t>(0 - static_cast<uint64_t>(value)) : value;
+}
+
+int64_t ModuleParser::integerValue(const Token& token) {
+  std::string_view s = token.text;
+  if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.remove_suffix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
+  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s.remove_prefix(2);
+  else if (s.size() > 1 && s[0] == '0') base = 8, s.remove_prefix(1);
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value, base);
+  if (s.empty() || ec == std::errc::result_out_of_range) fail(token, "integer " + describe(token) + " is out of range");
+  if (ec != std::errc() || end != s.data() + s.size()) fail(token, "malformed number " + describe(token));
+  return static_cast<int64_t>(value);
+}
+
+double ModuleParser::floatValue(const Token& token) {
+  std::string_view s = token.text;
+  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+    bool isDouble = s[1] == 'd' || s[1] == 'D';
+    std::string_view hex = s.substr(2);
+    uint64_t bits = 0;
+    auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), bits, 16);
+    if (hex.size() != (isDouble ? 16u : 8u) || ec != std::errc() || end != hex.data() + hex.size())
+      fail(token, "malformed floating-point literal " + describe(token));
+    if (isDouble) {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return d;
+    }
+    uint32_t b32 = static_cast<uint32_t>(bits);
+    float f;
+    std::memcpy(&f, &b32, sizeof f);
+    return f;
+  }
+  double value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size()) fail(token, "malformed number " + describe(token));
+  return value;
+}
+
+void ModuleParser::skipPast(char punct, const char* context) {
+  while (!peek().is(punct)) {
+    if (peek().kind == TokenKind::End) fail(peek(), std::string("expected '") + punct + "' " + context);
+    next();
+  }
+  next();
+}
+
+// ---------------------------------------------------------------- module
+
+Module ModuleParser::run() {
+  while (peek().kind != TokenKind::End) parseTopLevel();
+  locations_.resolveNames(debugStrings_);
+  return std::move(module_);
+}
+
+void ModuleParser::parseTopLevel() {
+  const Token& t = peek();
+  if (t.kind != TokenKind::Directive) fail(t, "expected a directive at module level, found " + describe(t));
+  std::string_view d = t.text;
+  if (d == ".version") {
+    next();
+    if (peek().kind != TokenKind::Float && peek().kind != TokenKind::Integer) fail(peek(), "expected a version number");
+    module_.version = std::string(next().text);
+  } else if (d == ".target") {
+    next();
+    do module_.targets.emplace_back(expectIdentifier("a target name").text);
+    while (accept(','));
+  } else if (d == ".address_size") {
+    Token at = next();
+    int64_t size = expectInteger("an address size");
+    if (size != 32 && size != 64) fail(at, "address size must be 32 or 64");
+    module_.addressSize = static_cast<int32_t>(size);
+  } else if (d == ".file") {
+    parseFileDirective();
+  } else if (d == ".section") {
+    parseSection();
+  } else if (d == ".loc") {
+    parseLoc();
+  } else if (d == ".pragma") {
+    next();
+    if (peek().kind != TokenKind::String) fail(peek(), "expected a string after .pragma");
+    next();
+    expect(';', "after .pragma");
+  } else if (d == ".alias") {
+    next();
+    skipPast(';', "after .alias");
+  } else if (isLinkage(d) || isStateSpace(d) || d == ".entry" || d == ".func") {
+    parseDeclaration();
+  } else {
+    fail(t, "unknown module directive " + describe(t));
+  }
+}
+
+void ModuleParser::parseFileDirective() {
+  next();  // .file
+  int64_t index = expectInteger("a file index");
+  if (peek().kind != TokenKind::String) fail(peek(), "expected a file name string");
+  Token name = next();
+  // Optional ", timestamp, size".
+  while (accept(',')) expectInteger("a .file timestamp or size");
+  std::string path(name.text.substr(1, name.text.size() - 2));
+  if (index < 0 || index > INT32_MAX) fail(name, "file index out of range");
+  module_.files.push_back(SourceFile{static_cast<int32_t>(index), std::move(path)});
+}
+
+// `.section NAME { label: .bN item, item ... }`. Only .debug_str is decoded
+// (function names for .loc); other debug sections (-G) are checked for shape
+// and dropped. The loop stays tight: -lineinfo files are mostly .b8 lines.
+void ModuleParser::parseSection() {
+  next();  // .section
+  const Token& nameToken = peek();
+  if (nameToken.kind != TokenKind::Directive && nameToken.kind != TokenKind::Identifier)
+    fail(nameToken, "expected a section name");
+  bool isDebugStr = next().text == ".debug_str";
+  expect('{', "to open the section");
+  while (!accept('}')) {
+    Token t = next();
+    if (t.kind == TokenKind::Identifier && peek().is(':')) {
+      next();
+      if (isDebugStr) debugStrings_.beginLabel(t.text);
+      continue;
+    }
+    if (t.kind != TokenKind::Directive || !(t.text == ".b8" || t.text == ".b16" || t.text == ".b32" || t.text == ".b64"))
+      fail(t, "expected a label or .b8/.b16/.b32/.b64 data in section, found " + describe(t));
+    bool bytes = isDebugStr && t.text == ".b8";
+    do {
+      Token item = next();
+      if (item.is('-')) item = next();
+      if (item.kind == TokenKind::Integer) {
+        if (bytes) {
+          int64_t v = integerValue(item);
+          if (v < 0 || v > 255) fail(item, ".b8 value out of range");
+          debugStrings_.addByte(static_cast<uint8_t>(v));
+        }
+      } else if (item.kind == TokenKind::Identifier || item.kind == TokenKind::Directive) {
+        // A label reference, optionally plus or minus an offset.
+        if (accept('+') || accept('-')) expectInteger("an offset");
+      } else {
+        fail(item, "expected section data, found " + describe(item));
+      }
+    } while (accept(','));
+  }
+}
+
+// ---------------------------------------------------------------- declarations
+
+void ModuleParser::parseDeclaration() {
+  bool isVisible = false, isExtern = false, isWeak = false;
+  while (peek().kind == TokenKind::Directive && isLinkage(peek().text)) {
+    std::string_view d = next().text;
+    isVisible |= d == ".visible";
+    isExtern |= d == ".extern";
+    isWeak |= d == ".weak" || d == ".common";
+  }
+  const Token& t = peek();
+  if (t.isDirective(".entry") || t.isDirective(".func")) {
+    Token kind = next();
+    parseFunction(kind, isVisible, isExtern, isWeak);
+    return;
+  }
+  if (t.kind == TokenKind::Directive && isStateSpace(t.text) && t.text != ".reg" && t.text != ".param") {
+    std::string space(next().text);
+    parseVariables(std::move(space), isExtern, isVisible, isWeak, module_.globals);
+    return;
+  }
+  fail(t, "expected .entry, .func or a variable declaration, found " + describe(t));
+}
+
+Parameter ModuleParser::parseParameter() {
+  Token spaceToken = expectDirective("a parameter (.param or .reg)");
+  if (spaceToken.text != ".param" && spaceToken.text != ".reg") fail(spaceToken, "expected .param or .reg");
+  Parameter p;
+  p.space = std::string(spaceToken.text);
+  while (peek().kind == TokenKind::Directive) {
+    Token d = next();
+    if (d.text == ".align") {
+      p.align = expectInteger("an alignment");
+    } else if (d.text == ".ptr") {
+      p.isPointer = true;
+    } else if (p.isPointer && isStateSpace(d.text)) {
+      // `.ptr .global`: the space the pointer points to.
+    } else if (d.text.size() >= 3 && d.text[1] == 'v' && d.text[2] >= '0' && d.text[2] <= '9') {
+      p.type += std::string(d.text);  // vector prefix, e.g. ".v4.f32"
+    } else {
+      p.type += std::string(d.text);
+    }
+  }
+  if (p.type.empty()) fail(peek(), "expected a parameter type");
+  p.name = std::string(expectIdentifier("a parameter name").text);
+  p.arraySize = parseArrayDims();
+  return p;
+}
+
+void ModuleParser::parseParameters(std::vector<Parameter>& out, bool isReturn) {
+  expect('(', isReturn ? "to open the return values" : "to open the parameters");
+  if (accept(')')) return;
+  do out.push_back(parseParameter());
+  while (accept(','));
+  expect(')', "to close the parameter list");
+}
+
+void ModuleParser::parseFunctionAttributes(Function& function) {
+  // Performance-tuning directives and .pragma between the header and the body.
+  while (peek().kind == TokenKind::Directive) {
+    Token d = next();
+    if (d.text == ".pragma") {
+      if (peek().kind != TokenKind::String) fail(peek(), "expected a string after .pragma");
+      Token s = next();
+      function.pragmas.emplace_back(s.text.substr(1, s.text.size() - 2));
+      expect(';', "after .pragma");
+      continue;
+    }
+    if (d.text == ".noreturn" || d.text == ".explicitcluster" || d.text == ".blocksareclusters") {
+      function.performanceDirectives.emplace_back(std::string(d.text), std::vector<int64_t>{});
+      continue;
+    }
+    static constexpr std::string_view kWithNumbers[] = {".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm",
+                                                        ".maxnreg", ".reqnctapercluster", ".maxclusterrank"};
+    bool known = false;
+    for (auto k : kWithNumbers) known |= d.text == k;
+    if (!known) fail(d, "unexpected directive " + describe(d) + " in a function header");
+    std::vector<int64_t> values;
+    do values.push_back(expectInteger("a number"));
+    while (accept(','));
+    function.performanceDirectives.emplace_back(std::string(d.text), std::move(values));
+  }
+}
+
+void ModuleParser::parseFunction(const Token& kind, bool isVisible, bool isExtern, bool isWeak) {
+  Function function;
+  function.isEntry = kind.text == ".entry";
+  function.isVisible = isVisible;
+  function.isExtern = isExtern;
+  (void)isWeak;
+  function.pos = TextPos{kind.line, kind.column};
+  // `.func .attribute(.unified(...))` and similar: skip the attribute.
+  while (peek().isDirective(".attribute")) {
+    next();
+    expect('(', "after .attribute");
+    int depth = 1;
+    while (depth > 0) {
+      Token t = next();
+      if (t.kind == TokenKind::End) fail(t, "unterminated .attribute");
+      if (t.is('(')) ++depth;
+      if (t.is(')')) --depth;
+    }
+  }
+  if (!function.isEntry && peek().is('(')) parseParameters(function.returns, true);
+  Token name = expectIdentifier("a function name");
+  function.name = std::string(name.text);
+  if (peek().is('(')) parseParameters(function.params, false);
+  parseFunctionAttributes(function);
+  if (accept(';')) {
+    module_.functions.push_back(std::move(function));
+    return;
+  }
+  if (!peek().is('{')) fail(peek(), "expected '{' or ';' after the function header, found " + describe(peek()));
+  function.hasBody = true;
+  parseBody(function);
+  module_.functions.push_back(std::move(function));
+}
+
+int64_t ModuleParser::parseArrayDims() {
+  if (!peek().is('[')) return -1;
+  int64_t size = 1;
+  bool unsized = false;
+  while (peek().is('[')) {
+    Token open = next();
+    if (accept(']')) {
+      unsized = true;
+      continue;
+    }
+    int64_t n = expectInteger("an array size");
+    if (n < 0 || (size > 0 && n > (int64_t{1} << 40) / size)) fail(open, "array size out of range");
+    size *= n;
+    expect(']', "to close the array size");
+  }
+  return unsized ? 0 : size;
+}
+
+void ModuleParser::parseInitializer(std::vector<int64_t>& out, int depth) {
+  if (depth > kMaxNesting) fail(peek(), "initializer nested too deeply");
+  if (accept('{')) {
+    if (accept('}')) return;
+    do parseInitializer(out, depth + 1);
+    while (accept(','));
+    expect('}', "to close the initializer");
+    return;
+  }
+  bool negative = accept('-');
+  const Token& t = peek();
+  if (t.kind == TokenKind::Integer) {
+    int64_t v = integerValue(next());
+    out.push_back(negative ? static_cast<int64_t>(0 - static_cast<uint64_t>(v)) : v);
+  } else if (t.kind == TokenKind::Float) {
+    double v = floatValue(next());
+    out.push_back(static_cast<int64_t>(negative ? -v : v));
+  } else if (t.kind == TokenKind::Identifier && !negative) {
+    // A symbol, `generic(sym)`, optionally `+ offset`: an address, unknown here.
+    Token name = next();
+    if ((name.text == "generic" || name.text == "mask") && accept('(')) {
+      expectIdentifier("a symbol");
+      expect(')', "to close generic()");
+    }
+    if (accept('+') || accept('-')) expectInteger("an offset");
+    out.push_back(0);
+  } else {
+    fail(t, "expected an initializer value, found " + describe(t));
+  }
+}
+
+void ModuleParser::parseVariables(std::string space, bool isExtern, bool isVisible, bool isWeak,
+                                  std::vector<Variable>& out) {
+  Variable base;
+  base.space = std::move(space);
+  base.isExtern = isExtern;
+  base.isVisible = isVisible;
+  base.isWeak = isWeak;
+  while (peek().kind == TokenKind::Directive) {
+    Token d = next();
+    if (d.text == ".align") base.align = expectInteger("an alignment");
+    else if (d.text == ".attribute") skipPast(')', "after .attribute");
+    else base.type += std::string(d.text);
+  }
+  if (base.type.empty()) fail(peek(), "expected a type in the variable declaration, found " + describe(peek()));
+  do {
+    Token name = expectIdentifier("a variable name");
+    Variable v = base;
+    v.name = std::string(name.text);
+    v.pos = TextPos{name.line, name.column};
+    v.arraySize = parseArrayDims();
+    if (accept('=')) parseInitializer(v.initializer, 0);
+    out.push_back(std::move(v));
+  } while (accept(','));
+  expect(';', "after the variable declaration");
+}
+
+// ---------------------------------------------------------------- entry point
+
+Module parseModule(std::string_view text, std::string path) {
+  if (text.size() >= UINT32_MAX) throw ParseError(path, 1, 1, "input is larger than 4 GiB", "");
+  ModuleParser parser(text, std::move(path));
+  return parser.run();
+}
+
+}  // namespace fenceline::ptx

@@ -1,0 +1,85 @@
+// The recursive-descent parser behind parseModule (internal to src/ptx).
+//
+// ModuleParser.cpp holds the module level (directives, variables, function
+// headers, debug sections); BodyParser.cpp holds function bodies (blocks,
+// labels, instructions, operands, .loc). Errors throw ParseError at once: no
+// recovery, since one malformed line makes the rest of the model meaningless.
+// Nesting (blocks, vectors, initializers) is bounded so that no input can
+// exhaust the stack.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ptx/Ast.h"
+#include "ptx/DebugInfo.h"
+#include "ptx/Lexer.h"
+#include "ptx/Scopes.h"
+
+namespace fenceline::ptx {
+
+class ModuleParser {
+ public:
+  ModuleParser(std::string_view text, std::string path);
+  Module run();
+
+ private:
+  static constexpr int kMaxNesting = 64;
+
+  // Errors.
+  [[noreturn]] void fail(const Token& at, const std::string& message);
+  [[noreturn]] void failAt(uint32_t offset, uint32_t line, uint32_t column, const std::string& message);
+  static void lexerFailed(void* self, uint32_t offset, uint32_t line, uint32_t column, const std::string& message);
+  static std::string describe(const Token& token);
+
+  // Token helpers.
+  const Token& peek() const { return lexer_.peek(); }
+  Token next() { return lexer_.next(); }
+  bool accept(char punct);
+  Token expect(char punct, const char* context);
+  Token expectIdentifier(const char* what);
+  Token expectDirective(const char* what);
+  int64_t expectInteger(const char* what);  // with optional leading '-'
+  int64_t integerValue(const Token& token);
+  double floatValue(const Token& token);
+  void skipPast(char punct, const char* context);  // skips tokens through `punct`
+
+  // Module level (ModuleParser.cpp).
+  void parseTopLevel();
+  void parseFileDirective();
+  void parseSection();
+  void parseDeclaration();
+  void parseFunction(const Token& kind, bool isVisible, bool isExtern, bool isWeak);
+  void parseParameters(std::vector<Parameter>& out, bool isReturn);
+  Parameter parseParameter();
+  void parseFunctionAttributes(Function& function);
+  // `[.extern] .space attrs .type name[dims] [= init]`; names split by commas.
+  void parseVariables(std::string space, bool isExtern, bool isVisible, bool isWeak, std::vector<Variable>& out);
+  void parseInitializer(std::vector<int64_t>& out, int depth);
+  int64_t parseArrayDims();  // -1 none, 0 [], else product
+
+  // Function bodies (BodyParser.cpp).
+  void parseBody(Function& function);
+  void parseBodyStatement(Function& function, BlockScopes& scopes);
+  void parseRegisterDeclaration(BlockScopes& scopes);
+  void parseLabelOrDeclaration(Function& function, BlockScopes& scopes, const Token& name);
+  void parseInstruction(Function& function, BlockScopes& scopes);
+  Operand parseOperand(Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
+  Operand parseNameOperand(Function& function, BlockScopes& scopes, const Instruction& inst, const Token& name);
+  Operand parseAddress(Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
+  Operand parseNumber(bool negative);
+  void parseLoc();
+
+  std::string_view text_;
+  std::string path_;
+  Lexer lexer_;
+  Module module_;
+  DebugStrings debugStrings_;
+  LocationTable locations_;
+  LocationId currentLocation_ = kNoLocation;
+  // An identifier read while telling a label from an instruction.
+  std::optional<Token> pendingOpcode_;
+};
+
+}  // namespace fenceline::ptx

@@ -1,0 +1,97 @@
+// See Scopes.h.
+#include "ptx/Scopes.h"
+
+#include <optional>
+
+namespace fenceline::ptx {
+
+void BlockScopes::push() { scopes_.emplace_back(); }
+
+std::optional<BlockScopes::LabelUse> BlockScopes::pop() {
+  Scope scope = std::move(scopes_.back());
+  scopes_.pop_back();
+  std::vector<LabelUse> unresolved;
+  for (const auto& use : scope.pendingUses) {
+    auto it = scope.labels.find(use.name);
+    if (it == scope.labels.end()) {
+      unresolved.push_back(use);
+      continue;
+    }
+    Operand& op = function_.instructions[use.instruction].operands[use.operand];
+    op.label = it->second;
+  }
+  if (scopes_.empty()) {
+    if (!unresolved.empty()) return unresolved.front();
+    return std::nullopt;
+  }
+  auto& parent = scopes_.back().pendingUses;
+  parent.insert(parent.end(), unresolved.begin(), unresolved.end());
+  return std::nullopt;
+}
+
+RegisterId BlockScopes::lookupIn(const Scope& scope, std::string_view name) const {
+  auto it = scope.registers.find(name);
+  if (it != scope.registers.end()) return it->second;
+  if (scope.ranges.empty()) return -1;
+  // Split "%r123" into "%r" and 123 (no leading zeros, so "%r01" is not %r1).
+  size_t digits = name.size();
+  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
+  if (digits == name.size() || name.size() - digits > 9) return -1;
+  if (name[digits] == '0' && name.size() - digits > 1) return -1;
+  std::string_view prefix = name.substr(0, digits);
+  int64_t number = 0;
+  for (size_t i = digits; i < name.size(); ++i) number = number * 10 + (name[i] - '0');
+  for (const auto& range : scope.ranges)
+    if (range.prefix == prefix && number < range.count) return range.first + static_cast<RegisterId>(number);
+  return -1;
+}
+
+RegisterId BlockScopes::lookupRegister(std::string_view name) const {
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    RegisterId id = lookupIn(*scope, name);
+    if (id >= 0) return id;
+  }
+  return -1;
+}
+
+BlockScopes::Problem BlockScopes::declareRegister(std::string_view name, std::string_view type) {
+  Scope& scope = scopes_.back();
+  if (lookupIn(scope, name) >= 0) return "register '" + std::string(name) + "' is already declared in this block";
+  if (static_cast<int64_t>(function_.registers.size()) >= kMaxRegisters) return "too many registers";
+  RegisterId id = static_cast<RegisterId>(function_.registers.size());
+  function_.registers.push_back(Register{std::string(name), std::string(type)});
+  scope.registers.emplace(name, id);
+  return {};
+}
+
+BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, int64_t count,
+                                                       std::string_view type) {
+  Scope& scope = scopes_.back();
+  for (const auto& range : scope.ranges)
+    if (range.prefix == prefix) return "registers '" + std::string(prefix) + "<N>' are already declared in this block";
+  if (count < 0 || count > kMaxRegisters - static_cast<int64_t>(function_.registers.size()))
+    return "register range is too large";
+  RegisterId first = static_cast<RegisterId>(function_.registers.size());
+  function_.registers.reserve(function_.registers.size() + static_cast<size_t>(count));
+  std::string name(prefix);
+  for (int64_t i = 0; i < count; ++i) {
+    name.resize(prefix.size());
+    name += std::to_string(i);
+    function_.registers.push_back(Register{name, std::string(type)});
+  }
+  scope.ranges.push_back(Range{prefix, count, first});
+  return {};
+}
+
+BlockScopes::Problem BlockScopes::defineLabel(std::string_view name, TextPos pos) {
+  Scope& scope = scopes_.back();
+  if (scope.labels.count(name)) return "label '" + std::string(name) + "' is already defined in this block";
+  LabelId id = static_cast<LabelId>(function_.labels.size());
+  function_.labels.push_back(Label{std::string(name), static_cast<int32_t>(function_.instructions.size()), pos});
+  scope.labels.emplace(name, id);
+  return {};
+}
+
+void BlockScopes::useLabel(const LabelUse& use) { scopes_.back().pendingUses.push_back(use); }
+
+}  // namespace fenceline::ptx

@@ -1,0 +1,79 @@
+// Name resolution inside one function body, with `{ }` block scoping.
+//
+// nvcc pastes every inline `asm` statement into the body, usually wrapped in
+// its own `{ }` with block-local `.reg` declarations and labels that repeat in
+// every inlined copy (`LAB_WAIT:`). Registers resolve to the innermost
+// declaration in scope. A branch may name a label defined later in its block,
+// so label uses wait in their block until it closes: a use resolves to the
+// label of the innermost enclosing block that defines it; what no block
+// defines is an error at the use.
+//
+// `.reg .b32 %r<16>;` declares %r0..%r15. Ranges are kept as (prefix, count)
+// so that `%r123` resolves by parsing its number instead of hashing thousands
+// of names; Function::registers still lists every register.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptx/Ast.h"
+
+namespace fenceline::ptx {
+
+class BlockScopes {
+ public:
+  // A label use waiting for its block to close.
+  struct LabelUse {
+    std::string_view name;
+    int32_t instruction = 0;
+    int32_t operand = 0;
+    uint32_t offset = 0;  // of the name in the text, for errors
+    TextPos pos;
+  };
+  // Why a declaration or use failed; empty when it did not.
+  using Problem = std::string;
+
+  explicit BlockScopes(Function& function) : function_(function) {}
+
+  void push();
+  // Closes the innermost block: resolves its pending label uses against its
+  // labels and hands the rest to the enclosing block. When the outermost block
+  // closes, returns the first use no block resolved (if any).
+  std::optional<LabelUse> pop();
+  size_t depth() const { return scopes_.size(); }
+
+  Problem declareRegister(std::string_view name, std::string_view type);
+  Problem declareRegisterRange(std::string_view prefix, int64_t count, std::string_view type);
+  // The register `name` denotes in the current scope, or -1.
+  RegisterId lookupRegister(std::string_view name) const;
+
+  Problem defineLabel(std::string_view name, TextPos pos);
+  void useLabel(const LabelUse& use);
+
+  // Upper bound on registers per function, so that a corrupt `%r<99999999>`
+  // is an error rather than an allocation of gigabytes.
+  static constexpr int64_t kMaxRegisters = int64_t{1} << 22;
+
+ private:
+  struct Range {
+    std::string_view prefix;
+    int64_t count = 0;
+    RegisterId first = 0;
+  };
+  struct Scope {
+    std::unordered_map<std::string_view, RegisterId> registers;
+    std::vector<Range> ranges;
+    std::unordered_map<std::string_view, LabelId> labels;
+    std::vector<LabelUse> pendingUses;
+  };
+  RegisterId lookupIn(const Scope& scope, std::string_view name) const;
+
+  Function& function_;
+  std::vector<Scope> scopes_;
+};
+
+}  // namespace fenceline::ptx

@@ -57,6 +57,7 @@ struct Operand {
   bool negated = false;  // "!%p" as an operand (e.g. selp, @!p is on the guard)
   // Address: base is Register, Symbol or Integer (absolute); offset in bytes.
   // Vector / ParamList / PredicatePair / Address-with-coordinates: elements.
+  // For `[tmap, {c0, c1}]` the elements are the coordinates c0, c1 (flattened).
   std::vector<Operand> elements;
   int64_t offset = 0;
   struct Base {

@@ -269,7 +269,15 @@ Operand ModuleParser::parseAddress(Function& function, BlockScopes& scopes, cons
     op.offset = v;
   }
   // [tensorMap, {c0, c1}] and similar: further elements.
-  while (accept(',')) op.elements.push_back(parseOperand(function, scopes, inst, depth + 1));
+  // The coordinates of a vector are the address's elements, flattened.
+  while (accept(',')) {
+    Operand element = parseOperand(function, scopes, inst, depth + 1);
+    if (element.kind == Operand::Kind::Vector) {
+      for (auto& e : element.elements) op.elements.push_back(std::move(e));
+    } else {
+      op.elements.push_back(std::move(element));
+    }
+  }
   if (!peek().is(']')) fail(peek(), "expected ']' to close the address opened at line " + std::to_string(open.line) +
                                         ", found " + describe(peek()));
   next();

@@ -93,7 +93,7 @@ void LocationTable::resolveNames(const DebugStrings& strings) {
     auto it = demangled.find(loc.function);
     if (it == demangled.end()) {
       const std::string* raw = strings.find(loc.function);
-      it = demangled.emplace(loc.function, raw ? demangle(*raw) : loc.function).first;
+      it = demangled.emplace(loc.function, raw ? demangle(*raw) : std::string()).first;
     }
     loc.function = it->second;
   }

@@ -60,7 +60,8 @@ class LocationTable {
                      bool hasInlinedAt, int32_t atFile, uint32_t atLine, uint32_t atColumn);
 
   // Replaces the `$L__info_stringN` labels kept in Location::function by their
-  // demangled strings (labels that are not found stay as written).
+  // demangled strings. nvcc sometimes emits a label with no bytes (static
+  // inline templates of cuda::ptx); such frames get an empty name.
   void resolveNames(const DebugStrings& strings);
 
  private:

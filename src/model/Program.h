@@ -42,6 +42,11 @@ struct Inst {
   MemoryEffect effect;
   InstId callSite = -1;                      // the `call` this was inlined through, or -1
   BlockId block = -1;
+  // Parameter passing through an inlined call: for an `ld.param` that reads a
+  // callee parameter (inside the inlined body) or a return value (in the
+  // caller, after the call), the `st.param` whose operand 1 holds the value.
+  InstId boundStore = -1;
+  int32_t inlineDepth = 0;                   // 0 = the function's own body
 
   const std::string& opcode() const { return syntax->opcode; }
   bool hasModifier(std::string_view m) const { return syntax->hasModifier(m); }
@@ -83,11 +88,18 @@ struct FunctionModel {
   std::unique_ptr<ThreadRoles> roles;
   bool hasUnanalyzedCalls = false;         // a call that could not be inlined
 
+  // Block-level (reflexive). Blocks unreachable from the entry are dominated
+  // by nothing but themselves; blocks that reach no exit (infinite loops) are
+  // post-dominated by nothing but themselves.
   bool dominates(BlockId a, BlockId b) const;
   bool postDominates(BlockId a, BlockId b) const;
-  // Instruction-level: a executes before b on every path from entry to b.
-  bool dominates(InstId a, InstId b) const;
+  // Instruction-level: a executes before b on every path from entry to b
+  // (BlockId and InstId are the same type, hence the distinct name).
+  bool dominatesInst(InstId a, InstId b) const;
+  // a executes after b on every path from b to an exit.
   bool postDominatesInst(InstId a, InstId b) const;
+  // Dominator-tree pre/post numbers (internal: O(1) dominance queries).
+  std::vector<int32_t> domIn, domOut, postDomIn, postDomOut;
   // Source location of an instruction: innermost frame first, including the
   // frames of the calls it was inlined through. Empty when there is no .loc.
   std::vector<SourceFrame> sourceChain(InstId) const;

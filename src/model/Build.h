@@ -1,0 +1,39 @@
+// Internal to the program model: the stages buildProgram runs, in order, on
+// each function (Program.cpp calls them top to bottom). Not for checks.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/Program.h"
+
+namespace fenceline::model::detail {
+
+// How control leaves one instruction of the flat body.
+struct Flow {
+  std::vector<InstId> targets;  // jump targets (instruction indices; size() = past the end)
+  bool jumps = false;           // bra / brx / inlined ret / guarded inlined call
+  bool exits = false;           // ret / exit / trap of the function itself
+  bool conditional = false;     // guarded: may also fall through
+};
+
+// Inliner.cpp: fills fn.instructions (operands remapped, effects classified,
+// labels as target instruction indices), registerNames/Types and
+// hasUnanalyzedCalls; returns the control flow of each instruction.
+std::vector<Flow> flatten(FunctionModel& fn);
+
+// Cfg.cpp: basic blocks, successors, predecessors, blockOf; rewrites label
+// operands from instruction indices to block ids.
+void buildBlocks(FunctionModel& fn, const std::vector<Flow>& flow);
+
+// Dominators.cpp: idom, ipostdom and the tree numbers behind dominates().
+void computeDominators(FunctionModel& fn);
+
+// Loops.cpp: natural loops, nesting, exits, latches, loopOf.
+void computeLoops(FunctionModel& fn);
+
+// Demangle.cpp: C++ names for display ("_Z6helperPi" -> "helper(int*)").
+std::string demangle(std::string_view name);
+
+}  // namespace fenceline::model::detail

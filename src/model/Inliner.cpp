@@ -1,0 +1,247 @@
+// Flattening a function: its own instructions, with every call to a `.func`
+// that has a body replaced by a copy of that body (recursively, up to a depth
+// and a size limit). A hazard split across a `noinline` helper then lies in
+// one flat instruction list that the CFG, values and checks see as a whole.
+//
+// Layout of an inlined call:  [call] [callee body ...] [continuation ...]
+// The `call` stays as the anchor of the callee's source chain (Inst::callSite)
+// and falls through into the body; a `ret` in the body jumps to the
+// continuation. Callee registers get fresh ids. Parameters are bound rather
+// than rewritten: the callee's `ld.param [callee_param_N]` and the caller's
+// `ld.param [retval0]` point (Inst::boundStore) at the `st.param` that wrote
+// the value, and the value analysis reads through that link.
+//
+// Not inlined (left as EffectKind::Call, FunctionModel::hasUnanalyzedCalls):
+// calls through a register, to declarations without a body, recursive calls,
+// calls past the depth limit or past the size budget.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "model/Build.h"
+
+namespace fenceline::model::detail {
+namespace {
+
+constexpr int kMaxDepth = 16;
+constexpr size_t kMaxInstructions = 4'000'000;
+
+// The parts of `call (ret...), callee, (args...)` the inliner needs.
+struct CallShape {
+  std::string callee;                // empty for a call through a register
+  std::vector<std::string> returns;  // caller-side names (retval0 ...)
+  std::vector<std::string> args;     // caller-side names (param0 ...)
+};
+
+std::vector<std::string> names(const ptx::Operand& list) {
+  std::vector<std::string> out;
+  for (const auto& e : list.elements) out.push_back(e.kind == ptx::Operand::Kind::Symbol ? e.text : std::string());
+  return out;
+}
+
+CallShape shapeOf(const ptx::Instruction& call) {
+  CallShape shape;
+  bool sawCallee = false;
+  for (const auto& op : call.operands) {
+    if (op.kind == ptx::Operand::Kind::ParamList) {
+      (sawCallee ? shape.args : shape.returns) = names(op);
+    } else if (!sawCallee && (op.kind == ptx::Operand::Kind::Symbol || op.kind == ptx::Operand::Kind::Register)) {
+      sawCallee = true;
+      if (op.kind == ptx::Operand::Kind::Symbol) shape.callee = op.text;
+    }
+  }
+  return shape;
+}
+
+using Slot = std::pair<std::string, int64_t>;  // param symbol + byte offset
+
+// The symbol + offset an ld.param / st.param addresses, if it is a plain symbol.
+std::optional<Slot> paramSlot(const ptx::Instruction& inst, bool isStore) {
+  if (inst.opcode != (isStore ? "st" : "ld") || !inst.hasModifier("param")) return std::nullopt;
+  int index = isStore ? 0 : 1;
+  if (static_cast<int>(inst.operands.size()) <= index) return std::nullopt;
+  const auto& a = inst.operands[index];
+  if (a.kind != ptx::Operand::Kind::Address || a.base.kind != ptx::Operand::Kind::Symbol) return std::nullopt;
+  return Slot{a.base.symbol, a.offset};
+}
+
+class Flattener {
+ public:
+  Flattener(FunctionModel& fn) : fn_(fn) {}
+
+  std::vector<Flow> run() {
+    stack_.push_back(fn_.function);
+    copy(*fn_.function, -1, 0, {}, {});
+    return std::move(flow_);
+  }
+
+ private:
+  // Callee-side parameter name -> the caller's st.param for it.
+  using ParamBinding = std::map<Slot, InstId>;
+  // Callee-side return name -> caller-side name (for the pending return map).
+  struct ReturnSite {
+    std::map<std::string, std::string> calleeToCaller;
+  };
+
+  static void remap(ptx::Operand& op, int32_t base) {
+    if (op.kind == ptx::Operand::Kind::Register && op.reg >= 0) op.reg += base;
+    if (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register && op.base.reg >= 0)
+      op.base.reg += base;
+    if (op.kind == ptx::Operand::Kind::Label) op.label = -1;  // resolved in resolveLabels
+    for (auto& e : op.elements) remap(e, base);
+  }
+
+  // Copies `f` into the flat body. `callSite` is the call it is inlined
+  // through (-1 for the root); `args` binds the callee's parameters;
+  // `returns` receives the callee's st.param [func_retval] stores.
+  void copy(const ptx::Function& f, InstId callSite, int depth, const ParamBinding& args,
+            std::map<Slot, InstId>* returns) {
+    int32_t regBase = static_cast<int32_t>(fn_.registerNames.size());
+    for (const auto& r : f.registers) {
+      fn_.registerNames.push_back(r.name);
+      fn_.registerTypes.push_back(r.type);
+    }
+    size_t n = f.instructions.size();
+    std::vector<InstId> flatIndex(n + 1, -1);
+    std::vector<std::pair<InstId, const ptx::Instruction*>> branches;  // to resolve at the end
+    std::vector<InstId> rets;
+    std::map<Slot, InstId> lastParamStore;   // caller-side st.param, by slot
+    std::map<Slot, InstId> pendingReturns;   // caller-side retval slots after a call
+    std::map<Slot, int> returnStoreCount;
+
+    for (size_t k = 0; k < n; ++k) {
+      const ptx::Instruction& syntax = f.instructions[k];
+      InstId id = static_cast<InstId>(fn_.instructions.size());
+      flatIndex[k] = id;
+      Inst inst;
+      inst.syntax = &syntax;
+      inst.origin = &f;
+      inst.operands = syntax.operands;
+      for (auto& op : inst.operands) remap(op, regBase);
+      inst.guard = syntax.guard;
+      if (inst.guard && inst.guard->reg >= 0) inst.guard->reg += regBase;
+      inst.effect = classify(syntax);
+      inst.callSite = callSite;
+      inst.inlineDepth = depth;
+      fn_.instructions.push_back(std::move(inst));
+      flow_.emplace_back();
+      Flow& flow = flow_.back();
+      const std::string& op = syntax.opcode;
+      bool guarded = syntax.guard.has_value();
+
+      if (auto slot = paramSlot(syntax, true)) {
+        lastParamStore[*slot] = id;
+        if (returns && isReturnName(f, slot->first)) {
+          (*returns)[*slot] = id;
+          ++returnStoreCount[*slot];
+        }
+      } else if (auto slot = paramSlot(syntax, false)) {
+        if (auto it = args.find(*slot); it != args.end()) fn_.instructions[id].boundStore = it->second;
+        else if (auto jt = pendingReturns.find(*slot); jt != pendingReturns.end())
+          fn_.instructions[id].boundStore = jt->second;
+      }
+
+      if (op == "bra" || op == "brx") {
+        flow.jumps = true;
+        flow.conditional = guarded;
+        branches.emplace_back(id, &syntax);
+      } else if (op == "ret" && depth > 0) {
+        flow.jumps = true;
+        flow.conditional = guarded;
+        fn_.instructions[id].effect = MemoryEffect{};  // a jump to the continuation
+        rets.push_back(id);
+      } else if (op == "ret" || op == "exit" || op == "trap") {
+        flow.exits = true;
+        flow.conditional = guarded;
+      } else if (op == "call") {
+        pendingReturns.clear();
+        inlineCall(syntax, id, depth, lastParamStore, pendingReturns);
+        // `flow_` may have grown: re-fetch nothing from `flow` after this point.
+      }
+    }
+    InstId end = static_cast<InstId>(fn_.instructions.size());
+    flatIndex[n] = end;
+    for (auto& [slot, count] : returnStoreCount)
+      if (count > 1 && returns) (*returns)[slot] = -1;  // several returns: no single binding
+
+    for (auto [id, syntax] : branches) resolveBranch(f, id, *syntax, flatIndex);
+    for (InstId r : rets) flow_[r].targets = {end};
+  }
+
+  static bool isReturnName(const ptx::Function& f, const std::string& name) {
+    for (const auto& r : f.returns)
+      if (r.name == name) return true;
+    return false;
+  }
+
+  void resolveBranch(const ptx::Function& f, InstId id, const ptx::Instruction& syntax,
+                     const std::vector<InstId>& flatIndex) {
+    auto target = [&](ptx::LabelId label) -> InstId {
+      if (label < 0 || static_cast<size_t>(label) >= f.labels.size()) return -1;
+      auto at = static_cast<size_t>(f.labels[label].instruction);
+      return at < flatIndex.size() ? flatIndex[at] : -1;
+    };
+    Flow& flow = flow_[id];
+    Inst& inst = fn_.instructions[id];
+    bool any = false;
+    std::function<void(const ptx::Operand&, ptx::Operand&)> visit = [&](const ptx::Operand& src, ptx::Operand& dst) {
+      if (src.kind == ptx::Operand::Kind::Label) {
+        InstId t = target(src.label);
+        dst.label = t;
+        if (t >= 0) flow.targets.push_back(t);
+        any = true;
+      }
+      for (size_t e = 0; e < src.elements.size() && e < dst.elements.size(); ++e) visit(src.elements[e], dst.elements[e]);
+    };
+    for (size_t o = 0; o < syntax.operands.size(); ++o) visit(syntax.operands[o], inst.operands[o]);
+    if (!any && syntax.opcode == "brx") {
+      // brx.idx through a .branchtargets list the syntax tree does not keep:
+      // any label of the function may be a target.
+      for (const auto& l : f.labels)
+        if (static_cast<size_t>(l.instruction) < flatIndex.size()) flow.targets.push_back(flatIndex[l.instruction]);
+    }
+  }
+
+  void inlineCall(const ptx::Instruction& call, InstId id, int depth,
+                  const std::map<Slot, InstId>& lastParamStore, std::map<Slot, InstId>& pendingReturns) {
+    CallShape shape = shapeOf(call);
+    const ptx::Function* callee = shape.callee.empty() ? nullptr : fn_.module->function(shape.callee);
+    bool recursive = false;
+    for (const auto* f : stack_) recursive |= (f == callee);
+    if (!callee || recursive || depth + 1 > kMaxDepth ||
+        fn_.instructions.size() + callee->instructions.size() > kMaxInstructions) {
+      fn_.hasUnanalyzedCalls = true;
+      return;  // stays EffectKind::Call
+    }
+    fn_.instructions[id].effect = MemoryEffect{};  // the body follows
+    if (call.guard) {  // @p call: the body may be skipped
+      flow_[id].jumps = true;
+      flow_[id].conditional = true;
+    }
+    ParamBinding args;
+    for (size_t k = 0; k < callee->params.size() && k < shape.args.size(); ++k)
+      for (const auto& [slot, store] : lastParamStore)
+        if (slot.first == shape.args[k]) args[{callee->params[k].name, slot.second}] = store;
+    std::map<Slot, InstId> returns;
+    stack_.push_back(callee);
+    copy(*callee, id, depth + 1, args, &returns);
+    stack_.pop_back();
+    if (call.guard) flow_[id].targets = {static_cast<InstId>(fn_.instructions.size())};
+    for (size_t k = 0; k < callee->returns.size() && k < shape.returns.size(); ++k)
+      for (const auto& [slot, store] : returns)
+        if (slot.first == callee->returns[k].name && store >= 0)
+          pendingReturns[{shape.returns[k], slot.second}] = store;
+  }
+
+  FunctionModel& fn_;
+  std::vector<Flow> flow_;
+  std::vector<const ptx::Function*> stack_;
+};
+
+}  // namespace
+
+std::vector<Flow> flatten(FunctionModel& fn) { return Flattener(fn).run(); }
+
+}  // namespace fenceline::model::detail

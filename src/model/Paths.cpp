@@ -1,0 +1,133 @@
+// Path queries: breadth-first walks over basic blocks, scanning instructions in
+// program order (forward) or reverse order (backward). A visitor decides per
+// instruction whether the walk goes on, cuts the current path, or ends. Each
+// block is entered at most once per walk; the start block may be entered a
+// second time from its top when a loop leads back to it.
+#include "model/Paths.h"
+
+#include <algorithm>
+
+namespace fenceline::model {
+namespace {
+
+enum class Step { Continue, Cut, Done };
+
+bool valid(const FunctionModel& fn, InstId inst) {
+  return inst >= 0 && static_cast<size_t>(inst) < fn.instructions.size() &&
+         static_cast<size_t>(inst) < fn.blockOf.size() && fn.blockOf[inst] >= 0;
+}
+
+// Scans [begin, end) forward, or (begin, end] backward when step is -1.
+template <class Visit>
+Step scan(InstId begin, InstId end, int direction, Visit& visit) {
+  if (direction > 0) {
+    for (InstId i = begin; i < end; ++i)
+      if (Step s = visit(i); s != Step::Continue) return s;
+  } else {
+    for (InstId i = begin; i >= end; --i)
+      if (Step s = visit(i); s != Step::Continue) return s;
+  }
+  return Step::Continue;
+}
+
+template <class Visit>
+void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
+  if (!valid(fn, start)) return;
+  std::vector<char> seen(fn.blocks.size(), 0);
+  std::vector<BlockId> queue;
+  auto enqueueNext = [&](BlockId b) {
+    const auto& next = direction > 0 ? fn.blocks[b].successors : fn.blocks[b].predecessors;
+    for (BlockId n : next)
+      if (n >= 0 && !seen[n]) {
+        seen[n] = 1;
+        queue.push_back(n);
+      }
+  };
+  BlockId first = fn.blockOf[start];
+  const BasicBlock& fb = fn.blocks[first];
+  Step s = direction > 0 ? scan(start + 1, fb.last, 1, visit) : scan(start - 1, fb.first, -1, visit);
+  if (s == Step::Done) return;
+  if (s == Step::Continue) enqueueNext(first);
+  for (size_t head = 0; head < queue.size(); ++head) {
+    BlockId b = queue[head];
+    const BasicBlock& bb = fn.blocks[b];
+    s = direction > 0 ? scan(bb.first, bb.last, 1, visit) : scan(bb.last - 1, bb.first, -1, visit);
+    if (s == Step::Done) return;
+    if (s == Step::Continue) enqueueNext(b);
+  }
+}
+
+}  // namespace
+
+bool reachable(const FunctionModel& fn, InstId from, InstId to) {
+  if (!valid(fn, to)) return false;
+  bool found = false;
+  walk(fn, from, 1, [&](InstId i) {
+    if (i != to) return Step::Continue;
+    found = true;
+    return Step::Done;
+  });
+  return found;
+}
+
+bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
+                     const std::function<bool(InstId)>& stop) {
+  if (!valid(fn, to)) return true;
+  bool escaped = false;
+  walk(fn, from, 1, [&](InstId i) {
+    if (i == to) {
+      escaped = true;
+      return Step::Done;
+    }
+    return stop(i) ? Step::Cut : Step::Continue;
+  });
+  return !escaped;
+}
+
+InstId findReachable(const FunctionModel& fn, InstId from,
+                     const std::function<bool(InstId)>& target,
+                     const std::function<bool(InstId)>& stop) {
+  InstId found = -1;
+  walk(fn, from, 1, [&](InstId i) {
+    if (target(i)) {
+      found = i;
+      return Step::Done;
+    }
+    return stop(i) ? Step::Cut : Step::Continue;
+  });
+  return found;
+}
+
+std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from,
+                                     const std::function<bool(InstId)>& target,
+                                     const std::function<bool(InstId)>& stop) {
+  std::vector<InstId> found;
+  walk(fn, from, 1, [&](InstId i) {
+    if (target(i)) {
+      found.push_back(i);
+      return Step::Cut;
+    }
+    return stop(i) ? Step::Cut : Step::Continue;
+  });
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
+                                         const std::function<bool(InstId)>& target,
+                                         const std::function<bool(InstId)>& stop) {
+  std::vector<InstId> found;
+  walk(fn, to, -1, [&](InstId i) {
+    if (target(i)) {
+      found.push_back(i);
+      return Step::Cut;
+    }
+    return stop(i) ? Step::Cut : Step::Continue;
+  });
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+}  // namespace fenceline::model

@@ -1,0 +1,49 @@
+// Path queries over one FunctionModel's control-flow graph, at instruction
+// granularity. Checks ask "is there a path from this access to that copy that
+// misses every fence?"; these functions answer it with one linear walk over
+// the blocks (loops allowed, every block visited at most once per query).
+//
+// They are per-thread program paths: an instruction that only an elected
+// thread executes is still on the path of that thread. The checks decide what
+// an election means (model/ThreadRoles.h).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "model/Program.h"
+
+namespace fenceline::model {
+
+// Some CFG path leads from `from` to `to` (at least one step: `to` executes
+// after `from`; `to == from` holds only around a loop).
+bool reachable(const FunctionModel& fn, InstId from, InstId to);
+
+// Every CFG path from `from` to `to` passes an instruction for which `stop`
+// holds (strictly after `from`, strictly before `to`). Vacuously true when
+// `to` is unreachable from `from`.
+bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
+                     const std::function<bool(InstId)>& stop);
+
+// Walks forward from `from` (exclusive) and returns the first instruction met
+// that satisfies `target` without passing an instruction satisfying `stop`;
+// -1 when there is none. An instruction that satisfies both counts as a target.
+// "First" is in breadth-first order over blocks, program order inside a block.
+InstId findReachable(const FunctionModel& fn, InstId from,
+                     const std::function<bool(InstId)>& target,
+                     const std::function<bool(InstId)>& stop);
+
+// Forward: every instruction satisfying `target` reachable from `from`
+// (exclusive) without passing `stop`; the walk does not continue past a target.
+std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from,
+                                     const std::function<bool(InstId)>& target,
+                                     const std::function<bool(InstId)>& stop);
+
+// Backward: the nearest instructions before `to` (exclusive) that satisfy
+// `target`, on paths that do not cross `stop`; the walk does not continue past
+// a target. Sorted by InstId, no duplicates.
+std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
+                                         const std::function<bool(InstId)>& target,
+                                         const std::function<bool(InstId)>& stop);
+
+}  // namespace fenceline::model

@@ -1,0 +1,103 @@
+// buildProgram: the model pipeline, one function at a time, in order:
+// flatten (inline calls) -> basic blocks -> dominators -> loops -> values ->
+// thread roles. Also the FunctionModel queries that only read those results.
+#include "model/Program.h"
+
+#include "model/Build.h"
+#include "model/ThreadRoles.h"
+#include "model/Values.h"
+
+namespace fenceline::model {
+
+FunctionModel::FunctionModel() = default;
+FunctionModel::~FunctionModel() = default;
+FunctionModel::FunctionModel(FunctionModel&&) noexcept = default;
+FunctionModel& FunctionModel::operator=(FunctionModel&&) noexcept = default;
+
+bool FunctionModel::dominates(BlockId a, BlockId b) const {
+  if (a == b) return true;
+  if (a < 0 || b < 0 || static_cast<size_t>(a) >= domIn.size() || static_cast<size_t>(b) >= domIn.size()) return false;
+  if (domIn[a] < 0 || domIn[b] < 0) return false;
+  return domIn[a] <= domIn[b] && domOut[b] <= domOut[a];
+}
+
+bool FunctionModel::postDominates(BlockId a, BlockId b) const {
+  if (a == b) return true;
+  if (a < 0 || b < 0 || static_cast<size_t>(a) >= postDomIn.size() || static_cast<size_t>(b) >= postDomIn.size())
+    return false;
+  if (postDomIn[a] < 0 || postDomIn[b] < 0) return false;
+  return postDomIn[a] <= postDomIn[b] && postDomOut[b] <= postDomOut[a];
+}
+
+bool FunctionModel::dominatesInst(InstId a, InstId b) const {
+  BlockId ba = blockOf.at(a), bb = blockOf.at(b);
+  if (ba == bb) return a <= b;
+  return dominates(ba, bb);
+}
+
+bool FunctionModel::postDominatesInst(InstId a, InstId b) const {
+  BlockId ba = blockOf.at(a), bb = blockOf.at(b);
+  if (ba == bb) return a >= b;
+  return postDominates(ba, bb);
+}
+
+std::vector<SourceFrame> FunctionModel::sourceChain(InstId id) const {
+  std::vector<SourceFrame> frames;
+  for (InstId at = id; at >= 0 && static_cast<size_t>(at) < instructions.size();) {
+    const Inst& inst = instructions[at];
+    std::vector<SourceFrame> local;
+    for (ptx::LocationId l = inst.syntax->location; l >= 0 && module && static_cast<size_t>(l) < module->locations.size();) {
+      const ptx::Location& loc = module->locations[l];
+      SourceFrame frame;
+      if (const ptx::SourceFile* file = module->file(loc.file)) frame.file = file->path;
+      frame.line = loc.line;
+      frame.column = loc.column;
+      frame.function = detail::demangle(loc.function);
+      local.push_back(std::move(frame));
+      if (loc.inlinedAt == l || local.size() > 4096) break;  // malformed chains
+      l = loc.inlinedAt;
+    }
+    // The outermost frame of a body is the function that body belongs to.
+    if (!local.empty() && local.back().function.empty() && inst.origin)
+      local.back().function = detail::demangle(inst.origin->name);
+    frames.insert(frames.end(), local.begin(), local.end());
+    at = inst.callSite;
+  }
+  return frames;
+}
+
+namespace {
+
+FunctionModel buildSkeleton(const ptx::Module& module, const ptx::Function& function) {
+  FunctionModel fn;
+  fn.module = &module;
+  fn.function = &function;
+  std::vector<detail::Flow> flow = detail::flatten(fn);
+  detail::buildBlocks(fn, flow);
+  detail::computeDominators(fn);
+  detail::computeLoops(fn);
+  return fn;
+}
+
+}  // namespace
+
+Program buildProgram(const ptx::Module& module) {
+  Program program;
+  program.module = &module;
+  size_t bodies = 0;
+  for (const auto& f : module.functions) bodies += f.hasBody;
+  // The analyses keep references to their FunctionModel: reserve so that the
+  // models never move once built.
+  program.functions.reserve(bodies);
+  for (const auto& f : module.functions) {
+    if (!f.hasBody) continue;
+    program.functions.push_back(buildSkeleton(module, f));
+    FunctionModel& fn = program.functions.back();
+    fn.values = std::make_unique<ValueAnalysis>(fn);
+    fn.roles = std::make_unique<ThreadRoles>(fn);
+    program.instructionCount += fn.instructions.size();
+  }
+  return program;
+}
+
+}  // namespace fenceline::model

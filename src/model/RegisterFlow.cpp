@@ -1,0 +1,373 @@
+// Register data flow (see RegisterFlow.h). Definitions come from the
+// remapped operands of each instruction; reaching definitions from a
+// backward walk over the CFG; keys and roots from short recursive walks
+// over those definitions, with a depth limit.
+#include "model/RegisterFlow.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace fenceline::model {
+namespace {
+
+using Kind = ptx::Operand::Kind;
+
+// Opcodes whose first operand is read, not written.
+constexpr std::array<std::string_view, 20> kNoDestination = {
+    "st",       "red",      "bra",     "brx",        "call",      "ret",      "exit",
+    "trap",     "bar",      "barrier", "fence",      "membar",    "nanosleep", "prefetch",
+    "prefetchu", "cp",      "stmatrix", "setmaxnreg", "griddepcontrol", "pmevent"};
+
+bool hasNoDestination(const Inst& inst) {
+  const std::string& op = inst.opcode();
+  for (auto name : kNoDestination)
+    if (op == name) return true;
+  // mbarrier.init / inval / expect_tx take an address first; arrive/try_wait
+  // write a state or predicate register (handled by the operand kinds below).
+  return false;
+}
+
+void collectRegisters(const ptx::Operand& op, std::vector<ValueReg>& data, std::vector<ValueReg>& address) {
+  switch (op.kind) {
+    case Kind::Register:
+      if (op.reg >= 0) data.push_back(op.reg);
+      break;
+    case Kind::Address:
+      if (op.base.kind == Kind::Register && op.base.reg >= 0) address.push_back(op.base.reg);
+      for (const auto& e : op.elements) collectRegisters(e, data, address);
+      break;
+    case Kind::Vector:
+    case Kind::ParamList:
+    case Kind::PredicatePair:
+      for (const auto& e : op.elements) collectRegisters(e, data, address);
+      break;
+    default:
+      break;
+  }
+}
+
+bool isCommutative(std::string_view op) {
+  return op == "add" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "min" || op == "max";
+}
+
+bool isMove(std::string_view op) { return op == "mov" || op == "cvta" || op == "cvt"; }
+
+constexpr int kMaxDepth = 24;
+
+// A key as a symbolic part plus a constant, so that `add %r, %p, 8` and
+// `[%p+8]` agree.
+struct Affine {
+  std::string symbolic;  // empty: a plain constant
+  int64_t constant = 0;
+  std::string text() const {
+    if (symbolic.empty()) return std::to_string(constant);
+    return constant == 0 ? symbolic : symbolic + "+" + std::to_string(constant);
+  }
+};
+
+Affine parseKey(const std::string& key) {
+  // Inverse of Affine::text for the forms produced here.
+  Affine a;
+  if (key.empty()) return a;
+  bool numeric = key.find_first_not_of("-0123456789") == std::string::npos;
+  if (numeric) {
+    a.constant = std::stoll(key);
+    return a;
+  }
+  size_t plus = key.rfind('+');
+  if (plus != std::string::npos && plus + 1 < key.size() &&
+      key.find_first_not_of("-0123456789", plus + 1) == std::string::npos && key.find(')', plus) == std::string::npos) {
+    a.symbolic = key.substr(0, plus);
+    a.constant = std::stoll(key.substr(plus + 1));
+    return a;
+  }
+  a.symbolic = key;
+  return a;
+}
+
+}  // namespace
+
+RegisterUse registerUse(const Inst& inst) {
+  RegisterUse use;
+  const auto& ops = inst.operands;
+  size_t first = 0;
+  if (!hasNoDestination(inst) && !ops.empty()) {
+    const auto& dst = ops[0];
+    if (dst.kind == Kind::Register || dst.kind == Kind::Vector || dst.kind == Kind::PredicatePair) {
+      std::vector<ValueReg> ignored;
+      collectRegisters(dst, use.written, ignored);
+      first = 1;
+    }
+  }
+  for (size_t i = first; i < ops.size(); ++i) collectRegisters(ops[i], use.read, use.addressed);
+  if (inst.guard && inst.guard->reg >= 0) use.read.push_back(inst.guard->reg);
+  return use;
+}
+
+RegisterFlow::RegisterFlow(const FunctionModel& fn) : fn_(fn) {
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    for (ValueReg r : registerUse(fn.instructions[i]).written) {
+      if (r < 0) continue;
+      if (static_cast<size_t>(r) >= definitions_.size()) definitions_.resize(r + 1);
+      definitions_[r].push_back(i);
+    }
+}
+
+const std::vector<InstId>& RegisterFlow::definitions(ValueReg reg) const {
+  static const std::vector<InstId> kNone;
+  if (reg < 0 || static_cast<size_t>(reg) >= definitions_.size()) return kNone;
+  return definitions_[reg];
+}
+
+std::vector<InstId> RegisterFlow::reachingDefinitions(ValueReg reg, InstId at) const {
+  const uint64_t cacheKey = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
+  if (auto cached = reachingCache_.find(cacheKey); cached != reachingCache_.end()) return cached->second;
+  std::vector<InstId> found = computeReaching(reg, at);
+  reachingCache_.emplace(cacheKey, found);
+  return found;
+}
+
+std::vector<InstId> RegisterFlow::computeReaching(ValueReg reg, InstId at) const {
+  std::vector<InstId> found;
+  const auto& defs = definitions(reg);
+  if (defs.empty() || at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return found;
+  auto writes = [&](InstId i) { return std::binary_search(defs.begin(), defs.end(), i); };
+  // Scans [first, last) downwards; true when an unconditional definition ends the path.
+  auto scan = [&](InstId last, InstId first) {
+    for (InstId i = last - 1; i >= first; --i)
+      if (writes(i)) {
+        found.push_back(i);
+        if (!fn_.instructions[i].guard) return true;
+      }
+    return false;
+  };
+  BlockId start = fn_.blockOf[at];
+  if (start < 0) return found;
+  if (!scan(at, fn_.blocks[start].first)) {
+    std::vector<char> seen(fn_.blocks.size(), 0);
+    std::vector<BlockId> work(fn_.blocks[start].predecessors.begin(), fn_.blocks[start].predecessors.end());
+    while (!work.empty()) {
+      BlockId b = work.back();
+      work.pop_back();
+      if (b < 0 || seen[b]) continue;
+      seen[b] = 1;
+      if (scan(fn_.blocks[b].last, fn_.blocks[b].first)) continue;
+      for (BlockId p : fn_.blocks[b].predecessors) work.push_back(p);
+    }
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+std::string RegisterFlow::key(ValueReg reg, InstId at) const { return keyOf(reg, at, 0); }
+
+std::string RegisterFlow::operandKey(InstId at, int operand) const {
+  if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return {};
+  const auto& ops = fn_.instructions[at].operands;
+  if (operand < 0 || static_cast<size_t>(operand) >= ops.size()) return {};
+  return keyOfOperand(ops[operand], at, 0);
+}
+
+std::string RegisterFlow::keyOfOperand(const ptx::Operand& op, InstId at, int depth) const {
+  switch (op.kind) {
+    case Kind::Register: return keyOf(op.reg, at, depth);
+    case Kind::Special: return op.text;
+    case Kind::Integer: return std::to_string(op.intValue);
+    case Kind::Symbol: return "sym:" + op.text;
+    case Kind::Float: return "f" + std::to_string(op.floatValue);
+    case Kind::Address: {
+      Affine base;
+      if (op.base.kind == Kind::Register) base = parseKey(keyOf(op.base.reg, at, depth));
+      else if (op.base.kind == Kind::Symbol) base.symbolic = "sym:" + op.base.symbol;
+      else base.constant = op.base.value;
+      base.constant += op.offset;
+      return "[" + base.text() + "]";
+    }
+    default: return "?";
+  }
+}
+
+std::string RegisterFlow::keyOf(ValueReg reg, InstId at, int depth) const {
+  if (depth > kMaxDepth) return "reg" + std::to_string(reg) + "@" + std::to_string(at);
+  std::vector<InstId> defs = reachingDefinitions(reg, at);
+  if (defs.empty()) return "undef" + std::to_string(reg);
+  std::string first;
+  for (InstId d : defs) {
+    if (fn_.instructions[d].guard || (defs.size() > 1 && d >= at && fn_.blockOf[d] == fn_.blockOf[at]))
+      return "phi@" + std::to_string(at) + ":" + std::to_string(reg);
+    std::string k = keyOfDefinition(d, depth);
+    if (first.empty()) first = k;
+    else if (k != first) return "phi@" + std::to_string(at) + ":" + std::to_string(reg);
+  }
+  return first;
+}
+
+std::string RegisterFlow::keyOfDefinition(InstId d, int depth) const {
+  if (auto cached = keyCache_.find(d); cached != keyCache_.end()) return cached->second;
+  if (!inProgress_.insert(d).second) return "cycle@" + std::to_string(d);
+  std::string key = computeKeyOfDefinition(d, depth);
+  inProgress_.erase(d);
+  keyCache_.emplace(d, key);
+  return key;
+}
+
+std::string RegisterFlow::computeKeyOfDefinition(InstId d, int depth) const {
+  std::string opaque = "def@" + std::to_string(d);
+  const Inst& inst = fn_.instructions[d];
+  const std::string& op = inst.opcode();
+  const auto& ops = inst.operands;
+  if (isMove(op) && ops.size() >= 2) return keyOfOperand(ops[1], d, depth + 1);
+  if (inst.effect.kind == EffectKind::Load) {
+    if (inst.effect.space == Space::Param) {
+      if (inst.boundStore >= 0) {
+        const Inst& store = fn_.instructions[inst.boundStore];
+        if (store.operands.size() >= 2) return keyOfOperand(store.operands[1], inst.boundStore, depth + 1);
+      }
+      if (ops.size() >= 2 && ops[1].kind == Kind::Address && ops[1].base.kind == Kind::Symbol)
+        return "param:" + ops[1].base.symbol + (ops[1].offset ? "+" + std::to_string(ops[1].offset) : "");
+    }
+    if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size())
+      return "load(" + keyOfOperand(ops[inst.effect.address], d, depth + 1) + ")";
+    return opaque;
+  }
+  if (inst.effect.kind != EffectKind::None) return std::string(toString(inst.effect.kind)) + "@" + std::to_string(d);
+  if (ops.size() < 2) return opaque;
+  std::vector<std::string> args;
+  for (size_t i = 1; i < ops.size(); ++i) args.push_back(keyOfOperand(ops[i], d, depth + 1));
+  if (op == "add" && args.size() == 2) {
+    Affine a = parseKey(args[0]), b = parseKey(args[1]);
+    if (a.symbolic.empty() || b.symbolic.empty()) {
+      Affine sum{a.symbolic.empty() ? b.symbolic : a.symbolic, a.constant + b.constant};
+      return sum.text();
+    }
+  }
+  if (op == "sub" && args.size() == 2) {
+    Affine a = parseKey(args[0]), b = parseKey(args[1]);
+    if (b.symbolic.empty()) return Affine{a.symbolic, a.constant - b.constant}.text();
+  }
+  if (op == "mad" && args.size() == 3) {
+    std::vector<std::string> product{args[0], args[1]};
+    std::sort(product.begin(), product.end());
+    Affine c = parseKey(args[2]);
+    std::string symbolic = "mul(" + product[0] + "," + product[1] + ")";
+    if (!c.symbolic.empty()) {
+      std::vector<std::string> sum{symbolic, c.symbolic};
+      std::sort(sum.begin(), sum.end());
+      symbolic = "add(" + sum[0] + "," + sum[1] + ")";
+    }
+    return Affine{symbolic, c.constant}.text();
+  }
+  std::string name = op;
+  if (inst.hasModifier("hi")) name += ".hi";
+  if (op == "setp" || op == "set" || op == "selp" || op == "shr" || op == "div" || op == "rem" || op == "min" ||
+      op == "max")
+    for (const auto& m : inst.syntax->modifiers) name += "." + m;  // comparison and signedness matter
+  if (isCommutative(op)) std::sort(args.begin(), args.end());
+  std::string text = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) text += (i ? "," : "") + args[i];
+  return text + ")";
+}
+
+std::string RegisterFlow::addressKey(InstId at, int operand) const {
+  if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return {};
+  const auto& ops = fn_.instructions[at].operands;
+  if (operand < 0 || static_cast<size_t>(operand) >= ops.size() || ops[operand].kind != Kind::Address) return {};
+  return keyOfOperand(ops[operand], at, 0);
+}
+
+std::string RegisterFlow::rootOfAddress(const ptx::Operand& address, InstId at, int depth) const {
+  if (address.base.kind == Kind::Register) return rootOf(address.base.reg, at, depth);
+  if (address.base.kind == Kind::Symbol) return "sym:" + address.base.symbol;
+  return {};
+}
+
+std::string RegisterFlow::rootOf(ValueReg reg, InstId at, int depth) const {
+  if (depth > kMaxDepth) return {};
+  std::vector<InstId> defs = reachingDefinitions(reg, at);
+  std::string first;
+  for (InstId d : defs) {
+    std::string r = rootOfDefinition(d, depth);
+    if (r.empty() || (!first.empty() && r != first)) return {};
+    first = r;
+  }
+  return first;
+}
+
+std::string RegisterFlow::rootOfDefinition(InstId d, int depth) const {
+  if (auto cached = rootCache_.find(d); cached != rootCache_.end()) return cached->second;
+  if (!rootsInProgress_.insert(d).second) return {};
+  std::string root = computeRootOfDefinition(d, depth);
+  rootsInProgress_.erase(d);
+  rootCache_.emplace(d, root);
+  return root;
+}
+
+std::string RegisterFlow::computeRootOfDefinition(InstId d, int depth) const {
+  const Inst& inst = fn_.instructions[d];
+  const std::string& op = inst.opcode();
+  const auto& ops = inst.operands;
+  if (isMove(op) && ops.size() >= 2) {
+    if (ops[1].kind == Kind::Register) return rootOf(ops[1].reg, d, depth + 1);
+    if (ops[1].kind == Kind::Symbol) return "sym:" + ops[1].text;
+    return {};
+  }
+  if ((op == "add" || op == "sub") && ops.size() >= 3) {
+    for (size_t i = 1; i < 3 && (op == "add" || i == 1); ++i) {
+      if (ops[i].kind == Kind::Register) {
+        if (std::string r = rootOf(ops[i].reg, d, depth + 1); !r.empty()) return r;
+      } else if (ops[i].kind == Kind::Symbol) {
+        return "sym:" + ops[i].text;
+      }
+    }
+    return {};
+  }
+  if (inst.effect.kind == EffectKind::Load && inst.effect.address >= 0 &&
+      static_cast<size_t>(inst.effect.address) < ops.size()) {
+    const auto& address = ops[inst.effect.address];
+    if (inst.effect.space == Space::Param) {
+      if (inst.boundStore >= 0) {
+        const Inst& store = fn_.instructions[inst.boundStore];
+        if (store.operands.size() >= 2 && store.operands[1].kind == Kind::Register)
+          return rootOf(store.operands[1].reg, inst.boundStore, depth + 1);
+        return {};
+      }
+      if (address.base.kind == Kind::Symbol)
+        return "param:" + address.base.symbol + (address.offset ? "+" + std::to_string(address.offset) : "");
+      return {};
+    }
+    std::string table = rootOfAddress(address, d, depth + 1);
+    return "loaded(" + table + ")";
+  }
+  return {};
+}
+
+std::string RegisterFlow::addressRoot(InstId at, int operand) const {
+  if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return {};
+  const auto& ops = fn_.instructions[at].operands;
+  if (operand < 0 || static_cast<size_t>(operand) >= ops.size() || ops[operand].kind != Kind::Address) return {};
+  return rootOfAddress(ops[operand], at, 0);
+}
+
+bool RegisterFlow::isLoadedPointer(InstId at, int operand) const {
+  return addressRoot(at, operand).starts_with("loaded(");
+}
+
+bool RegisterFlow::sameAddress(InstId a, InstId b) const {
+  int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
+  if (oa < 0 || ob < 0) return false;
+  std::string ka = addressKey(a, oa), kb = addressKey(b, ob);
+  return !ka.empty() && ka == kb;
+}
+
+bool RegisterFlow::mayShareObject(InstId a, InstId b) const {
+  int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
+  if (oa < 0 || ob < 0) return false;
+  std::string ra = addressRoot(a, oa), rb = addressRoot(b, ob);
+  return ra.empty() || rb.empty() || ra == rb;
+}
+
+}  // namespace fenceline::model

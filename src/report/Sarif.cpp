@@ -1,0 +1,182 @@
+// The SARIF 2.1.0 renderer (see Sarif.h).
+#include "report/Sarif.h"
+
+#include <cctype>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/Frames.h"
+
+namespace fenceline::report {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr std::string_view kSchema =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+constexpr std::string_view kRootId = "%SRCROOT%";
+
+std::string_view level(Severity severity) {
+  switch (severity) {
+    case Severity::Note: return "note";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "warning";
+}
+
+// RFC 3986 percent-encoding of a path: unreserved characters and '/' stay.
+std::string encodePath(std::string_view path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~')
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+// An artifact location: relative to the source root (with uriBaseId) when the
+// file lies under it, else an absolute file URI.
+ordered_json artifact(const std::string& file, const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  fs::path path(file);
+  if (path.is_relative()) return ordered_json{{"uri", encodePath(path.generic_string())}, {"uriBaseId", kRootId}};
+  fs::path relative = path.lexically_normal().lexically_relative(root);
+  if (!root.empty() && !relative.empty() && *relative.begin() != "..")
+    return ordered_json{{"uri", encodePath(relative.generic_string())}, {"uriBaseId", kRootId}};
+  return ordered_json{{"uri", "file://" + encodePath(path.lexically_normal().generic_string())}};
+}
+
+ordered_json physicalLocation(const model::SourceFrame& frame, const std::filesystem::path& root) {
+  ordered_json region = ordered_json::object();
+  region["startLine"] = std::max<uint32_t>(frame.line, 1);
+  if (frame.column) region["startColumn"] = frame.column;
+  return ordered_json{{"artifactLocation", artifact(frame.file, root)}, {"region", std::move(region)}};
+}
+
+ordered_json location(const model::SourceFrame& frame, const std::filesystem::path& root,
+                      std::string_view message = {}) {
+  ordered_json result{{"physicalLocation", physicalLocation(frame, root)}};
+  if (!message.empty()) result["message"] = {{"text", message}};
+  return result;
+}
+
+// 64-bit FNV-1a: small, stable across platforms and releases.
+uint64_t fnv1a(std::string_view text, uint64_t hash = 1469598103934665603ull) {
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::string trimmed(std::string_view text) {
+  size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return {};
+  size_t end = text.find_last_not_of(" \t");
+  return std::string(text.substr(begin, end - begin + 1));
+}
+
+std::string fingerprintKey(const Diagnostic& diagnostic, const std::filesystem::path& root, SourceText& sources) {
+  model::SourceFrame primary = primaryFrame(diagnostic.location);
+  std::string key = diagnostic.check + '\0' + artifact(primary.file, root)["uri"].get<std::string>() + '\0';
+  for (const auto& frame : diagnostic.location.frames) key += frame.function + '\0';
+  if (auto line = sources.line(primary.file, primary.line))
+    key += trimmed(*line);
+  else
+    key += std::to_string(primary.line);
+  return key;
+}
+
+// The inline chain as one thread flow, outermost call first, so a viewer can
+// step from the kernel down to the flagged instruction.
+ordered_json inlineFlow(const Diagnostic& diagnostic, const std::filesystem::path& root) {
+  const auto& frames = diagnostic.location.frames;
+  ordered_json steps = ordered_json::array();
+  for (size_t i = frames.size(); i-- > 0;) {
+    std::string text = i == 0 ? diagnostic.message
+                              : fmt::format("in '{}', calls '{}'", frames[i].function, frames[i - 1].function);
+    steps.push_back(ordered_json{{"location", location(frames[i], root, text)}});
+  }
+  return ordered_json::array({ordered_json{{"threadFlows", ordered_json::array({ordered_json{{"locations", steps}}})}}});
+}
+
+ordered_json rule(const SarifRule& rule) {
+  ordered_json result{{"id", rule.id},
+                      {"shortDescription", {{"text", rule.shortDescription}}},
+                      {"fullDescription", {{"text", rule.fullDescription.empty() ? rule.shortDescription
+                                                                                 : rule.fullDescription}}}};
+  if (!rule.helpUri.empty()) result["helpUri"] = rule.helpUri;
+  if (!rule.helpMarkdown.empty())
+    result["help"] = {{"text", rule.helpMarkdown}, {"markdown", rule.helpMarkdown}};
+  else
+    result["help"] = {{"text", rule.shortDescription}};
+  result["defaultConfiguration"] = {{"level", level(rule.level)}};
+  result["properties"] = {{"tags", {"correctness", "concurrency", "memory-ordering"}}};
+  return result;
+}
+
+}  // namespace
+
+std::string renderSarif(std::span<const Diagnostic> diagnostics, SourceText& sources, const SarifOptions& options) {
+  std::filesystem::path root = options.sourceRoot.lexically_normal();
+  std::map<std::string, size_t> ruleIndex;
+  ordered_json rules = ordered_json::array();
+  for (const auto& entry : options.rules) {
+    ruleIndex.emplace(entry.id, rules.size());
+    rules.push_back(rule(entry));
+  }
+
+  std::map<std::string, int> occurrences;  // same fingerprint key seen before
+  ordered_json results = ordered_json::array();
+  for (const auto& diagnostic : diagnostics) {
+    ordered_json result{{"ruleId", diagnostic.check}};
+    if (auto found = ruleIndex.find(diagnostic.check); found != ruleIndex.end()) result["ruleIndex"] = found->second;
+    result["level"] = level(diagnostic.severity);
+    std::string text = diagnostic.message;
+    if (!diagnostic.fix.empty()) text += "\nFix: " + diagnostic.fix;
+    result["message"] = {{"text", text}};
+    result["locations"] = ordered_json::array({location(primaryFrame(diagnostic.location), root)});
+    if (!diagnostic.notes.empty()) {
+      ordered_json related = ordered_json::array();
+      for (size_t i = 0; i < diagnostic.notes.size(); ++i) {
+        const Note& note = diagnostic.notes[i];
+        related.push_back(ordered_json{{"id", i},
+                                       {"physicalLocation", physicalLocation(primaryFrame(note.location), root)},
+                                       {"message", {{"text", note.message}}}});
+      }
+      result["relatedLocations"] = std::move(related);
+    }
+    if (diagnostic.location.frames.size() > 1) result["codeFlows"] = inlineFlow(diagnostic, root);
+    std::string key = fingerprintKey(diagnostic, root, sources);
+    int occurrence = occurrences[key]++;
+    result["partialFingerprints"] = {{"fencelineHash/v1", fmt::format("{:016x}:{}", fnv1a(key), occurrence + 1)}};
+    if (!diagnostic.function.empty()) result["properties"] = {{"function", diagnostic.function}};
+    results.push_back(std::move(result));
+  }
+
+  ordered_json driver{{"name", "fenceline"}};
+  if (!options.informationUri.empty()) driver["informationUri"] = options.informationUri;
+  driver["version"] = options.toolVersion;
+  driver["semanticVersion"] = options.toolVersion;
+  driver["rules"] = std::move(rules);
+
+  ordered_json run{{"tool", {{"driver", std::move(driver)}}}};
+  if (!root.empty()) {
+    std::string rootUri = "file://" + encodePath(root.generic_string());
+    if (rootUri.back() != '/') rootUri += '/';
+    run["originalUriBaseIds"] = {{kRootId, {{"uri", rootUri}}}};
+  }
+  run["results"] = std::move(results);
+  run["columnKind"] = "utf16CodeUnits";
+
+  ordered_json document{{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", ordered_json::array({std::move(run)})}};
+  return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace fenceline::report

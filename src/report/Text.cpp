@@ -1,0 +1,131 @@
+// The text renderer (see Text.h for the shape of its output).
+#include "report/Text.h"
+
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "report/Frames.h"
+
+namespace fenceline::report {
+
+namespace {
+
+struct Style {
+  bool color;
+  std::string paint(std::string_view code, std::string_view text) const {
+    if (!color) return std::string(text);
+    return fmt::format("\033[{}m{}\033[0m", code, text);
+  }
+};
+
+constexpr std::string_view kBold = "1";
+constexpr std::string_view kCaret = "1;32";
+
+std::string_view severityColor(Severity severity) {
+  switch (severity) {
+    case Severity::Note: return "1;36";
+    case Severity::Warning: return "1;35";
+    case Severity::Error: return "1;31";
+  }
+  return kBold;
+}
+
+// Paths under the working directory print relative to it, as a compiler would
+// print the path it was given; others print as the PTX names them.
+std::string displayPath(const std::string& path) {
+  std::error_code error;
+  static const std::string cwd = std::filesystem::current_path(error).string();
+  if (!cwd.empty() && path.size() > cwd.size() + 1 && path.compare(0, cwd.size(), cwd) == 0 &&
+      path[cwd.size()] == '/')
+    return path.substr(cwd.size() + 1);
+  return path;
+}
+
+std::string position(const model::SourceFrame& frame) {
+  std::string text = displayPath(frame.file.empty() ? std::string("<unknown>") : frame.file);
+  if (frame.line) text += fmt::format(":{}", frame.line);
+  if (frame.line && frame.column) text += fmt::format(":{}", frame.column);
+  return text;
+}
+
+// The quoted source line and a caret under the column; nothing when the file
+// cannot be read. Tabs are kept in the caret's indentation so it lines up.
+std::string excerpt(const model::SourceFrame& frame, SourceText& sources, const Style& style) {
+  auto line = sources.line(frame.file, frame.line);
+  if (!line) return {};
+  std::string text = *line + "\n";
+  if (frame.column == 0 || frame.column > line->size() + 1) return text;
+  std::string indent;
+  for (size_t i = 0; i + 1 < frame.column; ++i) indent += (*line)[i] == '\t' ? '\t' : ' ';
+  return text + indent + style.paint(kCaret, "^") + "\n";
+}
+
+void appendMessage(std::string& out, const model::SourceFrame& frame, Severity severity,
+                   std::string_view message, SourceText& sources, const TextOptions& options,
+                   const Style& style) {
+  out += style.paint(kBold, position(frame) + ":") + " ";
+  out += style.paint(severityColor(severity), std::string(toString(severity)) + ":") + " ";
+  out += style.color ? style.paint(kBold, message) : std::string(message);
+  out += "\n";
+  if (options.showSource) out += excerpt(frame, sources, style);
+}
+
+void appendInlineChain(std::string& out, const Location& location, const Style& style) {
+  for (const auto& caller : inlinedAt(location)) {
+    std::string what = caller.function.empty() ? std::string("inlined from here")
+                                                : fmt::format("inlined from '{}'", caller.function);
+    out += style.paint(kBold, position(caller) + ":") + " " +
+           style.paint(severityColor(Severity::Note), "note:") + " " + what + "\n";
+  }
+}
+
+std::string plural(size_t count, std::string_view word) {
+  return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::string renderText(const Diagnostic& diagnostic, SourceText& sources, const TextOptions& options) {
+  Style style{options.color};
+  std::string out;
+  std::string message = diagnostic.message;
+  if (!diagnostic.check.empty()) message += fmt::format(" [{}]", diagnostic.check);
+  appendMessage(out, primaryFrame(diagnostic.location), diagnostic.severity, message, sources, options, style);
+  appendInlineChain(out, diagnostic.location, style);
+  for (const auto& note : diagnostic.notes) {
+    appendMessage(out, primaryFrame(note.location), Severity::Note, note.message, sources, options, style);
+    appendInlineChain(out, note.location, style);
+  }
+  if (!diagnostic.fix.empty()) out += style.paint(kCaret, "fix:") + " " + diagnostic.fix + "\n";
+  return out;
+}
+
+std::string renderText(std::span<const Diagnostic> diagnostics, SourceText& sources,
+                       const TextOptions& options) {
+  std::string out;
+  for (const auto& diagnostic : diagnostics) out += renderText(diagnostic, sources, options);
+  return out;
+}
+
+std::string summaryLine(std::span<const Diagnostic> diagnostics, const RunStats& stats) {
+  size_t errors = 0, warnings = 0, notes = 0;
+  std::set<std::string> functions;
+  for (const auto& diagnostic : diagnostics) {
+    functions.insert(diagnostic.function);
+    switch (diagnostic.severity) {
+      case Severity::Error: ++errors; break;
+      case Severity::Warning: ++warnings; break;
+      case Severity::Note: ++notes; break;
+    }
+  }
+  std::string findings;
+  if (errors) findings += plural(errors, "error") + ", ";
+  findings += plural(warnings, "warning");
+  if (notes) findings += ", " + plural(notes, "note");
+  return fmt::format("{} in {} ({} checked in {}, {:.2f} s)", findings, plural(functions.size(), "function"),
+                     plural(stats.functions, "function"), plural(stats.files, "file"), stats.seconds);
+}
+
+}  // namespace fenceline::report

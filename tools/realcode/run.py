@@ -82,6 +82,15 @@ def run_once(fenceline, ptx):
     return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext
 
 
+def time_ptxas(ptx):
+    """Wall seconds of `ptxas -arch=sm_90a` on the same PTX (the peer for performance)."""
+    ptxas = pathlib.Path(os.environ.get("CUDA_BIN", "/usr/local/cuda/bin")) / "ptxas"
+    start = time.perf_counter()
+    proc = subprocess.run([str(ptxas), "-arch=sm_90a", "-o", os.devnull, str(ptx)],
+                          capture_output=True, text=True)
+    return time.perf_counter() - start if proc.returncode == 0 else None
+
+
 def finding_key(d):
     loc = d.get("location") or {}
     return f'{d.get("check")}@{pathlib.Path(str(loc.get("file", "?"))).name}:{loc.get("line", 0)}'
@@ -93,6 +102,11 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per TU; the median time is kept")
     ap.add_argument("--only", default="")
     ap.add_argument("--output", default=str(ROOT / "results" / "realcode" / "summary.json"))
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 on a checker error, an untriaged finding or an open false positive")
+    ap.add_argument("--no-table", action="store_true")
+    ap.add_argument("--no-ptxas", action="store_true",
+                    help="reuse build.sh's single ptxas timing instead of timing ptxas again")
     args = ap.parse_args()
 
     fenceline = args.fenceline
@@ -116,13 +130,17 @@ def main():
             continue
         times = (PTX_DIR / f"{name}.times").read_text().split() if (PTX_DIR / f"{name}.times").exists() else []
         ptxas_s = float(times[1]) if len(times) > 1 else None
-        walls, doc, code, err, rss = [], None, 0, "", 0.0
-        for _ in range(max(1, args.repeat)):
+        walls, ptxas_walls, doc, code, err, rss = [], [], None, 0, "", 0.0
+        for _ in range(max(1, args.repeat)):  # alternate the two tools so both see the same load
             doc, code, wall, rss, err = run_once(fenceline, ptx)
             walls.append(wall)
+            if not args.no_ptxas:
+                ptxas_walls.append(time_ptxas(ptx))
         wall = statistics.median(walls)
+        if ptxas_walls and None not in ptxas_walls:
+            ptxas_s = statistics.median(ptxas_walls)
         unit = {"name": name, "ptx": ptx_shape(ptx), "exit_code": code,
-                "fenceline_s": round(wall, 4), "ptxas_s": ptxas_s,
+                "fenceline_s": round(wall, 4), "ptxas_s": round(ptxas_s, 3) if ptxas_s else None,
                 "ratio_to_ptxas": round(wall / ptxas_s, 4) if ptxas_s else None,
                 "peak_rss_mib": round(rss, 1)}
         if doc is None:
@@ -164,15 +182,29 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=2) + "\n")
 
+    if not args.no_table:
+        print_table(units)
+    if args.check:
+        bad = [u["name"] for u in units if "error" in u]
+        bad += [f'{f["key"]} ({f["verdict"]})' for f in findings
+                if f["verdict"] in ("untriaged", "false-positive")]
+        if bad or not units:
+            print("run.py: FAIL: " + ("; ".join(bad) or "no PTX checked"), file=sys.stderr)
+            sys.exit(1)
+
+
+def print_table(units):
+    def num(value, fmt):
+        return "?" if value is None else format(value, fmt)
+
     print("| TU | PTX | entries | instructions | fenceline | ptxas | ratio | findings |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for u in units:
-        s = u.get("stats", {})
+        stats = u.get("stats", {})
+        found = len(u["findings"]) if "findings" in u else "error"
         print(f'| {u["name"]} | {u["ptx"]["bytes"] / 1e6:.2f} MB | {u["ptx"]["entries"]} | '
-              f'{s.get("instructions", "?")} | {u["fenceline_s"]:.3f} s | '
-              f'{u["ptxas_s"] if u["ptxas_s"] is not None else "?"} s | '
-              f'{u["ratio_to_ptxas"] if u["ratio_to_ptxas"] is not None else "?"} | '
-              f'{len(u.get("findings", [])) if "findings" in u else "error"} |')
+              f'{stats.get("instructions", "?")} | {u["fenceline_s"]:.3f} s | '
+              f'{num(u["ptxas_s"], ".2f")} s | {num(u["ratio_to_ptxas"], ".3f")} | {found} |')
 
 
 if __name__ == "__main__":

@@ -1,0 +1,149 @@
+// A grid-wide barrier for one kernel launch whose blocks are all co-resident, usable any
+// number of times per launch and across launches. One 32-bit word holds an arrival count
+// and a phase bit (bit 31): block 0 adds 2^31 - (blocks - 1), every other block adds 1, so
+// each episode adds exactly 2^31 and the last arrival flips the phase. A block waits for
+// the phase bit to differ from the one its own arrival (an atom) returned; nothing compares
+// against a fixed threshold and nothing is reset, so consecutive episodes cannot be
+// confused. The block whose arrival flipped the phase knows it is last and does not poll.
+// The word is allocated and zeroed on the host (GridBarrier::create), never in the kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "atomic.cuh"
+
+namespace fenceline {
+
+struct GridBarrier {
+  uint32_t* word = nullptr;  // bit 31: phase; bits 0..30: arrivals of the current episode
+
+  // What a block's arrival returned; meaningful in the block's thread 0, which waits.
+  struct Token {
+    uint32_t arrived_at = 0;  // the word just before this block's add
+    bool last = false;        // this block's add flipped the phase: everyone has arrived
+  };
+
+  // Arrival, called by every thread of the block. Contract: the block's accesses before
+  // arrive() are gathered by __syncthreads() and then released at .gpu scope by thread 0's
+  // atom.release.gpu arrival; they happen before every access that any block of the grid
+  // makes after its wait() for this same episode. Work placed between arrive() and wait()
+  // is not ordered by this episode.
+  __device__ Token arrive() const {
+    __syncthreads();
+    Token token;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+      const uint32_t blocks = gridDim.x * gridDim.y * gridDim.z;
+      const bool leader = blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0;
+      const uint32_t add = leader ? 0x80000000u - (blocks - 1u) : 1u;
+      token.arrived_at = atomic_fetch_add<Sem::release, Scope::gpu>(word, add);
+      token.last = (((token.arrived_at + add) ^ token.arrived_at) & 0x80000000u) != 0;
+    }
+    return token;
+  }
+
+  // Wait, called by every thread of the block with the token of its last arrive().
+  // Contract: thread 0 polls the word with relaxed .gpu loads until the phase flips (the
+  // last arriver, whose atom already read every other arrival, skips the poll), then
+  // executes one acquire fence at .gpu (fence.acquire.gpu by default; AcquireFence may
+  // strengthen it to acq_rel or sc), which pairs with every block's release; the closing
+  // __syncthreads() extends it to the whole block.
+  template <Sem AcquireFence = Sem::acquire>
+  __device__ void wait(Token token) const {
+    static_assert(AcquireFence != Sem::relaxed && AcquireFence != Sem::release, "wait needs an acquire fence");
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+      if (!token.last) {
+        while (((atomic_load<Sem::relaxed, Scope::gpu>(word) ^ token.arrived_at) & 0x80000000u) == 0) {
+        }
+      }
+      fence<AcquireFence, Scope::gpu>();
+    }
+    __syncthreads();
+  }
+
+  // arrive() then wait(): every access of every block before sync() happens before every
+  // access of every block after it (.gpu scope; all threads of every block must call it).
+  template <Sem AcquireFence = Sem::acquire>
+  __device__ void sync() const { wait<AcquireFence>(arrive()); }
+
+  // Host: allocates the word on the current device and zeroes it (before any launch).
+  static cudaError_t create(GridBarrier* barrier) {
+    cudaError_t error = cudaMalloc(&barrier->word, sizeof(uint32_t));
+    if (error != cudaSuccess) return error;
+    return cudaMemset(barrier->word, 0, sizeof(uint32_t));
+  }
+  // Host: zeroes the word again; needed only after a launch that did not finish an episode.
+  cudaError_t reset(cudaStream_t stream = 0) const {
+    return cudaMemsetAsync(word, 0, sizeof(uint32_t), stream);
+  }
+  cudaError_t destroy() {
+    cudaError_t error = cudaFree(word);
+    word = nullptr;
+    return error;
+  }
+};
+
+// The outcome of a checked launch: error is cudaSuccess, or message says why not.
+struct LaunchStatus {
+  cudaError_t error = cudaSuccess;
+  std::string message;
+  explicit operator bool() const { return error == cudaSuccess; }
+};
+
+// Host: how many blocks of `kernel` with this block size and dynamic shared memory can be
+// resident on the current device at once (blocks per SM x SMs).
+template <class... Params>
+LaunchStatus max_coresident_blocks(void (*kernel)(Params...), int threads_per_block,
+                                   size_t dynamic_smem, int* blocks) {
+  int device = 0, sms = 0, per_sm = 0;
+  LaunchStatus status;
+  if ((status.error = cudaGetDevice(&device)) != cudaSuccess ||
+      (status.error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+      (status.error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads_per_block,
+                                                                    dynamic_smem)) != cudaSuccess) {
+    status.message = std::string("occupancy query failed: ") + cudaGetErrorString(status.error);
+    return status;
+  }
+  *blocks = per_sm * sms;
+  return status;
+}
+
+// Host: launches a kernel that uses a GridBarrier. Refuses (cudaErrorCooperativeLaunchTooLarge,
+// with the numbers in the message) a grid larger than the co-resident maximum, which would
+// deadlock at the first sync(); then launches cooperatively, so the driver also guarantees
+// that all blocks are scheduled together.
+template <class... Params, class... Args>
+LaunchStatus launch_with_grid_barrier(void (*kernel)(Params...), dim3 grid, dim3 block,
+                                      size_t dynamic_smem, cudaStream_t stream, Args&&... args) {
+  const long long requested = 1LL * grid.x * grid.y * grid.z;
+  const int threads = static_cast<int>(block.x * block.y * block.z);
+  int resident = 0;
+  LaunchStatus status = max_coresident_blocks(kernel, threads, dynamic_smem, &resident);
+  if (!status) return status;
+  if (requested > resident) {
+    status.error = cudaErrorCooperativeLaunchTooLarge;
+    status.message = "grid barrier: a grid of " + std::to_string(requested) + " blocks exceeds the " +
+                     std::to_string(resident) + " blocks of " + std::to_string(threads) +
+                     " threads (" + std::to_string(dynamic_smem) +
+                     " B dynamic shared memory) that can be co-resident on this device; "
+                     "blocks that never start would never arrive and the grid would deadlock";
+    return status;
+  }
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = dynamic_smem;
+  config.stream = stream;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  status.error = cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+  if (!status) status.message = std::string("cooperative launch failed: ") + cudaGetErrorString(status.error);
+  return status;
+}
+
+}  // namespace fenceline

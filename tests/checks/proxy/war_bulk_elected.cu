@@ -1,7 +1,7 @@
 // proxy-war, non-tensor bulk copies (cp.async.bulk ... mbarrier::complete_tx),
 // consumers read the stage with plain ld.shared and ONE elected lane per warp
 // releases it (empty barrier count = number of consumer warps). Broken kernels
-// carry `// expect: proxy-war` on the release (the hand-off); fixed twins are
+// carry the proxy-war expectation on the release (the hand-off); fixed twins are
 // silent.
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include "Inputs/ring.cuh"

@@ -1,0 +1,286 @@
+// Shared machinery of proxy-war and proxy-raw (see ProxyCommon.h). The
+// semantics are ../shared/ordering-rules.md, sections proxy-war and proxy-raw:
+// a fence.proxy.async covering shared memory must lie on every path from a
+// generic access to the async-proxy operation, executed either by every
+// thread that made the access (before the hand-off) or by the thread that
+// issues the async operation (after it acquired the hand-off).
+#include "checks/ProxyCommon.h"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+#include "model/Paths.h"
+#include "model/ThreadRoles.h"
+#include "model/Values.h"
+
+namespace fenceline::checks::proxy {
+
+using model::EffectKind;
+using model::Proxy;
+using model::Space;
+using model::ThreadSet;
+
+namespace {
+
+const model::MemoryEffect& effectOf(const FunctionModel& fn, InstId inst) { return fn.instructions[inst].effect; }
+
+bool isShared(Space s) { return s == Space::SharedCta || s == Space::SharedCluster; }
+
+bool never(InstId) { return false; }
+
+// The byte count of a non-tensor bulk copy (`[dst], [src], size, ...`), or -1.
+int64_t copySize(const FunctionModel& fn, InstId inst) {
+  const auto& in = fn.instructions[inst];
+  if (in.hasModifier("tensor")) return -1;
+  int addresses = 0;
+  for (const auto& op : in.operands) {
+    if (op.kind == ptx::Operand::Kind::Address) {
+      ++addresses;
+      continue;
+    }
+    if (addresses < 2) continue;
+    if (op.kind == ptx::Operand::Kind::Integer) return op.intValue;
+    if (op.kind == ptx::Operand::Kind::Register && fn.values) {
+      model::AbstractValue v = fn.values->valueOf(op.reg, inst);
+      if (v.isConstant()) return v.constant;
+    }
+    return -1;
+  }
+  return -1;
+}
+
+bool sameTerms(const model::AbstractValue& a, const model::AbstractValue& b) {
+  if (a.terms.size() != b.terms.size()) return false;
+  for (size_t i = 0; i < a.terms.size(); ++i)
+    if (a.terms[i].name != b.terms[i].name || a.terms[i].coefficient != b.terms[i].coefficient) return false;
+  return true;
+}
+
+// The widest generic shared access (ld.v4.b32, ldmatrix per thread): 16 bytes.
+constexpr int64_t kMaxAccessBytes = 16;
+
+}  // namespace
+
+bool isGenericSharedAccess(const FunctionModel& fn, InstId inst) {
+  const auto& e = effectOf(fn, inst);
+  if (e.kind != EffectKind::Load && e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite) return false;
+  if (e.proxy != Proxy::Generic || e.address < 0) return false;
+  if (e.mbarrier >= 0) return false;  // st.async / red.async: completion through an mbarrier, remote
+  if (isShared(e.space)) return true;
+  if (e.space != Space::Generic || !fn.values) return false;
+  return isShared(fn.values->addressSpace(inst, e.address));
+}
+
+bool isGenericSharedWrite(const FunctionModel& fn, InstId inst) {
+  return effectOf(fn, inst).writes && isGenericSharedAccess(fn, inst);
+}
+
+bool isAsyncSharedWrite(const FunctionModel& fn, InstId inst) {
+  const auto& e = effectOf(fn, inst);
+  return e.kind == EffectKind::AsyncCopy && e.proxy == Proxy::Async && e.writes && e.destination >= 0 &&
+         isShared(e.destinationSpace);
+}
+
+bool isAsyncSharedRead(const FunctionModel& fn, InstId inst) {
+  const auto& e = effectOf(fn, inst);
+  if (e.proxy != Proxy::Async) return false;
+  if (e.kind == EffectKind::AsyncCopy) return e.source >= 0 && isShared(e.sourceSpace);
+  return (e.kind == EffectKind::Wgmma || e.kind == EffectKind::Tcgen05) && e.reads;
+}
+
+bool readsThroughDescriptor(const FunctionModel& fn, InstId inst) {
+  const auto k = effectOf(fn, inst).kind;
+  return k == EffectKind::Wgmma || k == EffectKind::Tcgen05;
+}
+
+bool isSharedProxyFence(const FunctionModel& fn, InstId inst) {
+  const auto& e = effectOf(fn, inst);
+  if (e.kind != EffectKind::ProxyFence || e.proxy != Proxy::Async) return false;
+  // fence.proxy.async::generic.acquire orders async-proxy accesses before
+  // later generic ones: the other direction.
+  if (fn.instructions[inst].hasModifier("acquire")) return false;
+  return e.fenceSpace == Space::None || isShared(e.fenceSpace);
+}
+
+bool fenceCoversThreadsOf(const FunctionModel& fn, InstId fence, InstId access) {
+  if (!fn.roles) return true;
+  ThreadSet f = fn.roles->instructionSet(fence);
+  if (f == ThreadSet::All || f == ThreadSet::Subset) return true;
+  ThreadSet a = fn.roles->instructionSet(access);
+  if (f == a) return true;
+  // The access itself is made by one thread, which is also in the fence's set
+  // when the fence is only one lane or one warp wide (thread 0 is lane 0 of warp 0).
+  return (a == ThreadSet::OneThread || a == ThreadSet::OneBlockThread) &&
+         (f == ThreadSet::OneLane || f == ThreadSet::OneWarp || f == ThreadSet::OneThread);
+}
+
+bool isAcquirePoint(const FunctionModel& fn, InstId inst) {
+  auto k = effectOf(fn, inst).kind;
+  return k == EffectKind::CtaBarrier || k == EffectKind::MbarrierWait;
+}
+
+bool isHandOffArrive(const FunctionModel& fn, InstId inst) {
+  const auto& in = fn.instructions[inst];
+  const auto& e = in.effect;
+  if (e.kind != EffectKind::MbarrierArrive || e.proxy == Proxy::Async) return false;
+  if (in.opcode() != "mbarrier") return false;  // cp.async.mbarrier.arrive: Ampere copy completion
+  for (const auto& m : in.syntax->modifiers)
+    if (m.starts_with("expect_tx")) return false;
+  return true;
+}
+
+bool isMbarrierWait(const FunctionModel& fn, InstId inst) {
+  return effectOf(fn, inst).kind == EffectKind::MbarrierWait;
+}
+
+bool sameBarrier(const FunctionModel& fn, InstId a, InstId b) {
+  const auto& ea = effectOf(fn, a);
+  const auto& eb = effectOf(fn, b);
+  if (ea.address < 0 || eb.address < 0 || !fn.values) return true;
+  return fn.values->mayAlias(a, ea.address, b, eb.address);
+}
+
+bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand) {
+  const auto& ea = effectOf(fn, access);
+  if (operand < 0 || ea.address < 0 || !fn.values) return true;
+  if (readsThroughDescriptor(fn, async)) return true;
+  const bool same = fn.values->sameObject(access, ea.address, async, operand);
+  if (!same) return fn.values->mayAlias(access, ea.address, async, operand);
+  model::AbstractValue a = fn.values->operandValue(access, ea.address);
+  model::AbstractValue c = fn.values->operandValue(async, operand);
+  if (!a.known || !c.known || !sameTerms(a, c)) return true;
+  const int64_t delta = a.constant - c.constant;  // access offset relative to the copy's start
+  if (delta + kMaxAccessBytes <= 0) return false;
+  const int64_t size = copySize(fn, async);
+  return size < 0 || delta < size;
+}
+
+std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async) {
+  return model::findReachingBackward(
+      fn, async, [&](InstId i) { return isMbarrierWait(fn, i); }, never);
+}
+
+HandOff analyzeHandOff(const FunctionModel& fn, InstId access, InstId async, const std::vector<InstId>& waits,
+                       bool reportAtAsync) {
+  HandOff result;
+  auto anyFence = [&](InstId i) { return isSharedProxyFence(fn, i); };
+  auto coveringFence = [&](InstId i) { return isSharedProxyFence(fn, i) && fenceCoversThreadsOf(fn, i, access); };
+  auto matchesAWait = [&](InstId arrive) {
+    return std::any_of(waits.begin(), waits.end(), [&](InstId w) { return sameBarrier(fn, arrive, w); });
+  };
+
+  if (model::reachable(fn, access, async)) {
+    // The access reaches the async operation on this thread's own paths
+    // (through bar.sync, through an mbarrier round trip, or directly). A path
+    // is safe once it passes a fence all accessing threads execute, or an
+    // acquire point after which every path to the operation is fenced.
+    std::map<InstId, bool> fencedAfter;
+    auto stop = [&](InstId i) {
+      if (coveringFence(i)) return true;
+      if (!isAcquirePoint(fn, i)) return false;
+      auto [it, inserted] = fencedAfter.try_emplace(i, false);
+      if (inserted) it->second = model::everyPathPasses(fn, i, async, anyFence);
+      return it->second;
+    };
+    if (model::everyPathPasses(fn, access, async, stop)) return result;
+    result.hazard = true;
+    result.site = async;
+    result.kind = HandOff::Kind::SameThread;
+    if (reportAtAsync) return result;
+    InstId h = model::findReachable(
+        fn, access,
+        [&](InstId i) {
+          if (effectOf(fn, i).kind == EffectKind::CtaBarrier) return true;
+          return isHandOffArrive(fn, i) && matchesAWait(i);
+        },
+        [&](InstId i) { return i == async; });
+    if (h >= 0) {
+      result.site = h;
+      result.kind = effectOf(fn, h).kind == EffectKind::CtaBarrier ? HandOff::Kind::Barrier : HandOff::Kind::Arrive;
+    }
+    return result;
+  }
+
+  // Different roles (a producer warp issues the copy): the hand-off is an
+  // mbarrier arrive after the access on a barrier the issuer waits on.
+  if (waits.empty()) return result;
+  std::vector<InstId> arrives = model::findAllReachable(
+      fn, access, [&](InstId i) { return isHandOffArrive(fn, i) && matchesAWait(i); }, never);
+  for (InstId arrive : arrives) {
+    if (model::everyPathPasses(fn, access, arrive, coveringFence)) continue;
+    bool issuerFenced = true;
+    for (InstId w : waits)
+      if (sameBarrier(fn, arrive, w) && !model::everyPathPasses(fn, w, async, anyFence)) issuerFenced = false;
+    if (issuerFenced) continue;
+    result.hazard = true;
+    result.site = reportAtAsync ? async : arrive;
+    result.kind = reportAtAsync ? HandOff::Kind::SameThread : HandOff::Kind::Arrive;
+    return result;
+  }
+  return result;
+}
+
+std::string siteKey(const FunctionModel& fn, InstId inst) {
+  std::string key;
+  for (const auto& frame : fn.sourceChain(inst)) {
+    key += frame.file;
+    key += ':';
+    key += std::to_string(frame.line);
+    key += ';';
+  }
+  if (key.empty()) key = "ptx:" + std::to_string(fn.instructions[inst].syntax->pos.line);
+  return key;
+}
+
+bool FindingSet::wantsMore(const std::string& site) const {
+  auto it = entries_.find(site);
+  if (it == entries_.end()) return true;
+  return it->second.accesses.size() < kMaxAccessNotes || it->second.asyncs.size() < kMaxAsyncNotes;
+}
+
+void FindingSet::add(const FunctionModel& fn, InstId site, HandOff::Kind kind, InstId access, InstId async) {
+  std::string key = siteKey(fn, site);
+  auto [it, inserted] = entries_.try_emplace(key);
+  Entry& e = it->second;
+  if (inserted) {
+    e.site = site;
+    e.kind = kind;
+    order_.push_back(key);
+  }
+  std::string accessKey = siteKey(fn, access);
+  if (e.accesses.size() < kMaxAccessNotes &&
+      std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey) == e.accessKeys.end()) {
+    e.accesses.push_back(access);
+    e.accessKeys.push_back(std::move(accessKey));
+  }
+  std::string asyncKey = siteKey(fn, async);
+  if (async != site && e.asyncs.size() < kMaxAsyncNotes &&
+      std::find(e.asyncKeys.begin(), e.asyncKeys.end(), asyncKey) == e.asyncKeys.end()) {
+    e.asyncs.push_back(async);
+    e.asyncKeys.push_back(std::move(asyncKey));
+  }
+}
+
+std::string describe(const FunctionModel& fn, InstId inst) {
+  static constexpr std::string_view kShown[] = {"reduce", "async", "bulk", "tensor", "mma_async", "mma", "cp",
+                                                "shared", "shared::cta", "shared::cluster", "global"};
+  const auto& in = fn.instructions[inst];
+  std::string text = in.opcode();
+  for (const auto& m : in.syntax->modifiers)
+    if (std::find(std::begin(kShown), std::end(kShown), m) != std::end(kShown)) text += "." + m;
+  return text;
+}
+
+std::string functionName(const FunctionModel& fn) {
+  if (!fn.function) return {};
+  const std::string& name = fn.function->name;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                              std::free);
+  return status == 0 && text ? std::string(text.get()) : name;
+}
+
+}  // namespace fenceline::checks::proxy

@@ -1,0 +1,115 @@
+// What proxy-war and proxy-raw share: which instructions touch shared memory
+// through which proxy, which proxy fences count for which threads, how a
+// generic access is handed to an async-proxy operation (same-thread program
+// order, bar.sync, or an mbarrier arrive that the issuer waits on), and the
+// per-path test "is every path from this access to that async operation
+// fenced by someone who counts". The two checks differ only in which accesses
+// and which async operations they pair, and in where they report.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/Program.h"
+#include "report/Diagnostic.h"
+
+namespace fenceline::checks::proxy {
+
+using model::FunctionModel;
+using model::InstId;
+
+// A generic-proxy access (ld/st/atom/ldmatrix/stmatrix) of shared memory:
+// the space is .shared[::cta|::cluster], or the value analysis narrows a
+// generic address to shared memory.
+bool isGenericSharedAccess(const FunctionModel& fn, InstId inst);
+bool isGenericSharedWrite(const FunctionModel& fn, InstId inst);
+
+// An async-proxy write into shared memory (bulk/TMA copy with a shared
+// destination, cp.reduce.async.bulk into shared memory).
+bool isAsyncSharedWrite(const FunctionModel& fn, InstId inst);
+// An async-proxy read of shared memory: bulk/TMA copy out of shared memory,
+// wgmma / tcgen05 shared operands.
+bool isAsyncSharedRead(const FunctionModel& fn, InstId inst);
+// wgmma / tcgen05: operands through descriptors, the address is not known.
+bool readsThroughDescriptor(const FunctionModel& fn, InstId inst);
+
+// fence.proxy.async, .shared::cta, .shared::cluster, or the release form
+// fence.proxy.async::generic.release.sync_restrict::shared::*; not .global.
+bool isSharedProxyFence(const FunctionModel& fn, InstId inst);
+
+// A fence counts for an access when it is executed by every thread that made
+// the access: the fence is not under an election narrower than the access's.
+bool fenceCoversThreadsOf(const FunctionModel& fn, InstId fence, InstId access);
+
+// Points where a thread acquires a hand-off: bar.sync/barrier.sync, mbarrier waits.
+bool isAcquirePoint(const FunctionModel& fn, InstId inst);
+// An mbarrier arrive that can hand a buffer over: not the producer's own
+// arrive.expect_tx, not an async-proxy completion arrive (tcgen05.commit).
+bool isHandOffArrive(const FunctionModel& fn, InstId inst);
+bool isMbarrierWait(const FunctionModel& fn, InstId inst);
+// The two mbarrier operations may name the same barrier word.
+bool sameBarrier(const FunctionModel& fn, InstId a, InstId b);
+
+// May the generic access `access` touch memory that operand `operand` of the
+// async operation `async` covers? Different shared objects never overlap;
+// constant offsets of one object are compared against the copy size when the
+// size is a known constant; otherwise overlap is assumed.
+bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand);
+
+// How the access reaches the async operation, and whether that is fenced.
+struct HandOff {
+  bool hazard = false;
+  InstId site = -1;  // where to report (arrive / barrier / the async op itself)
+  enum class Kind { SameThread, Barrier, Arrive } kind = Kind::SameThread;
+};
+
+// Per async operation: the nearest mbarrier waits before it on its own thread's paths.
+std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async);
+
+// Decides whether `access` reaches `async` unfenced. `waits` = waitsBefore(async).
+// `reportAtAsync`: for proxy-raw the report site is always the async read.
+HandOff analyzeHandOff(const FunctionModel& fn, InstId access, InstId async, const std::vector<InstId>& waits,
+                       bool reportAtAsync);
+
+// One diagnostic per source-level site: the key of an instruction's location
+// (its full inline chain by file and line; the PTX line when there is none).
+std::string siteKey(const FunctionModel& fn, InstId inst);
+
+// Collects findings per site, with distinct notes, and emits them in order.
+class FindingSet {
+ public:
+  // Returns false when the site already has all the notes it will show (the
+  // caller may skip further work for it).
+  bool wantsMore(const std::string& site) const;
+  void add(const FunctionModel& fn, InstId site, HandOff::Kind kind, InstId access, InstId async);
+  template <class Render>
+  void emit(const FunctionModel& fn, Render render, std::vector<report::Diagnostic>& out) const {
+    for (const auto& key : order_) {
+      const Entry& e = entries_.at(key);
+      out.push_back(render(fn, e.site, e.kind, e.accesses, e.asyncs));
+    }
+  }
+
+ private:
+  struct Entry {
+    InstId site = -1;
+    HandOff::Kind kind = HandOff::Kind::SameThread;
+    std::vector<InstId> accesses;  // one per distinct source site
+    std::vector<InstId> asyncs;
+    std::vector<std::string> accessKeys, asyncKeys;
+  };
+  std::map<std::string, Entry> entries_;
+  std::vector<std::string> order_;
+};
+
+inline constexpr size_t kMaxAccessNotes = 3;
+inline constexpr size_t kMaxAsyncNotes = 2;
+
+// A short name of what an instruction is, for notes: "ld.shared", "ldmatrix",
+// "cp.async.bulk.tensor", "wgmma.mma_async", ...
+std::string describe(const FunctionModel& fn, InstId inst);
+// The kernel's display name.
+std::string functionName(const FunctionModel& fn);
+
+}  // namespace fenceline::checks::proxy

@@ -1,0 +1,69 @@
+// proxy-raw: shared memory written through the generic proxy (st.shared,
+// stmatrix, atomics, generic pointers into shared memory) is then read by the
+// async proxy (a TMA / bulk store out of shared memory, wgmma or tcgen05
+// operands) with no fence.proxy.async that counts on the way: every writer
+// before the barrier that gathers the writes, or the issuing thread after it.
+// Reported at the async read, with notes at the unfenced writes; one
+// diagnostic per source-level site.
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProxyCommon.h"
+
+namespace fenceline::checks {
+
+namespace {
+
+using namespace proxy;
+
+std::string whatReads(const FunctionModel& fn, InstId read) {
+  if (readsThroughDescriptor(fn, read)) return fmt::format("{} operand", describe(fn, read));
+  return describe(fn, read);
+}
+
+report::Diagnostic render(const FunctionModel& fn, InstId site, HandOff::Kind,
+                          const std::vector<InstId>& writes, const std::vector<InstId>&) {
+  report::Diagnostic d;
+  d.check = "proxy-raw";
+  d.severity = report::Severity::Warning;
+  d.message = fmt::format(
+      "shared memory written through the generic proxy is read by the async proxy ({}) without fence.proxy.async",
+      whatReads(fn, site));
+  d.function = functionName(fn);
+  d.location = report::locationOf(fn, site);
+  for (InstId w : writes)
+    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({})", describe(fn, w)),
+                       report::locationOf(fn, w)});
+  d.fix = fmt::format(
+      "insert fence.proxy.async.shared::cta after the writes, executed by every writing thread before the barrier "
+      "that gathers them; or by each thread that issues the {} after that barrier and before issuing it",
+      describe(fn, site));
+  return d;
+}
+
+}  // namespace
+
+void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
+  std::vector<InstId> reads, writes;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;
+    if (isAsyncSharedRead(fn, i)) reads.push_back(i);
+    else if (isGenericSharedWrite(fn, i)) writes.push_back(i);
+  }
+  if (reads.empty() || writes.empty()) return;
+
+  FindingSet findings;
+  for (InstId read : reads) {
+    const int source = fn.instructions[read].effect.source;
+    std::vector<InstId> waits = waitsBefore(fn, read);
+    for (InstId write : writes) {
+      if (!mayOverlap(fn, write, read, source)) continue;
+      HandOff h = analyzeHandOff(fn, write, read, waits, /*reportAtAsync=*/true);
+      if (!h.hazard) continue;
+      findings.add(fn, read, HandOff::Kind::SameThread, write, read);
+    }
+  }
+  findings.emit(fn, render, out);
+}
+
+}  // namespace fenceline::checks

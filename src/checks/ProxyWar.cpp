@@ -1,0 +1,86 @@
+// proxy-war: a generic-proxy access of shared memory (ld/st/atom .shared,
+// ldmatrix, stmatrix, generic pointers into shared memory) is followed by an
+// async-proxy write of the same buffer (a TMA / bulk-copy refill) with no
+// fence.proxy.async that counts on the way. The hand-off is an mbarrier
+// arrive the issuer waits on, a bar.sync, or the same thread's program order
+// (ProxyCommon.h decides which fences count). Reported at the hand-off, with
+// notes at the unfenced access and the async write; one diagnostic per
+// source-level hand-off site.
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProxyCommon.h"
+
+namespace fenceline::checks {
+
+namespace {
+
+using namespace proxy;
+
+constexpr std::string_view kMessage =
+    "generic-proxy access of shared memory is handed to an async-proxy write (bulk/TMA copy) without "
+    "fence.proxy.async";
+
+std::string fixFor(HandOff::Kind kind) {
+  switch (kind) {
+    case HandOff::Kind::Arrive:
+      return "insert fence.proxy.async.shared::cta after the last access of the buffer and before this arrive, "
+             "executed by every thread that accessed it (not only the elected thread); or have the thread that "
+             "issues the copy execute it once, after its wait on this barrier and before the copy";
+    case HandOff::Kind::Barrier:
+      return "insert fence.proxy.async.shared::cta before this barrier, executed by every thread that accessed "
+             "the buffer; or after it, executed by the thread that issues the copy, before the copy";
+    case HandOff::Kind::SameThread:
+      break;
+  }
+  return "insert fence.proxy.async.shared::cta between this thread's last generic access of the buffer and the "
+         "copy";
+}
+
+report::Diagnostic render(const FunctionModel& fn, InstId site, HandOff::Kind kind,
+                          const std::vector<InstId>& accesses, const std::vector<InstId>& asyncs) {
+  report::Diagnostic d;
+  d.check = "proxy-war";
+  d.severity = report::Severity::Warning;
+  d.message = std::string(kMessage);
+  d.function = functionName(fn);
+  d.location = report::locationOf(fn, site);
+  for (InstId a : accesses) {
+    const bool writes = fn.instructions[a].effect.writes;
+    d.notes.push_back({fmt::format("unfenced generic {} of the buffer ({})", writes ? "write" : "read",
+                                   describe(fn, a)),
+                       report::locationOf(fn, a)});
+  }
+  for (InstId c : asyncs)
+    d.notes.push_back({fmt::format("async-proxy write that may overwrite it ({})", describe(fn, c)),
+                       report::locationOf(fn, c)});
+  d.fix = fixFor(kind);
+  return d;
+}
+
+}  // namespace
+
+void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
+  std::vector<InstId> copies, accesses;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;  // unreachable code
+    if (isAsyncSharedWrite(fn, i)) copies.push_back(i);
+    else if (isGenericSharedAccess(fn, i)) accesses.push_back(i);
+  }
+  if (copies.empty() || accesses.empty()) return;
+
+  FindingSet findings;
+  for (InstId copy : copies) {
+    const int destination = fn.instructions[copy].effect.destination;
+    std::vector<InstId> waits = waitsBefore(fn, copy);
+    for (InstId access : accesses) {
+      if (!mayOverlap(fn, access, copy, destination)) continue;
+      HandOff h = analyzeHandOff(fn, access, copy, waits, /*reportAtAsync=*/false);
+      if (!h.hazard) continue;
+      findings.add(fn, h.site, h.kind, access, copy);
+    }
+  }
+  findings.emit(fn, render, out);
+}
+
+}  // namespace fenceline::checks

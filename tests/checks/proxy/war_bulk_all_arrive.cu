@@ -80,3 +80,16 @@ __global__ void all_arrive_writes_unfenced(const float* src, float* out, int ite
   }
   out[blockIdx.x * kConsumers + t] = acc;
 }
+
+// Fixed: fence.proxy.async.shared::cluster covers the CTA's own shared memory too.
+__global__ void all_arrive_fence_cluster_space(const float* src, float* out, int iters) {
+  RING_PROLOGUE
+  for (int k = 0; k < iters; ++k) {
+    int s = k % kStages;
+    mbar_wait(&r.full[s], (k / kStages) & 1);
+    for (int j = t; j < kStageFloats; j += kConsumers) acc += ld_shared(&r.data[s][j]);
+    asm volatile("fence.proxy.async.shared::cluster;" ::: "memory");
+    mbar_arrive(&r.empty[s]);
+  }
+  out[blockIdx.x * kConsumers + t] = acc;
+}

@@ -1,0 +1,248 @@
+// The renderers on hand-built diagnostics: text (excerpts, carets, notes,
+// inlined-from lines, colors), JSON (the version 1 schema, key by key) and
+// SARIF (rules, relative URIs, related locations, stable fingerprints).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "report/Json.h"
+#include "report/Sarif.h"
+#include "report/SourceText.h"
+#include "report/Text.h"
+
+using namespace fenceline;
+using namespace fenceline::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A scratch folder with a small source file; removed at the end of the test.
+class ReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root = fs::temp_directory_path() / ("fenceline-report-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(root / "src");
+    source = (root / "src" / "kernel.cu").string();
+    writeSource({"__device__ void consume(int* p) {", "  int x = p[0];", "\tp[1] = x;", "}",
+                 "__global__ void k(int* p) { consume(p); }"});
+  }
+  void TearDown() override { fs::remove_all(root); }
+
+  void writeSource(const std::vector<std::string>& lines) {
+    std::ofstream out(source);
+    for (const auto& line : lines) out << line << "\n";
+  }
+
+  model::SourceFrame frame(uint32_t line, uint32_t column, std::string function) const {
+    return {source, line, column, std::move(function)};
+  }
+
+  // A diagnostic at consume's store (line 3, col 2 after a tab), inlined into k
+  // at line 5; a note at the load on line 2.
+  Diagnostic sample() const {
+    Diagnostic d;
+    d.check = "acquire-missing";
+    d.message = "data read after the spin without acquire";
+    d.function = "k";
+    d.location.frames = {frame(3, 2, "consume"), frame(5, 28, "k")};
+    d.location.ptxFile = "kernel.ptx";
+    d.location.ptxLine = 40;
+    Note note;
+    note.message = "the polling load";
+    note.location.frames = {frame(2, 11, "consume"), frame(5, 28, "k")};
+    d.notes.push_back(note);
+    d.fix = "insert __threadfence() after the loop";
+    return d;
+  }
+
+  fs::path root;
+  std::string source;
+};
+
+}  // namespace
+
+TEST_F(ReportTest, SeverityNames) {
+  EXPECT_EQ(toString(Severity::Note), "note");
+  EXPECT_EQ(toString(Severity::Warning), "warning");
+  EXPECT_EQ(toString(Severity::Error), "error");
+}
+
+TEST_F(ReportTest, TextHasLocationExcerptNotesInlineChainAndFix) {
+  SourceText sources;
+  std::string text = renderText(sample(), sources, {});
+  std::string expected = source + ":3:2: warning: data read after the spin without acquire [acquire-missing]\n" +
+                         "\tp[1] = x;\n" + "\t^\n" +
+                         source + ":5:28: note: inlined from 'k'\n" +
+                         source + ":2:11: note: the polling load\n" +
+                         "  int x = p[0];\n" + "          ^\n" +
+                         source + ":5:28: note: inlined from 'k'\n" +
+                         "fix: insert __threadfence() after the loop\n";
+  EXPECT_EQ(text, expected);
+}
+
+TEST_F(ReportTest, TextWithoutReadableSourceHasNoExcerpt) {
+  SourceText sources;
+  Diagnostic d = sample();
+  d.location.frames = {{"/nonexistent/file.cu", 7, 3, "f"}};
+  d.notes.clear();
+  d.fix.clear();
+  EXPECT_EQ(renderText(d, sources, {}),
+            "/nonexistent/file.cu:7:3: warning: data read after the spin without acquire [acquire-missing]\n");
+}
+
+TEST_F(ReportTest, TextFallsBackToPtxPositionWithoutLineInfo) {
+  SourceText sources;
+  Diagnostic d = sample();
+  d.location.frames.clear();
+  d.location.ptxColumn = 2;
+  d.notes.clear();
+  EXPECT_EQ(renderText(d, sources, {}).substr(0, 25), "kernel.ptx:40:2: warning:");
+}
+
+TEST_F(ReportTest, TextColorsOnlyWhenAsked) {
+  SourceText sources;
+  EXPECT_EQ(renderText(sample(), sources, {false, true}).find('\033'), std::string::npos);
+  EXPECT_NE(renderText(sample(), sources, {true, true}).find("\033[1;35mwarning:"), std::string::npos);
+}
+
+TEST_F(ReportTest, TextCaretOmittedPastEndOfLine) {
+  SourceText sources;
+  Diagnostic d = sample();
+  d.location.frames = {frame(4, 40, "consume")};
+  d.notes.clear();
+  d.fix.clear();
+  EXPECT_EQ(renderText(d, sources, {}), source + ":4:40: warning: " + d.message + " [acquire-missing]\n}\n");
+}
+
+TEST_F(ReportTest, SummaryCountsWarningsAndFunctions) {
+  std::vector<Diagnostic> list{sample(), sample()};
+  list[1].function = "other";
+  RunStats stats{2, 5, 100, 0.25};
+  EXPECT_EQ(summaryLine(list, stats), "2 warnings in 2 functions (5 functions checked in 2 files, 0.25 s)");
+  EXPECT_EQ(summaryLine({}, {1, 1, 3, 0.0}), "0 warnings in 0 functions (1 function checked in 1 file, 0.00 s)");
+}
+
+TEST_F(ReportTest, JsonFollowsTheVersionOneSchema) {
+  std::vector<Diagnostic> list{sample()};
+  auto document = nlohmann::json::parse(renderJson(list, {1, 2, 30, 0.5}));
+  EXPECT_EQ(document["version"], 1);
+  ASSERT_EQ(document["diagnostics"].size(), 1u);
+  const auto& d = document["diagnostics"][0];
+  std::vector<std::string> keys;
+  for (auto it = d.begin(); it != d.end(); ++it) keys.push_back(it.key());
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, (std::vector<std::string>{"check", "fix", "function", "inlined_at", "location", "message", "notes",
+                                            "severity"}));
+  EXPECT_EQ(d["check"], "acquire-missing");
+  EXPECT_EQ(d["severity"], "warning");
+  EXPECT_EQ(d["function"], "k");
+  EXPECT_EQ(d["location"], (nlohmann::json{{"file", source}, {"line", 3}, {"column", 2}}));
+  EXPECT_EQ(d["inlined_at"],
+            nlohmann::json::array({{{"function", "k"}, {"file", source}, {"line", 5}, {"column", 28}}}));
+  ASSERT_EQ(d["notes"].size(), 1u);
+  EXPECT_EQ(d["notes"][0]["message"], "the polling load");
+  EXPECT_EQ(d["notes"][0]["location"]["line"], 2);
+  EXPECT_EQ(d["notes"][0]["inlined_at"].size(), 1u);
+  EXPECT_EQ(d["fix"], "insert __threadfence() after the loop");
+  EXPECT_EQ(document["stats"],
+            (nlohmann::json{{"files", 1}, {"functions", 2}, {"instructions", 30}, {"seconds", 0.5}}));
+}
+
+TEST_F(ReportTest, JsonOfNoDiagnosticsIsAnEmptyList) {
+  auto document = nlohmann::json::parse(renderJson({}, {}));
+  EXPECT_TRUE(document["diagnostics"].is_array());
+  EXPECT_TRUE(document["diagnostics"].empty());
+}
+
+namespace {
+
+SarifOptions sarifOptions(const fs::path& root) {
+  SarifOptions options;
+  options.toolVersion = "1.2.3";
+  options.sourceRoot = root;
+  options.rules = {{"proxy-war", "short", "", "", "", Severity::Warning},
+                   {"acquire-missing", "spin without acquire", "full text", "# help", "", Severity::Warning}};
+  return options;
+}
+
+}  // namespace
+
+TEST_F(ReportTest, SarifHasRulesResultsAndRelativeUris) {
+  SourceText sources;
+  std::vector<Diagnostic> list{sample()};
+  auto document = nlohmann::json::parse(renderSarif(list, sources, sarifOptions(root)));
+  EXPECT_EQ(document["version"], "2.1.0");
+  EXPECT_NE(document["$schema"].get<std::string>().find("sarif-schema-2.1.0"), std::string::npos);
+  const auto& run = document["runs"][0];
+  EXPECT_EQ(run["tool"]["driver"]["name"], "fenceline");
+  EXPECT_EQ(run["tool"]["driver"]["version"], "1.2.3");
+  const auto& rules = run["tool"]["driver"]["rules"];
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[1]["id"], "acquire-missing");
+  EXPECT_EQ(rules[1]["shortDescription"]["text"], "spin without acquire");
+  EXPECT_EQ(rules[1]["fullDescription"]["text"], "full text");
+  EXPECT_EQ(rules[1]["help"]["markdown"], "# help");
+  EXPECT_EQ(rules[1]["defaultConfiguration"]["level"], "warning");
+  EXPECT_EQ(rules[0]["fullDescription"]["text"], "short");  // falls back to the summary
+
+  const auto& result = run["results"][0];
+  EXPECT_EQ(result["ruleId"], "acquire-missing");
+  EXPECT_EQ(result["ruleIndex"], 1);
+  EXPECT_EQ(result["level"], "warning");
+  EXPECT_NE(result["message"]["text"].get<std::string>().find("data read after the spin"), std::string::npos);
+  const auto& physical = result["locations"][0]["physicalLocation"];
+  EXPECT_EQ(physical["artifactLocation"]["uri"], "src/kernel.cu");
+  EXPECT_EQ(physical["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+  EXPECT_EQ(physical["region"]["startLine"], 3);
+  EXPECT_EQ(physical["region"]["startColumn"], 2);
+  EXPECT_EQ(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + root.string() + "/");
+  ASSERT_EQ(result["relatedLocations"].size(), 1u);
+  EXPECT_EQ(result["relatedLocations"][0]["message"]["text"], "the polling load");
+  EXPECT_EQ(result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"], 2);
+  EXPECT_TRUE(result["partialFingerprints"].contains("fencelineHash/v1"));
+  EXPECT_EQ(result["codeFlows"][0]["threadFlows"][0]["locations"].size(), 2u);
+}
+
+TEST_F(ReportTest, SarifUsesAbsoluteFileUriOutsideTheRoot) {
+  SourceText sources;
+  std::vector<Diagnostic> list{sample()};
+  auto document = nlohmann::json::parse(renderSarif(list, sources, sarifOptions(root / "elsewhere")));
+  const auto& artifact = document["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+  EXPECT_EQ(artifact["uri"], "file://" + source);
+  EXPECT_FALSE(artifact.contains("uriBaseId"));
+}
+
+TEST_F(ReportTest, SarifFingerprintSurvivesLinesAddedAbove) {
+  std::vector<Diagnostic> list{sample()};
+  SourceText before;
+  auto first = nlohmann::json::parse(renderSarif(list, before, sarifOptions(root)));
+  writeSource({"// a new comment", "__device__ void consume(int* p) {", "  int x = p[0];", "\tp[1] = x;", "}",
+               "__global__ void k(int* p) { consume(p); }"});
+  list[0].location.frames[0].line = 4;
+  list[0].location.frames[1].line = 6;
+  SourceText after;
+  auto second = nlohmann::json::parse(renderSarif(list, after, sarifOptions(root)));
+  EXPECT_EQ(first["runs"][0]["results"][0]["partialFingerprints"],
+            second["runs"][0]["results"][0]["partialFingerprints"]);
+}
+
+TEST_F(ReportTest, SarifFingerprintsOfRepeatedSitesDiffer) {
+  SourceText sources;
+  std::vector<Diagnostic> list{sample(), sample()};
+  auto document = nlohmann::json::parse(renderSarif(list, sources, sarifOptions(root)));
+  const auto& results = document["runs"][0]["results"];
+  EXPECT_NE(results[0]["partialFingerprints"], results[1]["partialFingerprints"]);
+}
+
+TEST_F(ReportTest, SourceTextSplitsLinesAndRemembersMissingFiles) {
+  EXPECT_EQ(splitLines("a\r\nb\n\nc"), (std::vector<std::string>{"a", "b", "", "c"}));
+  SourceText sources;
+  EXPECT_EQ(sources.line(source, 2), "  int x = p[0];");
+  EXPECT_FALSE(sources.line(source, 99));
+  EXPECT_FALSE(sources.line("/nonexistent", 1));
+  EXPECT_EQ(sources.lines("/nonexistent"), nullptr);
+}

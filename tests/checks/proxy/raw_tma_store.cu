@@ -82,3 +82,24 @@ __global__ void libcu_store_unfenced(int* out, int v) {
   libcu_store<false>(out, v);  // expect: proxy-raw
 }
 __global__ void libcu_store_fenced(int* out, int v) { libcu_store<true>(out, v); }
+
+// cp.reduce.async.bulk (global += shared tile) reads the tile through the async proxy too.
+template <bool kFenced>
+__device__ __forceinline__ void reduce_epilogue(float* out, float v) {
+  __shared__ alignas(128) float partial[256];
+  partial[threadIdx.x % 256] = v * threadIdx.x;
+  if (kFenced) fence_proxy_async_cta();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;" ::"l"(out),
+                 "r"(smem(partial)), "r"(uint32_t(sizeof(partial)))
+                 : "memory");
+    bulk_commit();
+    bulk_wait_read0();
+  }
+}
+
+__global__ void reduce_store_unfenced(float* out, float v) {
+  reduce_epilogue<false>(out, v);  // expect: proxy-raw
+}
+__global__ void reduce_store_fenced(float* out, float v) { reduce_epilogue<true>(out, v); }

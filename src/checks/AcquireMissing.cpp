@@ -1,0 +1,86 @@
+// acquire-missing: a spin loop observes a flag with a relaxed, volatile or
+// weak load (or a relaxed atomic) and exits into reads of the data the flag
+// announced, with no acquire on some path from the poll to a read. An acquire
+// is the poll's own .acquire/.acq_rel/.sc semantics, or an acquire fence
+// (fence.sc/acq_rel/acquire, membar) between. Scope is not judged here (see
+// ScopeTooNarrow.cpp): any acquire fence counts.
+//
+// Paths are per-thread CFG paths, which also covers the block-wide form: a
+// path from thread 0's poll through bar.sync to another thread's read must
+// pass a fence (thread 0's before bar.sync, or the reader's after it).
+//
+// A read through ld.global.nc after a wait is not made coherent by a fence;
+// it is reported at the poll when the non-coherent load reads an object this
+// function also writes, or a buffer reached through a pointer read from memory.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "model/Paths.h"
+
+namespace fenceline::checks {
+
+using namespace protocol;
+
+namespace {
+
+bool isNonCoherentRead(const Context& ctx, InstId inst) {
+  const FunctionModel& fn = ctx.fn;
+  if (!isDataRead(fn, inst) || !fn.instructions[inst].hasModifier("nc")) return false;
+  int operand = fn.instructions[inst].effect.address;
+  if (ctx.flow.isLoadedPointer(inst, operand)) return true;
+  std::string root = ctx.flow.addressRoot(inst, operand);
+  if (root.empty()) return false;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (model::writesGlobalMemory(fn, i) && ctx.flow.addressRoot(i, fn.instructions[i].effect.address) == root)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
+  const Context& ctx = contextFor(fn);
+  std::set<std::string> reported;
+  for (const auto& spin : ctx.spins) {
+    for (InstId poll : spin.polls) {
+      if (hasAcquireSemantics(fn.instructions[poll].effect)) continue;
+      auto guarded = [&](InstId i) {
+        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPoll(i) && !ctx.flow.sameAddress(i, poll);
+      };
+      auto acquire = [&](InstId i) { return isAcquireFence(fn, i); };
+      InstId read = model::findReachable(fn, poll, guarded, acquire);
+      if (read >= 0) {
+        if (!reported.insert(siteKey(fn, poll)).second) continue;
+        std::string semantics(model::toString(fn.instructions[poll].effect.semantics));
+        auto d = makeDiagnostic(
+            fn, poll, "acquire-missing",
+            fmt::format("spin loop exits on a {} load of the flag without acquire ordering before the data it "
+                        "guards is read",
+                        semantics),
+            fmt::format("insert {} after the loop, on every exit path, executed by the waiting thread; or poll "
+                        "with ld.acquire{} (cuda::atomic_ref::load(memory_order_acquire))",
+                        fenceSpelling(requiredScope(ctx, poll)), scopeName(requiredScope(ctx, poll))));
+        addNote(d, fn, read, "this read is not ordered after the flag observation; it may see the data as it was "
+                             "before the signal");
+        out.push_back(std::move(d));
+        continue;
+      }
+      // Acquire present: a non-coherent read after the wait is still stale-prone.
+      auto nonCoherent = [&](InstId i) { return guarded(i) && isNonCoherentRead(ctx, i); };
+      InstId nc = model::findReachable(fn, poll, nonCoherent, [](InstId) { return false; });
+      if (nc < 0 || !reported.insert(siteKey(fn, poll)).second) continue;
+      auto d = makeDiagnostic(fn, poll, "acquire-missing",
+                              "data guarded by this spin loop is read with ld.global.nc (non-coherent); no fence "
+                              "orders that read after the flag",
+                              "read the guarded data with a coherent load: drop `const __restrict__` on that "
+                              "pointer, or use ld.relaxed/ld.acquire (or __ldcg) for it");
+      addNote(d, fn, nc, "non-coherent load (ld.global.nc) of data written while the kernel runs");
+      out.push_back(std::move(d));
+    }
+  }
+}
+
+}  // namespace fenceline::checks

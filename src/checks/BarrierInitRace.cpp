@@ -1,0 +1,144 @@
+// barrier-init-race: one thread of one block (tid == c && ctaid == c) stores
+// a constant (st, or atom.exch) to a global word that threads of other blocks
+// update atomically in the same kernel. Blocks run in any order; nothing
+// orders the initialization before the others' updates. Reported at the
+// store, with a note at an update.
+//
+// A reset by the last arriver is guarded by the arrival's return value, not
+// by thread and block ids: it is not a one-thread-of-one-block store.
+//
+// Who executes an instruction comes from ThreadRoles; where it answers "all"
+// (no election found), the dominating branch conditions are read here as a
+// fallback: `ctaid.* == 0` and `tid.* == 0` tests, alone or combined with
+// `or` (of the ids or of the predicates), and `and`/`not` of predicates.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "model/ThreadRoles.h"
+
+namespace fenceline::checks {
+
+using namespace protocol;
+
+namespace {
+
+using model::BlockId;
+using model::EffectKind;
+using model::ThreadSet;
+
+struct IdTests {
+  bool thread = false;  // some %tid.* is pinned
+  bool block = false;   // some %ctaid.* is pinned
+};
+
+void pinnedIds(const std::string& key, IdTests& tests) {
+  // An id, or an `or(...)` of ids, compared equal to a constant.
+  if (key.starts_with("%tid.")) tests.thread = true;
+  else if (key.starts_with("%ctaid.")) tests.block = true;
+  else if (key.starts_with("or(")) {
+    if (key.find("%tid.") != std::string::npos) tests.thread = true;
+    if (key.find("%ctaid.") != std::string::npos) tests.block = true;
+  }
+}
+
+// Ids pinned when predicate `reg` (at `at`) has value `value`.
+void idTests(const model::RegisterFlow& flow, model::ValueReg reg, InstId at, bool value, IdTests& tests,
+             int depth = 0) {
+  if (depth > 8) return;
+  const FunctionModel& fn = flow.function();
+  auto defs = flow.reachingDefinitions(reg, at);
+  if (defs.size() != 1) return;
+  const auto& inst = fn.instructions[defs[0]];
+  const auto& ops = inst.operands;
+  const std::string& op = inst.opcode();
+  if (op == "setp" && ops.size() >= 3) {
+    bool equal = (inst.hasModifier("eq") && value) || (inst.hasModifier("ne") && !value);
+    if (!equal) return;
+    std::string a = flow.operandKey(defs[0], 1), b = flow.operandKey(defs[0], 2);
+    bool aConst = a.find_first_not_of("-0123456789") == std::string::npos;
+    bool bConst = b.find_first_not_of("-0123456789") == std::string::npos;
+    if (bConst) pinnedIds(a, tests);
+    if (aConst) pinnedIds(b, tests);
+    return;
+  }
+  auto predicate = [&](size_t k) { return k < ops.size() && ops[k].kind == ptx::Operand::Kind::Register; };
+  if (op == "not" && predicate(1)) return idTests(flow, ops[1].reg, defs[0], !value, tests, depth + 1);
+  if ((op == "or" && !value) || (op == "and" && value)) {
+    for (size_t k = 1; k <= 2; ++k)
+      if (predicate(k)) idTests(flow, ops[k].reg, defs[0], value, tests, depth + 1);
+  }
+}
+
+bool oneThreadOfOneBlock(const Context& ctx, InstId inst) {
+  const FunctionModel& fn = ctx.fn;
+  if (fn.roles) {
+    ThreadSet set = fn.roles->instructionSet(inst);
+    if (set == ThreadSet::OneBlockThread) return true;
+    if (set != ThreadSet::All) return false;
+  }
+  IdTests tests;
+  BlockId block = fn.blockOf[inst];
+  if (const auto& guard = fn.instructions[inst].guard; guard && guard->reg >= 0)
+    idTests(ctx.flow, guard->reg, inst, !guard->negated, tests);
+  for (BlockId b = block >= 0 ? fn.idom[block] : -1; b >= 0; b = fn.idom[b]) {
+    const auto& bb = fn.blocks[b];
+    if (bb.last <= bb.first || bb.successors.size() != 2) continue;
+    InstId branch = bb.last - 1;
+    const auto& br = fn.instructions[branch];
+    if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
+    // Which successor leads to the instruction? The taken target is the one
+    // that is not the fall-through block (the next block in layout).
+    BlockId fallThrough = -1, taken = -1;
+    for (BlockId s : bb.successors) (fn.blocks[s].first == bb.last ? fallThrough : taken) = s;
+    if (fallThrough < 0 || taken < 0) continue;
+    bool viaTaken = fn.dominates(taken, block) && !fn.dominates(fallThrough, block);
+    bool viaFall = fn.dominates(fallThrough, block) && !fn.dominates(taken, block);
+    if (!viaTaken && !viaFall) continue;
+    bool value = viaTaken != br.guard->negated;
+    idTests(ctx.flow, br.guard->reg, branch, value, tests);
+  }
+  return tests.thread && tests.block;
+}
+
+bool isConstantInitialization(const Context& ctx, InstId i, int& valueOperand) {
+  const FunctionModel& fn = ctx.fn;
+  const auto& inst = fn.instructions[i];
+  if (!model::writesGlobalMemory(fn, i)) return false;
+  if (inst.effect.kind == EffectKind::Store) valueOperand = inst.effect.address + 1;
+  else if (inst.hasModifier("exch")) valueOperand = inst.effect.address + 1;
+  else return false;
+  if (valueOperand <= 0 || static_cast<size_t>(valueOperand) >= inst.operands.size()) return false;
+  std::string value = ctx.flow.operandKey(i, valueOperand);
+  return !value.empty() && value.find_first_not_of("-0123456789") == std::string::npos;
+}
+
+}  // namespace
+
+void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
+  const Context& ctx = contextFor(fn);
+  std::set<std::string> reported;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    int valueOperand = -1;
+    if (!isConstantInitialization(ctx, i, valueOperand) || !oneThreadOfOneBlock(ctx, i)) continue;
+    InstId update = -1;
+    for (InstId j = 0; j < static_cast<InstId>(fn.instructions.size()) && update < 0; ++j) {
+      if (j == i || fn.instructions[j].effect.kind != EffectKind::ReadModifyWrite) continue;
+      if (!model::writesGlobalMemory(fn, j) || !ctx.flow.sameAddress(i, j)) continue;
+      if (!oneThreadOfOneBlock(ctx, j)) update = j;
+    }
+    if (update < 0 || !reported.insert(siteKey(fn, i)).second) continue;
+    auto d = makeDiagnostic(
+        fn, i, "barrier-init-race",
+        "grid-scope counter is initialized by one thread of one block while other blocks of the same launch "
+        "update it; nothing orders this store before their updates",
+        "initialize the counter on the host (cudaMemsetAsync before the launch) or in an earlier kernel; to reuse "
+        "it, let the last arriver reset it (if (atomicAdd(count, 1) == expected - 1) *count = 0;)");
+    addNote(d, fn, update, "other blocks update the counter here");
+    out.push_back(std::move(d));
+  }
+}
+
+}  // namespace fenceline::checks

@@ -1,0 +1,119 @@
+// barrier-reuse: a counter barrier (an atomic add on a global counter, then a
+// spin loop polling the same counter against a threshold) whose threshold is
+// fixed (constants, kernel parameters, special registers: not derived from
+// the arrival's own return value, not changing between uses) is used twice on
+// the same counter with a path between the uses that does not reset the
+// counter, or sits in a loop that brings it back without a reset. The second
+// use passes at once. Reported at the second use's atomic (the loop's atomic),
+// with a note at the first.
+//
+// Phase-bit barriers (the polled value is XORed with the arrival's return
+// value), generation counters (the threshold is a value loaded earlier) and
+// epoch targets (the threshold changes with a loop counter) are not fixed.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "model/Paths.h"
+
+namespace fenceline::checks {
+
+using namespace protocol;
+
+namespace {
+
+using model::EffectKind;
+
+struct Use {
+  InstId arrival = -1;
+  InstId poll = -1;
+  std::string threshold;  // key of the value compared with the polled counter
+};
+
+bool isArrival(const FunctionModel& fn, InstId i) {
+  const auto& inst = fn.instructions[i];
+  return inst.effect.kind == EffectKind::ReadModifyWrite && model::writesGlobalMemory(fn, i) &&
+         (inst.hasModifier("add") || inst.hasModifier("inc"));
+}
+
+bool isReset(const FunctionModel& fn, const model::RegisterFlow& flow, InstId i, InstId counter) {
+  const auto& e = fn.instructions[i].effect;
+  if (!e.writes || (e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite)) return false;
+  if (isArrival(fn, i)) return false;
+  return flow.sameAddress(i, counter);
+}
+
+// Opaque parts of a key ("rmw@12", "phi@3:4", "load(...)") mean the value is
+// not a fixed threshold.
+bool isFixed(const std::string& key) {
+  return !key.empty() && key.find('@') == std::string::npos && key.find("load(") == std::string::npos &&
+         key.find("undef") == std::string::npos && key.find('?') == std::string::npos;
+}
+
+std::vector<Use> findUses(const Context& ctx) {
+  const FunctionModel& fn = ctx.fn;
+  std::vector<Use> uses;
+  for (const auto& spin : ctx.spins) {
+    for (InstId poll : spin.polls) {
+      for (InstId compare : spin.comparisons) {
+        const auto& ops = fn.instructions[compare].operands;
+        if (ops.size() < 3) continue;
+        for (int polled = 1; polled <= 2; ++polled) {
+          int other = 3 - polled;
+          if (ops[polled].kind != ptx::Operand::Kind::Register) continue;
+          if (!model::valueDependsOn(ctx.flow, ops[polled].reg, compare, {poll})) continue;
+          std::string polledKey = ctx.flow.operandKey(compare, polled);
+          if (polledKey.find("rmw@") != std::string::npos) continue;  // phase bit: uses the arrival's value
+          std::string threshold = ctx.flow.operandKey(compare, other);
+          if (!isFixed(threshold)) continue;
+          auto arrival = [&](InstId i) { return isArrival(fn, i) && ctx.flow.sameAddress(i, poll); };
+          for (InstId a : model::findReachingBackward(fn, poll, arrival, [](InstId) { return false; }))
+            if (!spin.contains(fn, a)) uses.push_back({a, poll, threshold});
+        }
+      }
+    }
+  }
+  return uses;
+}
+
+}  // namespace
+
+void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
+  const Context& ctx = contextFor(fn);
+  std::vector<Use> uses = findUses(ctx);
+  std::set<std::string> reported;
+  auto report = [&](const Use& second, const Use& first, bool loop) {
+    if (!reported.insert(siteKey(fn, second.arrival)).second) return;
+    auto d = makeDiagnostic(
+        fn, second.arrival, "barrier-reuse",
+        loop ? fmt::format("counter barrier with a fixed threshold is reached again by the enclosing loop with no "
+                           "reset or phase flip; every use after the first passes at once")
+             : fmt::format("counter barrier with a fixed threshold is used again on the same counter (first use at "
+                           "{}) with no reset or phase flip; this use passes at once",
+                           describe(fn, first.arrival)),
+        "make the barrier reusable: compare against a phase bit of the arrival's own return value "
+        "(((old ^ now) & 0x80000000) != 0), a generation counter, or an epoch target that grows with each use; "
+        "or use cooperative_groups::this_grid().sync()");
+    if (loop) addNote(d, fn, first.poll, fmt::format("the wait compares the counter with a fixed threshold"));
+    else addNote(d, fn, first.arrival, "first use of the counter");
+    out.push_back(std::move(d));
+  };
+  for (const Use& use : uses) {
+    auto reset = [&](InstId i) { return isReset(fn, ctx.flow, i, use.arrival); };
+    if (model::reachable(fn, use.arrival, use.arrival) && !model::everyPathPasses(fn, use.arrival, use.arrival, reset))
+      report(use, use, true);
+  }
+  for (const Use& first : uses)
+    for (const Use& second : uses) {
+      if (first.arrival == second.arrival || first.threshold != second.threshold) continue;
+      if (!ctx.flow.sameAddress(first.arrival, second.arrival)) continue;
+      auto reset = [&](InstId i) { return isReset(fn, ctx.flow, i, first.arrival); };
+      if (!model::reachable(fn, first.arrival, second.arrival)) continue;
+      if (model::reachable(fn, second.arrival, first.arrival)) continue;  // in one loop: handled above
+      if (!model::everyPathPasses(fn, first.arrival, second.arrival, reset)) report(second, first, false);
+    }
+}
+
+}  // namespace fenceline::checks

@@ -1,0 +1,163 @@
+// Shared pieces of the protocol checks (see ProtocolCommon.h).
+#include "checks/ProtocolCommon.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "model/Values.h"
+
+namespace fenceline::checks::protocol {
+
+using model::EffectKind;
+using model::MemoryEffect;
+using model::Semantics;
+
+Context::Context(const FunctionModel& function) : fn(function), flow(function) {
+  spins = model::findSpinLoops(fn, flow);
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    const MemoryEffect& e = fn.instructions[i].effect;
+    bool flagLike = e.kind == EffectKind::ReadModifyWrite ||
+                    (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
+    if (!flagLike || !model::writesGlobalMemory(fn, i) || isPoll(i)) continue;
+    bool polled = false;
+    for (const auto& spin : spins)
+      for (InstId poll : spin.polls)
+        if (flow.mayShareObject(i, poll)) polled = true;
+    if (polled) signals.push_back(i);
+  }
+}
+
+const model::SpinLoop* Context::spinContaining(InstId inst) const {
+  for (const auto& spin : spins)
+    if (std::binary_search(spin.polls.begin(), spin.polls.end(), inst)) return &spin;
+  return nullptr;
+}
+
+bool Context::isPoll(InstId inst) const { return spinContaining(inst) != nullptr; }
+
+const Context& contextFor(const FunctionModel& fn) {
+  struct Cached {
+    const FunctionModel* model = nullptr;
+    const ptx::Function* function = nullptr;
+    size_t size = 0;
+    std::unique_ptr<Context> context;
+  };
+  thread_local Cached cached;
+  if (!cached.context || cached.model != &fn || cached.function != fn.function ||
+      cached.size != fn.instructions.size()) {
+    cached.context.reset();  // the old context refers to the old model
+    cached.context = std::make_unique<Context>(fn);
+    cached.model = &fn;
+    cached.function = fn.function;
+    cached.size = fn.instructions.size();
+  }
+  return *cached.context;
+}
+
+bool hasAcquireSemantics(const MemoryEffect& e) {
+  return e.semantics == Semantics::Acquire || e.semantics == Semantics::AcqRel || e.semantics == Semantics::Sc;
+}
+
+bool hasReleaseSemantics(const MemoryEffect& e) {
+  return e.semantics == Semantics::Release || e.semantics == Semantics::AcqRel || e.semantics == Semantics::Sc;
+}
+
+bool isAcquireFence(const FunctionModel& fn, InstId inst) {
+  const MemoryEffect& e = fn.instructions[inst].effect;
+  return e.kind == EffectKind::Fence && hasAcquireSemantics(e);
+}
+
+bool isReleaseFence(const FunctionModel& fn, InstId inst) {
+  const MemoryEffect& e = fn.instructions[inst].effect;
+  return e.kind == EffectKind::Fence && hasReleaseSemantics(e);
+}
+
+Scope scopeOf(const FunctionModel& fn, InstId inst) {
+  Scope s = fn.instructions[inst].effect.scope;
+  return s == Scope::None ? Scope::Gpu : s;
+}
+
+Scope requiredScope(const Context& ctx, InstId access) {
+  const FunctionModel& fn = ctx.fn;
+  int operand = fn.instructions[access].effect.address;
+  if (operand < 0) return Scope::Gpu;
+  if (ctx.flow.isLoadedPointer(access, operand)) return Scope::Sys;
+  std::string root = ctx.flow.addressRoot(access, operand);
+  if (root.empty()) return Scope::Gpu;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    const MemoryEffect& e = fn.instructions[i].effect;
+    if (e.kind != EffectKind::Load && e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite) continue;
+    if (e.scope != Scope::Sys || e.semantics == Semantics::Volatile || e.address < 0) continue;
+    if (ctx.flow.addressRoot(i, e.address) == root) return Scope::Sys;
+  }
+  return Scope::Gpu;
+}
+
+bool isDataRead(const FunctionModel& fn, InstId inst) {
+  const MemoryEffect& e = fn.instructions[inst].effect;
+  if (e.kind != EffectKind::Load) return false;
+  if (e.space != model::Space::Global && e.space != model::Space::Generic) return false;
+  if (fn.values && e.address >= 0) {
+    model::Space narrowed = fn.values->addressSpace(inst, e.address);
+    if (narrowed != model::Space::None && narrowed != model::Space::Global && narrowed != model::Space::Generic)
+      return false;
+  }
+  return true;
+}
+
+bool isPublishedWrite(const Context& ctx, InstId inst, InstId signal) {
+  if (inst == signal || !model::writesGlobalMemory(ctx.fn, inst)) return false;
+  if (ctx.flow.sameAddress(inst, signal)) return false;
+  // Another signal on the same flag object (a flag written to every peer in turn).
+  if (std::binary_search(ctx.signals.begin(), ctx.signals.end(), inst)) {
+    const auto& flow = ctx.flow;
+    int a = ctx.fn.instructions[inst].effect.address, b = ctx.fn.instructions[signal].effect.address;
+    std::string ra = flow.addressRoot(inst, a), rb = flow.addressRoot(signal, b);
+    if (ra.empty() || ra == rb) return false;
+  }
+  return true;
+}
+
+std::string describe(const FunctionModel& fn, InstId inst) {
+  auto chain = fn.sourceChain(inst);
+  if (!chain.empty()) return fmt::format("line {}", chain.front().line);
+  return fmt::format("PTX line {}", fn.instructions[inst].syntax->pos.line);
+}
+
+std::string scopeName(Scope scope) { return "." + std::string(model::toString(scope)); }
+
+std::string fenceSpelling(Scope scope) {
+  switch (scope) {
+    case Scope::Sys: return "__threadfence_system() (fence.sc.sys)";
+    case Scope::Cluster: return "fence.acq_rel.cluster";
+    case Scope::Cta: return "__threadfence_block() (fence.acq_rel.cta)";
+    default: return "__threadfence() (fence.sc.gpu)";
+  }
+}
+
+report::Diagnostic makeDiagnostic(const FunctionModel& fn, InstId at, std::string check, std::string message,
+                                  std::string fix) {
+  report::Diagnostic d;
+  d.check = std::move(check);
+  d.severity = report::Severity::Warning;
+  d.message = std::move(message);
+  d.function = fn.function ? fn.function->name : std::string();
+  d.location = report::locationOf(fn, at);
+  d.fix = std::move(fix);
+  return d;
+}
+
+void addNote(report::Diagnostic& diagnostic, const FunctionModel& fn, InstId at, std::string message) {
+  diagnostic.notes.push_back({std::move(message), report::locationOf(fn, at)});
+}
+
+std::string siteKey(const FunctionModel& fn, InstId inst) {
+  auto chain = fn.sourceChain(inst);
+  if (chain.empty()) return fmt::format("ptx:{}", fn.instructions[inst].syntax->pos.line);
+  std::string key;
+  for (const auto& frame : chain) key += fmt::format("{}:{}:{}|", frame.file, frame.line, frame.column);
+  return key;
+}
+
+}  // namespace fenceline::checks::protocol

@@ -1,0 +1,50 @@
+// release-missing: a signal (a flag store or arrival atomic that a spin loop
+// in this function waits on) follows global writes with no release between
+// them on some path. A release is the signal's own .release/.acq_rel/.sc
+// semantics, or a release fence (fence.sc/acq_rel/release, membar) between
+// the write and the signal. Scope is judged by ScopeTooNarrow.cpp.
+//
+// Paths are per-thread CFG paths, which decides the block-wide forms without
+// further ado: when every writer fences before bar.sync, or the signaller
+// fences after it, every path from a write to the signal passes a fence; when
+// only the signaller fences before bar.sync (`if (tid == 0) fence`), the path
+// of another thread's write skips that fence, crosses bar.sync and reaches
+// the signal: reported.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "model/Paths.h"
+
+namespace fenceline::checks {
+
+using namespace protocol;
+
+void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
+  const Context& ctx = contextFor(fn);
+  std::set<std::string> reported;
+  for (InstId signal : ctx.signals) {
+    if (hasReleaseSemantics(fn.instructions[signal].effect)) continue;
+    auto published = [&](InstId i) { return isPublishedWrite(ctx, i, signal); };
+    auto release = [&](InstId i) { return isReleaseFence(fn, i); };
+    std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);
+    if (writes.empty() || !reported.insert(siteKey(fn, signal)).second) continue;
+    Scope scope = requiredScope(ctx, signal);
+    std::string semantics(model::toString(fn.instructions[signal].effect.semantics));
+    auto d = makeDiagnostic(
+        fn, signal, "release-missing",
+        fmt::format("signal ({} {}) follows data writes without release ordering; a thread that sees it may "
+                    "still read the old data",
+                    semantics, fn.instructions[signal].effect.kind == model::EffectKind::Store ? "store" : "atomic"),
+        fmt::format("insert {0} between the writes and the signal, executed by the signalling thread after the "
+                    "__syncthreads() that gathers the writes (or by every writer before it); or make the signal a "
+                    "release (st.release{1}, atom.release{1}, cuda::atomic_ref::store(memory_order_release))",
+                    fenceSpelling(scope), scopeName(scope)));
+    addNote(d, fn, writes.front(), "this write reaches the signal on a path without a release");
+    out.push_back(std::move(d));
+  }
+}
+
+}  // namespace fenceline::checks

@@ -1,0 +1,114 @@
+// scope-too-narrow: the acquire or release of a flag protocol exists on every
+// path, but not at the scope the partner needs (ProtocolCommon's
+// requiredScope: .sys for peer pointers and .sys flags, .gpu for other global
+// flags), and a remote mbarrier arrive without .release.cluster. Reported at
+// the operation whose scope is too narrow. When some path has no acquire or
+// release at all, acquire-missing / release-missing report it instead.
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "model/Paths.h"
+
+namespace fenceline::checks {
+
+using namespace protocol;
+
+namespace {
+
+const auto kNever = [](InstId) { return false; };
+
+std::string partnerOf(Scope need) {
+  return need == Scope::Sys ? "another GPU or the host" : need == Scope::Cluster ? "another CTA of the cluster"
+                                                                                  : "another CTA";
+}
+
+void checkAcquireSide(const Context& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.fn;
+  for (const auto& spin : ctx.spins) {
+    for (InstId poll : spin.polls) {
+      Scope need = requiredScope(ctx, poll);
+      auto guarded = [&](InstId i) {
+        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPoll(i) && !ctx.flow.sameAddress(i, poll);
+      };
+      InstId narrow = -1;
+      if (hasAcquireSemantics(fn.instructions[poll].effect)) {
+        if (scopeOf(fn, poll) < need && model::findReachable(fn, poll, guarded, kNever) >= 0) narrow = poll;
+      } else {
+        auto anyAcquire = [&](InstId i) { return isAcquireFence(fn, i); };
+        auto wide = [&](InstId i) { return isAcquireFence(fn, i) && scopeOf(fn, i) >= need; };
+        if (model::findReachable(fn, poll, guarded, anyAcquire) >= 0) continue;  // acquire-missing's
+        if (model::findReachable(fn, poll, guarded, wide) < 0) continue;
+        auto tooNarrow = [&](InstId i) { return isAcquireFence(fn, i) && scopeOf(fn, i) < need; };
+        narrow = model::findReachable(fn, poll, tooNarrow, wide);
+      }
+      if (narrow < 0 || !reported.insert(siteKey(fn, narrow)).second) continue;
+      auto d = makeDiagnostic(
+          fn, narrow, "scope-too-narrow",
+          fmt::format("acquire at {} scope for a flag that {} writes; it needs {} scope", scopeName(scopeOf(fn, narrow)),
+                      partnerOf(need), scopeName(need)),
+          narrow == poll ? fmt::format("poll with ld.acquire{}", scopeName(need))
+                         : fmt::format("use {} here", fenceSpelling(need)));
+      if (narrow != poll) addNote(d, fn, poll, "the flag is polled here");
+      out.push_back(std::move(d));
+    }
+  }
+}
+
+void checkReleaseSide(const Context& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.fn;
+  for (InstId signal : ctx.signals) {
+    Scope need = requiredScope(ctx, signal);
+    auto published = [&](InstId i) { return isPublishedWrite(ctx, i, signal); };
+    InstId narrow = -1;
+    if (hasReleaseSemantics(fn.instructions[signal].effect)) {
+      if (scopeOf(fn, signal) < need && !model::findReachingBackward(fn, signal, published, kNever).empty())
+        narrow = signal;
+    } else {
+      auto anyRelease = [&](InstId i) { return isReleaseFence(fn, i); };
+      auto wide = [&](InstId i) { return isReleaseFence(fn, i) && scopeOf(fn, i) >= need; };
+      if (!model::findReachingBackward(fn, signal, published, anyRelease).empty()) continue;  // release-missing's
+      if (model::findReachingBackward(fn, signal, published, wide).empty()) continue;
+      auto tooNarrow = [&](InstId i) { return isReleaseFence(fn, i) && scopeOf(fn, i) < need; };
+      auto narrows = model::findReachingBackward(fn, signal, tooNarrow, wide);
+      if (!narrows.empty()) narrow = narrows.front();
+    }
+    if (narrow < 0 || !reported.insert(siteKey(fn, narrow)).second) continue;
+    auto d = makeDiagnostic(
+        fn, narrow, "scope-too-narrow",
+        fmt::format("release at {} scope before a signal that {} waits on; it needs {} scope",
+                    scopeName(scopeOf(fn, narrow)), partnerOf(need), scopeName(need)),
+        narrow == signal ? fmt::format("signal with st.release{0} / atom.release{0}", scopeName(need))
+                         : fmt::format("use {} here", fenceSpelling(need)));
+    if (narrow != signal) addNote(d, fn, signal, "the signal the release should order the writes before");
+    out.push_back(std::move(d));
+  }
+}
+
+void checkRemoteArrives(const Context& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.fn;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    const auto& e = fn.instructions[i].effect;
+    if (e.kind != model::EffectKind::MbarrierArrive || !e.isRemote || e.scope >= Scope::Cluster) continue;
+    if (!reported.insert(siteKey(fn, i)).second) continue;
+    out.push_back(makeDiagnostic(
+        fn, i, "scope-too-narrow",
+        fmt::format("mbarrier arrive on another CTA's barrier (.shared::cluster) releases at {} scope only",
+                    scopeName(e.scope == Scope::None ? Scope::Cta : e.scope)),
+        "use mbarrier.arrive.release.cluster.shared::cluster"));
+  }
+}
+
+}  // namespace
+
+void checkScopeTooNarrow(const FunctionModel& fn, Findings& out) {
+  const Context& ctx = contextFor(fn);
+  std::set<std::string> reported;
+  checkAcquireSide(ctx, reported, out);
+  checkReleaseSide(ctx, reported, out);
+  checkRemoteArrives(ctx, reported, out);
+}
+
+}  // namespace fenceline::checks

@@ -1,0 +1,47 @@
+// Spin loops: natural loops that wait for a value another thread writes.
+// acquire-missing, release-missing, scope-too-narrow and barrier-reuse all
+// start from them (the poll of a flag, the counter of a barrier).
+//
+// A loop is a spin loop when one of its exit branches depends, through
+// register computations (setp, vote, not, selp, and/or/xor, bar.red, moves,
+// arithmetic), on a load or atomic of global or generic memory inside the
+// loop (the poll), and:
+//  - the exit condition compares the polled value with values that do not
+//    change across iterations (a compare-and-swap update loop compares with
+//    the previous iteration's value: not a spin);
+//  - the polled address does not change across iterations (pointer chasing
+//    is not a spin);
+//  - the loop writes no global or generic memory except through a polling
+//    atomic (a work queue that hands out indices and writes results is not a
+//    spin).
+#pragma once
+
+#include <vector>
+
+#include "model/Program.h"
+#include "model/RegisterFlow.h"
+
+namespace fenceline::model {
+
+struct SpinLoop {
+  int32_t loop = -1;                 // index into FunctionModel::loops
+  std::vector<InstId> polls;         // loads / atomics the exit depends on (sorted)
+  std::vector<InstId> exitBranches;  // the branches that leave the loop on the polled value
+  std::vector<InstId> comparisons;   // setp instructions on the way from a poll to an exit branch
+
+  bool containsBlock(const FunctionModel& fn, BlockId block) const;
+  bool contains(const FunctionModel& fn, InstId inst) const;
+};
+
+std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn, const RegisterFlow& flow);
+
+// Does the value of `reg` at `at` depend (through register computations,
+// not through memory) on the value produced by one of `sources`?
+bool valueDependsOn(const RegisterFlow& flow, ValueReg reg, InstId at, const std::vector<InstId>& sources);
+
+// A load or atomic of global or generic memory that reads (a poll candidate).
+bool readsGlobalMemory(const FunctionModel& fn, InstId inst);
+// A store or atomic that writes global or generic memory.
+bool writesGlobalMemory(const FunctionModel& fn, InstId inst);
+
+}  // namespace fenceline::model

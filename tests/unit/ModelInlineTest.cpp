@@ -1,0 +1,96 @@
+// Inlining of noinline helpers (Inputs/model_inline.cu): bodies, parameter
+// and return-value binding, source chains through the call.
+#include <gtest/gtest.h>
+
+#include "ModelInputs.h"
+#include "model/Paths.h"
+#include "model/Values.h"
+
+using namespace fenceline;
+using namespace fenceline::model;
+using namespace fenceline::testing;
+
+TEST(ModelInline, HelperBodyIsInlinedIntoTheKernel) {
+  FENCELINE_LOAD_PROGRAM(p, "model_inline");
+  const auto& fn = p.fn("split_hazard");
+  EXPECT_FALSE(fn.hasUnanalyzedCalls);
+  InstId call = findOne(fn, "call");
+  InstId store = findOne(fn, "st.shared");
+  InstId barrier = findOne(fn, "bar.sync");
+  InstId load = findOne(fn, "ld.shared");
+  EXPECT_EQ(fn.instructions[store].callSite, call);
+  EXPECT_EQ(fn.instructions[store].inlineDepth, 1);
+  EXPECT_EQ(fn.instructions[call].effect.kind, EffectKind::None);
+  // One flat path: helper store, then the barrier, then the load.
+  EXPECT_TRUE(reachable(fn, store, barrier));
+  EXPECT_TRUE(fn.dominatesInst(store, load));
+  EXPECT_TRUE(everyPathPasses(fn, store, load, [&](InstId i) { return i == barrier; }));
+  // The inlined `ret` continues after the call instead of leaving the kernel.
+  for (InstId r : find(fn, "ret"))
+    if (fn.instructions[r].callSite >= 0) {
+      EXPECT_EQ(fn.instructions[r].effect.kind, EffectKind::None);
+      EXPECT_FALSE(fn.blocks[fn.blockOf[r]].successors.empty());
+    }
+}
+
+TEST(ModelInline, ParametersBindToTheCallersValues) {
+  FENCELINE_LOAD_PROGRAM(p, "model_inline");
+  const auto& fn = p.fn("split_hazard");
+  InstId store = findOne(fn, "st.shared");
+  // fill(buf, 3) stores 3 to buf + 4 * tid through the caller's pointer.
+  AbstractValue address = fn.values->operandValue(store, 0);
+  EXPECT_EQ(address.baseKind, AbstractValue::BaseKind::SharedSymbol) << address.toString();
+  EXPECT_EQ(address.base, "_ZZ12split_hazardE3buf");
+  EXPECT_EQ(address.toString(), "shared:_ZZ12split_hazardE3buf + 4*%tid.x");
+  AbstractValue stored = fn.values->operandValue(store, 1);
+  EXPECT_TRUE(stored.isConstant());
+  EXPECT_EQ(stored.constant, 3);
+  EXPECT_EQ(fn.values->addressSpace(store, 0), Space::SharedCta);
+  // The kernel's own load reads the same array.
+  InstId load = findOne(fn, "ld.shared");
+  EXPECT_TRUE(fn.values->sameObject(store, 0, load, 1));
+  EXPECT_TRUE(fn.values->mayAlias(store, 0, load, 1));
+}
+
+TEST(ModelInline, ReturnValueBindsToTheCallee) {
+  FENCELINE_LOAD_PROGRAM(p, "model_inline");
+  const auto& fn = p.fn("returns_value");
+  InstId retLoad = -1;
+  for (InstId i : find(fn, "ld.param"))
+    if (fn.instructions[i].callSite < 0 && fn.instructions[i].boundStore >= 0) retLoad = i;
+  ASSERT_GE(retLoad, 0) << dump(fn);
+  const Inst& bound = fn.instructions[fn.instructions[retLoad].boundStore];
+  EXPECT_EQ(dotted(bound).substr(0, 8), "st.param");
+  EXPECT_GE(bound.callSite, 0);
+}
+
+TEST(ModelInline, TwoLevelsOfCalls) {
+  FENCELINE_LOAD_PROGRAM(p, "model_inline");
+  const auto& fn = p.fn("two_levels");
+  InstId store = findOne(fn, "st.shared");
+  EXPECT_EQ(fn.instructions[store].inlineDepth, 2);
+  InstId inner = fn.instructions[store].callSite;
+  ASSERT_GE(inner, 0);
+  EXPECT_GE(fn.instructions[inner].callSite, 0);
+  AbstractValue address = fn.values->operandValue(store, 0);
+  EXPECT_EQ(address.base, "_ZZ10two_levelsE3buf") << address.toString();
+  // Source chain: the helper's line, then each call site, demangled.
+  auto chain = fn.sourceChain(store);
+  ASSERT_GE(chain.size(), 3u);
+  EXPECT_EQ(chain[0].function, "fill(int*, int)");
+  EXPECT_EQ(chain.back().function, "two_levels");
+  bool sawOuter = false;
+  for (const auto& f : chain) sawOuter |= f.function == "outer_helper(int*, int)";
+  EXPECT_TRUE(sawOuter);
+  for (const auto& f : chain) EXPECT_NE(f.file.find("model_inline.cu"), std::string::npos);
+}
+
+TEST(ModelInline, FunctionsAlsoHaveTheirOwnModels) {
+  FENCELINE_LOAD_PROGRAM(p, "model_inline");
+  const auto& helper = p.fn("_Z4fillPii");
+  EXPECT_FALSE(helper.function->isEntry);
+  InstId store = findOne(helper, "st.shared");
+  EXPECT_EQ(helper.instructions[store].callSite, -1);
+  // Without a caller the pointer is an unknown parameter, but still shared.
+  EXPECT_EQ(helper.values->addressSpace(store, 0), Space::SharedCta);
+}

@@ -83,9 +83,14 @@ void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
           fail(peek(), "expected a state space after .extern");
       }
       std::string space(next().text);
-      parseVariables(std::move(space), isExtern, false, false, function.locals);
+      parseVariables(std::move(space), isExtern, false, false, function.locals, functionSymbols_);
       return;
     }
+    static constexpr std::string_view kModuleLevel[] = {".file", ".section", ".entry", ".func", ".visible",
+                                                         ".weak", ".version", ".target", ".address_size"};
+    for (auto d : kModuleLevel)
+      if (t.text == d)
+        fail(t, "expected '}' to close function '" + function.name + "' before " + describe(t));
     fail(t, "unexpected directive " + describe(t) + " in a function body");
   }
   if (t.is('@')) return parseInstruction(function, scopes);
@@ -133,6 +138,7 @@ void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scop
   // names used by indirect calls and brx.idx, not positions in the code.
   if (peek().isDirective(".callprototype") || peek().isDirective(".branchtargets") ||
       peek().isDirective(".calltargets")) {
+    functionSymbols_.insert(name.text);
     skipPast(';', "after the declaration");
     return;
   }
@@ -227,6 +233,7 @@ Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Ins
     op.kind = Operand::Kind::Label;  // resolved when its block closes
     return op;
   }
+  if (!isKnownSymbol(name.text)) fail(name, "undefined symbol '" + std::string(name.text) + "'");
   op.kind = Operand::Kind::Symbol;
   // `sym+4` / `sym-4` (mov of a variable's address plus an offset).
   if (peek().is('+') || peek().is('-')) {
@@ -251,6 +258,7 @@ Operand ModuleParser::parseAddress(Function& function, BlockScopes& scopes, cons
     } else if (name.text[0] == '%' && !isSpecialRegister(name.text)) {
       fail(name, "undefined register '" + std::string(name.text) + "'");
     } else {
+      if (!isKnownSymbol(name.text)) fail(name, "undefined symbol '" + std::string(name.text) + "'");
       op.base.kind = Operand::Kind::Symbol;
       op.base.symbol = std::string(name.text);
     }

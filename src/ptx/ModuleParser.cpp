@@ -244,7 +244,7 @@ void ModuleParser::parseDeclaration() {
   }
   if (t.kind == TokenKind::Directive && isStateSpace(t.text) && t.text != ".reg" && t.text != ".param") {
     std::string space(next().text);
-    parseVariables(std::move(space), isExtern, isVisible, isWeak, module_.globals);
+    parseVariables(std::move(space), isExtern, isVisible, isWeak, module_.globals, moduleSymbols_);
     return;
   }
   fail(t, "expected .entry, .func or a variable declaration, found " + describe(t));
@@ -270,7 +270,9 @@ Parameter ModuleParser::parseParameter() {
     }
   }
   if (p.type.empty()) fail(peek(), "expected a parameter type");
-  p.name = std::string(expectIdentifier("a parameter name").text);
+  Token name = expectIdentifier("a parameter name");
+  p.name = std::string(name.text);
+  functionSymbols_.insert(name.text);
   p.arraySize = parseArrayDims();
   return p;
 }
@@ -317,6 +319,7 @@ void ModuleParser::parseFunction(const Token& kind, bool isVisible, bool isExter
   function.isExtern = isExtern;
   (void)isWeak;
   function.pos = TextPos{kind.line, kind.column};
+  functionSymbols_.clear();
   // `.func .attribute(.unified(...))` and similar: skip the attribute.
   while (peek().isDirective(".attribute")) {
     next();
@@ -332,6 +335,7 @@ void ModuleParser::parseFunction(const Token& kind, bool isVisible, bool isExter
   if (!function.isEntry && peek().is('(')) parseParameters(function.returns, true);
   Token name = expectIdentifier("a function name");
   function.name = std::string(name.text);
+  moduleSymbols_.insert(name.text);
   if (peek().is('(')) parseParameters(function.params, false);
   parseFunctionAttributes(function);
   if (accept(';')) {
@@ -394,7 +398,7 @@ void ModuleParser::parseInitializer(std::vector<int64_t>& out, int depth) {
 }
 
 void ModuleParser::parseVariables(std::string space, bool isExtern, bool isVisible, bool isWeak,
-                                  std::vector<Variable>& out) {
+                                  std::vector<Variable>& out, std::unordered_set<std::string_view>& names) {
   Variable base;
   base.space = std::move(space);
   base.isExtern = isExtern;
@@ -411,6 +415,7 @@ void ModuleParser::parseVariables(std::string space, bool isExtern, bool isVisib
     Token name = expectIdentifier("a variable name");
     Variable v = base;
     v.name = std::string(name.text);
+    names.insert(name.text);
     v.pos = TextPos{name.line, name.column};
     v.arraySize = parseArrayDims();
     if (accept('=')) parseInitializer(v.initializer, 0);

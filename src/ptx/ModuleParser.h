@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "ptx/Ast.h"
 #include "ptx/DebugInfo.h"
@@ -55,7 +56,8 @@ class ModuleParser {
   Parameter parseParameter();
   void parseFunctionAttributes(Function& function);
   // `[.extern] .space attrs .type name[dims] [= init]`; names split by commas.
-  void parseVariables(std::string space, bool isExtern, bool isVisible, bool isWeak, std::vector<Variable>& out);
+  void parseVariables(std::string space, bool isExtern, bool isVisible, bool isWeak, std::vector<Variable>& out,
+                      std::unordered_set<std::string_view>& names);
   void parseInitializer(std::vector<int64_t>& out, int depth);
   int64_t parseArrayDims();  // -1 none, 0 [], else product
 
@@ -78,6 +80,13 @@ class ModuleParser {
   DebugStrings debugStrings_;
   LocationTable locations_;
   LocationId currentLocation_ = kNoLocation;
+  // Names an operand may use as a symbol (views into the text): variables and
+  // functions declared so far; params, locals and prototypes of this function.
+  std::unordered_set<std::string_view> moduleSymbols_;
+  std::unordered_set<std::string_view> functionSymbols_;
+  bool isKnownSymbol(std::string_view name) const {
+    return functionSymbols_.count(name) || moduleSymbols_.count(name);
+  }
   // An identifier read while telling a label from an instruction.
   std::optional<Token> pendingOpcode_;
 };

@@ -3,6 +3,7 @@
 // PTX, parse it, build the program model and run the checks; then one report
 // per source site, suppressions, and either --verify or a renderer.
 // `list-checks` and `explain` read the same check table.
+#include <cxxabi.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -56,6 +57,16 @@ std::string readFile(const std::string& path, std::string& error) {
   if (in) text << in.rdbuf();
   if (!in || in.bad()) error = fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno));
   return text.str();
+}
+
+// Kernel names as users wrote them: nvcc's PTX names are Itanium-mangled.
+std::string demangle(const std::string& name) {
+  if (!name.starts_with("_Z")) return name;
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string result = status == 0 && text ? text : name;
+  std::free(text);
+  return result;
 }
 
 std::string formatParseError(const ptx::ParseError& e) {
@@ -120,6 +131,7 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
     // Checks: each selected check looks at each function model.
     for (const auto& function : program.functions)
       for (const checks::CheckInfo* check : selected) check->run(function, result.diagnostics);
+    for (auto& diagnostic : result.diagnostics) diagnostic.function = demangle(diagnostic.function);
     auto sources = projectSources(module, toolkitRoot);
     result.sourceFiles.insert(result.sourceFiles.end(), sources.begin(), sources.end());
     result.functions = program.functions.size();

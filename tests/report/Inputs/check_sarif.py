@@ -1,0 +1,23 @@
+# Structural checks on a SARIF log that FileCheck patterns cannot express
+# (tests/report/sarif.test): every result's ruleIndex names its rule, every
+# rule has the fields GitHub code scanning reads, and locations are 1-based.
+import json
+import sys
+
+log = json.load(open(sys.argv[1]))
+assert log["version"] == "2.1.0"
+run = log["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+assert len(rules) == 7, len(rules)
+for rule in rules:
+    for key in ("id", "shortDescription", "fullDescription", "help", "defaultConfiguration"):
+        assert key in rule, (rule["id"], key)
+    assert rule["defaultConfiguration"]["level"] in ("note", "warning", "error")
+assert run["results"], "expected a result"
+for result in run["results"]:
+    assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+    assert result["message"]["text"]
+    for location in result["locations"] + result.get("relatedLocations", []):
+        region = location["physicalLocation"]["region"]
+        assert region["startLine"] >= 1 and region.get("startColumn", 1) >= 1
+print("sarif ok")

@@ -24,7 +24,8 @@ inline constexpr bool is_atomic_word =
 }  // namespace detail
 
 // Inline asm takes literal strings only: these two macros paste the scope and the type
-// suffix (and register constraint) chosen at compile time. They are the only macros here.
+// suffix (and register constraint) chosen at compile time. They are the only macros here,
+// and are undefined again below the wrappers.
 #define FENCELINE_DETAIL_BY_SCOPE(Sc, EMIT, ...)                                              \
   if constexpr ((Sc) == ::fenceline::Scope::cta) { EMIT(".cta", __VA_ARGS__); }              \
   else if constexpr ((Sc) == ::fenceline::Scope::cluster) { EMIT(".cluster", __VA_ARGS__); } \
@@ -136,6 +137,8 @@ __device__ __forceinline__ void fence() {
 #undef FENCELINE_DETAIL_ADD
 #undef FENCELINE_DETAIL_RED
 #undef FENCELINE_DETAIL_FENCE
+#undef FENCELINE_DETAIL_BY_TYPE
+#undef FENCELINE_DETAIL_BY_SCOPE
 
 // Orders this thread's generic-proxy accesses to shared::cta memory against its later
 // async-proxy accesses (TMA/bulk copies, wgmma operands) and vice versa. It covers the

@@ -1,0 +1,28 @@
+// RUN: %fenceline check --verify --arch sm_90a %s
+// GridBarrier in the shape kernels use it: every block writes its part, all blocks sync,
+// every block reads what the others wrote; then the same with split arrive/wait and
+// independent work in between. fenceline check must find nothing (no expectations).
+#include "../../include/fenceline/grid_barrier.cuh"
+
+using fenceline::GridBarrier;
+
+__global__ void grid_barrier_sync(GridBarrier barrier, float* data, float* out, int rounds) {
+  const unsigned n = gridDim.x * blockDim.x;
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    data[i] = data[i] * 0.5f + r;
+    barrier.sync();
+    out[i] += data[(i + blockDim.x) % n];
+    barrier.sync();
+  }
+}
+
+__global__ void grid_barrier_split(GridBarrier barrier, unsigned* data, unsigned* out, unsigned* scratch) {
+  const unsigned n = gridDim.x * blockDim.x;
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = i * 3u;
+  GridBarrier::Token token = barrier.arrive();
+  scratch[i] = i ^ 0x55u;  // block-private work overlapping the barrier
+  barrier.wait(token);
+  out[i] = data[n - 1 - i] + scratch[i];
+}

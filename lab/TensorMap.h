@@ -1,0 +1,18 @@
+// Host helper: encodes a 2-D tiled TMA tensor map over 32-bit words through the
+// driver's cuTensorMapEncodeTiled, reached with cudaGetDriverEntryPoint so the
+// lab needs no link against libcuda.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace lab {
+
+// A row-major [rows x cols] array of uint32 at `base`, copied in boxes of
+// [boxRows x boxCols] (no swizzle, no interleave).
+CUtensorMap encodeTensorMap2d(void* base, uint64_t rows, uint64_t cols, uint32_t boxRows,
+                              uint32_t boxCols);
+
+}  // namespace lab

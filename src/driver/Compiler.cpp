@@ -165,7 +165,15 @@ CompileResult compileToPtx(const CompileRequest& request) {
     return result;
   }
   std::string outputPath = folder.path() + "/" + fs::path(request.source).stem().string() + ".ptx";
-  Outcome outcome = run(nvccArguments(nvcc, request, outputPath));
+  std::vector<std::string> arguments = nvccArguments(nvcc, request, outputPath);
+  if (request.echo) {
+    std::string line;
+    for (const auto& argument : arguments) line += (line.empty() ? "" : " ") + argument;
+    line += "\n";
+    ssize_t ignored = ::write(2, line.data(), line.size());  // one write: lines of parallel jobs stay whole
+    (void)ignored;
+  }
+  Outcome outcome = run(arguments);
   if (outcome.execErrno) {
     result.error = fmt::format("cannot run the CUDA compiler '{}': {} (pass --nvcc PATH)", nvcc,
                                std::strerror(outcome.execErrno));

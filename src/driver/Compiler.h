@@ -14,6 +14,7 @@ struct CompileRequest {
   std::string source;               // the .cu file
   std::string arch;                 // sm_90a, compute_80, ...
   std::vector<std::string> flags;   // from compile_commands.json, then --nvcc-flag
+  bool echo = false;                // print the command line to stderr first (--verbose)
 };
 
 struct CompileResult {

@@ -23,6 +23,7 @@ struct CheckOptions {
   std::string color = "auto";           // auto | always | never
   std::string sarifRoot;                // --sarif-root ("" = working directory)
   bool verify = false;                  // --verify
+  bool verbose = false;                 // -v: print the nvcc command lines
 };
 
 }  // namespace fenceline::driver

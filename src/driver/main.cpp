@@ -112,7 +112,7 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
     ptxText = readFile(input.path, result.error);
     if (!result.error.empty()) return result;
   } else {
-    CompileRequest request{options.nvcc, input.path, archFor(input, options), input.flags};
+    CompileRequest request{options.nvcc, input.path, archFor(input, options), input.flags, options.verbose};
     request.flags.insert(request.flags.end(), options.nvccFlags.begin(), options.nvccFlags.end());
     CompileResult compiled = compileToPtx(request);
     if (!compiled.ok) {
@@ -246,7 +246,7 @@ int runCheck(const CheckOptions& options) {
 
   // Render: text, JSON or SARIF, to stdout or -o FILE.
   if (!writeOutput(render(diagnostics, stats, sources, options), options.output)) return 2;
-  std::cerr << report::summaryLine(diagnostics, stats) << "\n";
+  if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
   if (inputErrors) return 2;
   return diagnostics.empty() ? 0 : 1;
 }
@@ -289,6 +289,8 @@ int runCommandLine(int argc, char** argv) {
   check->add_flag("--verify", options.verify,
                   "Compare diagnostics with '// expect: check-id' comments in the sources; report missing and "
                   "unexpected ones (exit 0 when they match)");
+
+  check->add_flag("-v,--verbose", options.verbose, "Print each nvcc command line to stderr before running it");
 
   std::string listFormat = "text";
   CLI::App* list = app.add_subcommand("list-checks", "List the checks: id, severity and summary");

@@ -48,7 +48,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
     for (InstId poll : spin.polls) {
       if (hasAcquireSemantics(fn.instructions[poll].effect)) continue;
       auto guarded = [&](InstId i) {
-        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPoll(i) && !ctx.flow.sameAddress(i, poll);
+        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPollAccess(i) && !ctx.flow.sameAddress(i, poll);
       };
       auto acquire = [&](InstId i) { return isAcquireFence(fn, i); };
       InstId read = model::findReachable(fn, poll, guarded, acquire);

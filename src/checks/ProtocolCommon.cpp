@@ -2,6 +2,7 @@
 #include "checks/ProtocolCommon.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,12 @@ using model::Semantics;
 
 Context::Context(const FunctionModel& function) : fn(function), flow(function) {
   spins = model::findSpinLoops(fn, flow);
+  if (std::getenv("FENCELINE_DEBUG_SPINS"))
+    for (const auto& spin : spins)
+      for (InstId poll : spin.polls)
+        fmt::print(stderr, "spin loop {} in {}: poll at PTX line {} ({})\n", spin.loop,
+                   fn.function ? fn.function->name : "?", fn.instructions[poll].syntax->pos.line,
+                   describe(fn, poll));
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const MemoryEffect& e = fn.instructions[i].effect;
     bool flagLike = e.kind == EffectKind::ReadModifyWrite ||
@@ -35,6 +42,14 @@ const model::SpinLoop* Context::spinContaining(InstId inst) const {
 }
 
 bool Context::isPoll(InstId inst) const { return spinContaining(inst) != nullptr; }
+
+bool Context::isPollAccess(InstId inst) const {
+  if (isPoll(inst)) return true;
+  for (const auto& spin : spins)
+    for (InstId poll : spin.polls)
+      if (flow.sameAddress(inst, poll)) return true;
+  return false;
+}
 
 const Context& contextFor(const FunctionModel& fn) {
   struct Cached {

@@ -35,6 +35,9 @@ struct Context {
   explicit Context(const FunctionModel& function);
   const model::SpinLoop* spinContaining(InstId inst) const;
   bool isPoll(InstId inst) const;
+  // A poll, or a load of a polled word outside its loop (the first poll,
+  // peeled before a rotated loop).
+  bool isPollAccess(InstId inst) const;
 };
 
 // One context per function, shared by the five checks (rebuilt when the

@@ -31,7 +31,7 @@ void checkAcquireSide(const Context& ctx, std::set<std::string>& reported, Findi
     for (InstId poll : spin.polls) {
       Scope need = requiredScope(ctx, poll);
       auto guarded = [&](InstId i) {
-        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPoll(i) && !ctx.flow.sameAddress(i, poll);
+        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPollAccess(i) && !ctx.flow.sameAddress(i, poll);
       };
       InstId narrow = -1;
       if (hasAcquireSemantics(fn.instructions[poll].effect)) {

@@ -22,6 +22,47 @@ bool isGlobalish(const FunctionModel& fn, InstId i) {
   return space == Space::Global || space == Space::Generic;
 }
 
+// Does definition `d` reach `at` within one iteration of the loop (without
+// going around the back edge to the header)? Otherwise its value is carried
+// from the previous iteration.
+bool reachesWithinIteration(const FunctionModel& fn, const Loop& loop, InstId d, InstId at) {
+  BlockId from = fn.blockOf[d], to = fn.blockOf[at];
+  if (from == to) return d < at;
+  std::vector<char> seen(fn.blocks.size(), 0);
+  std::vector<BlockId> work{from};
+  seen[from] = 1;
+  while (!work.empty()) {
+    BlockId b = work.back();
+    work.pop_back();
+    for (BlockId s : fn.blocks[b].successors) {
+      if (s == to) return true;
+      if (s == loop.header || seen[s] || !std::binary_search(loop.blocks.begin(), loop.blocks.end(), s)) continue;
+      seen[s] = 1;
+      work.push_back(s);
+    }
+  }
+  return false;
+}
+
+// The conditional branch that decides to take an exit from block `b`: its
+// own `@p bra`, or, when `b` only jumps or falls through (nvcc often puts a
+// lone `bra.uni EXIT` after the test), the one of its single predecessor
+// chain inside the loop. -1 when there is none.
+InstId decidingBranch(const FunctionModel& fn, const SpinLoop& spin, BlockId b) {
+  for (int steps = 0; steps < 4; ++steps) {
+    const BasicBlock& block = fn.blocks[b];
+    if (block.last > block.first) {
+      const Inst& last = fn.instructions[block.last - 1];
+      if (last.opcode() == "bra" && last.guard && last.guard->reg >= 0) return block.last - 1;
+      for (InstId i = block.first; i < block.last; ++i)
+        if (fn.instructions[i].effect.kind != EffectKind::None || fn.instructions[i].opcode() != "bra") return -1;
+    }
+    if (block.predecessors.size() != 1 || !spin.containsBlock(fn, block.predecessors[0])) return -1;
+    b = block.predecessors[0];
+  }
+  return -1;
+}
+
 // The predicate walk for one exit branch.
 struct ExitWalk {
   const FunctionModel& fn;
@@ -37,13 +78,24 @@ struct ExitWalk {
     std::vector<InstId> defs = flow.reachingDefinitions(reg, at);
     bool inside = false, outside = false;
     for (InstId d : defs) (loop.contains(fn, d) ? inside : outside) = true;
-    if (inside && outside) {  // a value merged at the header: carried from the last iteration
-      carried = true;
+    if (inside && outside) {
+      // A rotated loop: the first poll peeled before the loop and the one in
+      // the loop write the same register. Otherwise the value is carried from
+      // the previous iteration.
+      bool samePoll = true;
+      for (InstId d : defs)
+        samePoll = samePoll && readsGlobalMemory(fn, d) && flow.sameAddress(d, defs.front());
+      if (!samePoll) {
+        carried = true;
+        return;
+      }
+      for (InstId d : defs)
+        if (loop.contains(fn, d)) polls.insert(d);
       return;
     }
     for (InstId d : defs) {
       if (!loop.contains(fn, d)) continue;
-      if (onStack.count(d) || !fn.dominatesInst(d, at)) {
+      if (onStack.count(d) || !reachesWithinIteration(fn, fn.loops[loop.loop], d, at)) {
         carried = true;
         return;
       }
@@ -76,7 +128,7 @@ struct AddressWalk {
     if (inside && outside) return true;
     for (InstId d : defs) {
       if (!loop.contains(fn, d)) continue;
-      if (onStack.count(d) || !fn.dominatesInst(d, at)) return true;
+      if (onStack.count(d) || !reachesWithinIteration(fn, fn.loops[loop.loop], d, at)) return true;
       onStack.insert(d);
       RegisterUse use = registerUse(fn.instructions[d]);
       bool v = false;
@@ -126,9 +178,9 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn, const RegisterFlow&
       for (BlockId s : block.successors)
         if (!spin.containsBlock(fn, s)) exits = true;
       if (!exits) continue;
-      InstId branch = block.last - 1;
+      InstId branch = decidingBranch(fn, spin, b);
+      if (branch < 0) continue;
       const Inst& inst = fn.instructions[branch];
-      if (inst.opcode() != "bra" || !inst.guard || inst.guard->reg < 0) continue;
       ExitWalk walk{fn, flow, spin, {}, {}, {}, false};
       walk.visit(inst.guard->reg, branch);
       if (walk.carried || walk.polls.empty()) continue;

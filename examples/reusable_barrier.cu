@@ -13,7 +13,7 @@ __device__ void grid_barrier() {
   if (threadIdx.x == 0) {
     __threadfence();
     atomicAdd(&arrived, 1u);
-    while (atomicAdd(&arrived, 0u) < gridDim.x) {
+    while (*(volatile unsigned int*)&arrived < gridDim.x) {
     }
     __threadfence();
   }

@@ -91,8 +91,11 @@ struct ThreadRoles::Impl {
         auto c = operandIsConst(3 - k);
         if (!c) continue;
         IdExpr x = operandExpr(d, k, depth);
+        if (x.zeroOnly || (x.bits != Thread && x.bits != Lane)) return {};
         bool lanes = opc == "and" ? *c == 31 : *c == 32;
-        if ((x.bits == Thread || x.bits == Lane) && !x.zeroOnly && lanes) return {Lane, false};
+        if (lanes) return {Lane, false};
+        // tid & -32 (= tid / 32 * 32, how nvcc writes tid / 32 == c): the warp.
+        if (opc == "and" && *c == -32 && x.bits == Thread) return {Warp, false};
         return {};
       }
       return {};
@@ -201,6 +204,8 @@ struct ThreadRoles::Impl {
       if (uint8_t b = booleanAlias(x->reg, d, cmp, *c, depth)) return b;
     }
     IdExpr e = operandExpr(d, xIndex, depth);
+    // tid < c for c <= 32: threads of warp 0 only.
+    if (!single && cmp == "lt" && *c > 1 && *c <= 32 && e.bits == Thread && !e.zeroOnly) return Warp;
     if (!single || !e.bits) return Data;
     if (e.zeroOnly && *single != 0) return Data;
     return e.bits;
@@ -219,6 +224,15 @@ struct ThreadRoles::Impl {
       return Data;
     };
     InstId d = values.definition(x, at);
+    if (d >= 0 && fn.instructions[d].guard && fn.instructions[d].opcode() == "mov") {
+      // mov x, c0 ... @q mov x, c1 (in the same block).
+      const Inst& flagged = fn.instructions[d];
+      InstId prev = values.definition(x, d);
+      if (prev < 0 || prev >= d || fn.instructions[prev].guard || fn.instructions[prev].opcode() != "mov") return 0;
+      auto c0 = constantOf(prev, 1), c1 = constantOf(d, 1);
+      if (!c0 || !c1 || *c0 == *c1) return 0;
+      return fromFlag(flagged.guard->reg, flagged.guard->negated, *c1, *c0, d);
+    }
     if (d >= 0) {
       const Inst& inst = fn.instructions[d];
       if (inst.opcode() == "selp" && !inst.guard) {

@@ -24,6 +24,7 @@ using namespace protocol;
 
 namespace {
 
+using model::BlockId;
 using model::EffectKind;
 
 struct Use {
@@ -69,8 +70,10 @@ std::vector<Use> findUses(const Context& ctx) {
           std::string threshold = ctx.flow.operandKey(compare, other);
           if (!isFixed(threshold)) continue;
           auto arrival = [&](InstId i) { return isArrival(fn, i) && ctx.flow.sameAddress(i, poll); };
+          // The arrival comes first in the same trip: it dominates the wait.
+          BlockId header = fn.loops[spin.loop].header;
           for (InstId a : model::findReachingBackward(fn, poll, arrival, [](InstId) { return false; }))
-            if (!spin.contains(fn, a)) uses.push_back({a, poll, threshold});
+            if (!spin.contains(fn, a) && fn.dominates(fn.blockOf[a], header)) uses.push_back({a, poll, threshold});
         }
       }
     }
@@ -101,6 +104,11 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
     out.push_back(std::move(d));
   };
   for (const Use& use : uses) {
+    // A counter indexed by loop-carried state (a per-tile lock in a persistent
+    // loop) is a different counter on each trip: not a reuse.
+    if (ctx.flow.addressKey(use.arrival, fn.instructions[use.arrival].effect.address).find("phi@") !=
+        std::string::npos)
+      continue;
     auto reset = [&](InstId i) { return isReset(fn, ctx.flow, i, use.arrival); };
     if (model::reachable(fn, use.arrival, use.arrival) && !model::everyPathPasses(fn, use.arrival, use.arrival, reset))
       report(use, use, true);

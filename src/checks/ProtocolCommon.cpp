@@ -14,6 +14,17 @@ using model::EffectKind;
 using model::MemoryEffect;
 using model::Semantics;
 
+namespace {
+
+// Floating-point atomics and stores carry data (reductions), never flags.
+bool isFloatingPoint(const model::Inst& inst) {
+  for (const auto& m : inst.syntax->modifiers)
+    if (m == "f16" || m == "f16x2" || m == "bf16" || m == "bf16x2" || m == "f32" || m == "f64") return true;
+  return false;
+}
+
+}  // namespace
+
 Context::Context(const FunctionModel& function) : fn(function), flow(function) {
   spins = model::findSpinLoops(fn, flow);
   if (std::getenv("FENCELINE_DEBUG_SPINS"))
@@ -26,7 +37,7 @@ Context::Context(const FunctionModel& function) : fn(function), flow(function) {
     const MemoryEffect& e = fn.instructions[i].effect;
     bool flagLike = e.kind == EffectKind::ReadModifyWrite ||
                     (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
-    if (!flagLike || !model::writesGlobalMemory(fn, i) || isPoll(i)) continue;
+    if (!flagLike || isFloatingPoint(fn.instructions[i]) || !model::writesGlobalMemory(fn, i) || isPoll(i)) continue;
     bool polled = false;
     for (const auto& spin : spins)
       for (InstId poll : spin.polls)
@@ -86,6 +97,14 @@ bool isAcquireFence(const FunctionModel& fn, InstId inst) {
 bool isReleaseFence(const FunctionModel& fn, InstId inst) {
   const MemoryEffect& e = fn.instructions[inst].effect;
   return e.kind == EffectKind::Fence && hasReleaseSemantics(e);
+}
+
+bool releasesFor(const Context& ctx, InstId inst, InstId signal) {
+  if (isReleaseFence(ctx.fn, inst)) return true;
+  const MemoryEffect& e = ctx.fn.instructions[inst].effect;
+  const MemoryEffect& s = ctx.fn.instructions[signal].effect;
+  return s.kind == EffectKind::ReadModifyWrite && hasReleaseSemantics(e) &&
+         (e.kind == EffectKind::ReadModifyWrite || e.kind == EffectKind::Store) && ctx.flow.sameAddress(inst, signal);
 }
 
 Scope scopeOf(const FunctionModel& fn, InstId inst) {

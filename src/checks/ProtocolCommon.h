@@ -48,6 +48,10 @@ bool hasAcquireSemantics(const model::MemoryEffect& e);  // .acquire / .acq_rel 
 bool hasReleaseSemantics(const model::MemoryEffect& e);  // .release / .acq_rel / .sc
 bool isAcquireFence(const FunctionModel& fn, InstId inst);  // fence.{sc,acq_rel,acquire}, membar
 bool isReleaseFence(const FunctionModel& fn, InstId inst);  // fence.{sc,acq_rel,release}, membar
+// A release that orders writes before `signal`: a release fence, or (when
+// the signal is an RMW) a release RMW or store to the same word earlier on
+// the path, whose release sequence the signal's RMW continues.
+bool releasesFor(const Context& ctx, InstId inst, InstId signal);
 // The scope an ordering operation acts at (a scope-less fence counts as .gpu).
 Scope scopeOf(const FunctionModel& fn, InstId inst);
 

@@ -22,13 +22,36 @@ namespace fenceline::checks {
 
 using namespace protocol;
 
+namespace {
+
+// A floating-point atomic (atomicAdd on float: a split-K reduction into a
+// workspace) accumulates data; it is never the flag a waiter polls.
+bool isFloatAccumulation(const FunctionModel& fn, InstId i) {
+  static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  for (std::string_view type : kFloatTypes)
+    if (fn.instructions[i].hasModifier(type)) return true;
+  return false;
+}
+
+// A release RMW on the signal's own word, followed by an RMW signal: the signal
+// extends that release's release sequence (PTX observation order runs through
+// atomic RMWs), so writes before the release are published. libcu++'s barrier
+// flips its phase with a relaxed add right after the arriver's acq_rel add.
+bool headsReleaseSequence(const Context& ctx, InstId i, InstId signal) {
+  const auto& e = ctx.fn.instructions[i].effect;
+  return i != signal && ctx.fn.instructions[signal].effect.kind == model::EffectKind::ReadModifyWrite &&
+         e.kind == model::EffectKind::ReadModifyWrite && hasReleaseSemantics(e) && ctx.flow.sameAddress(i, signal);
+}
+
+}  // namespace
+
 void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   const Context& ctx = contextFor(fn);
   std::set<std::string> reported;
   for (InstId signal : ctx.signals) {
-    if (hasReleaseSemantics(fn.instructions[signal].effect)) continue;
+    if (hasReleaseSemantics(fn.instructions[signal].effect) || isFloatAccumulation(fn, signal)) continue;
     auto published = [&](InstId i) { return isPublishedWrite(ctx, i, signal); };
-    auto release = [&](InstId i) { return isReleaseFence(fn, i); };
+    auto release = [&](InstId i) { return isReleaseFence(fn, i) || headsReleaseSequence(ctx, i, signal); };
     std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);
     if (writes.empty() || !reported.insert(siteKey(fn, signal)).second) continue;
     Scope scope = requiredScope(ctx, signal);

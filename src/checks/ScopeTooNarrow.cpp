@@ -67,11 +67,11 @@ void checkReleaseSide(const Context& ctx, std::set<std::string>& reported, Findi
       if (scopeOf(fn, signal) < need && !model::findReachingBackward(fn, signal, published, kNever).empty())
         narrow = signal;
     } else {
-      auto anyRelease = [&](InstId i) { return isReleaseFence(fn, i); };
-      auto wide = [&](InstId i) { return isReleaseFence(fn, i) && scopeOf(fn, i) >= need; };
+      auto anyRelease = [&](InstId i) { return releasesFor(ctx, i, signal); };
+      auto wide = [&](InstId i) { return releasesFor(ctx, i, signal) && scopeOf(fn, i) >= need; };
       if (!model::findReachingBackward(fn, signal, published, anyRelease).empty()) continue;  // release-missing's
       if (model::findReachingBackward(fn, signal, published, wide).empty()) continue;
-      auto tooNarrow = [&](InstId i) { return isReleaseFence(fn, i) && scopeOf(fn, i) < need; };
+      auto tooNarrow = [&](InstId i) { return releasesFor(ctx, i, signal) && scopeOf(fn, i) < need; };
       auto narrows = model::findReachingBackward(fn, signal, tooNarrow, wide);
       if (!narrows.empty()) narrow = narrows.front();
     }
@@ -87,11 +87,26 @@ void checkReleaseSide(const Context& ctx, std::set<std::string>& reported, Findi
   }
 }
 
+// `mapa addr, %cluster_ctarank` names the executing CTA's own barrier: CUTLASS's
+// pipelines send every arrive through the cluster form and pass their own rank
+// when the barrier is local. Such an arrive needs only .cta scope.
+bool targetsOwnCta(const Context& ctx, InstId arrive) {
+  const auto& inst = ctx.fn.instructions[arrive];
+  if (inst.effect.address < 0) return false;
+  const ptx::Operand& address = inst.operands[inst.effect.address];
+  if (address.kind != ptx::Operand::Kind::Address || address.base.kind != ptx::Operand::Kind::Register) return false;
+  std::vector<InstId> defs = ctx.flow.reachingDefinitions(address.base.reg, arrive);
+  for (InstId d : defs)
+    if (ctx.fn.instructions[d].opcode() != "mapa" || ctx.flow.operandKey(d, 2) != "%cluster_ctarank") return false;
+  return !defs.empty();
+}
+
 void checkRemoteArrives(const Context& ctx, std::set<std::string>& reported, Findings& out) {
   const FunctionModel& fn = ctx.fn;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const auto& e = fn.instructions[i].effect;
     if (e.kind != model::EffectKind::MbarrierArrive || !e.isRemote || e.scope >= Scope::Cluster) continue;
+    if (targetsOwnCta(ctx, i)) continue;
     if (!reported.insert(siteKey(fn, i)).second) continue;
     out.push_back(makeDiagnostic(
         fn, i, "scope-too-narrow",

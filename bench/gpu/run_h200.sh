@@ -23,9 +23,8 @@ step() {  # step SECONDS NAME COMMAND...: a watchdog on every program
 }
 step 60 grid-barrier "$build/tests/gpu/grid_barrier_test"
 step 30 multi-gpu-barrier "$build/tests/gpu/multi_gpu_barrier_test"
-step 60 tma-pipeline "$build/tests/gpu/tma_pipeline_test" --bytes 1e11
-# The lab's proxy-war configuration: one CTA per SM, a few L2-hot source tiles.
-step 60 tma-pipeline-lab-stress "$build/tests/gpu/tma_pipeline_test" --bytes 1e11 --ctas-per-sm 1 --source-tiles 8
+# The lab's proxy-war stress (one CTA per SM, 32 KB stages, 64 conflicted reads per lane).
+step 120 tma-pipeline "$build/tests/gpu/tma_pipeline_test" --bytes 1e11
 step 90 barrier-bench "$build/bench/gpu/barrier_bench" --driver "$driver" --json "$out/barrier-bench.json"
 step 60 pipeline-bench "$build/bench/gpu/pipeline_bench" --driver "$driver" --json "$out/pipeline-bench.json"
 cuobjdump -sass "$build/bench/gpu/barrier_bench" 2>/dev/null |

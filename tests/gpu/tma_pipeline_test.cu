@@ -1,12 +1,13 @@
 // TmaPipeline on the GPU: moves at least 10^9 bytes (default 10^10) per fence policy and
-// copy kind (bulk, 2-D tensor) through a 4-stage ring of 8 KB stages, under the lab's
-// proxy-war stress: each of four consumer warps reads its 2 KB slice of a stage with 16
-// ld.shared per lane in a 16-way bank-conflicted layout, keeps the values in registers,
-// hands the stage back and only then compares them with what the source held. A read that
-// the producer's refill overtook sees another tile's data and counts as corrupted; both
-// policies must show zero. Two controls built here from the raw mbarrier operations show
-// whether the stress reaches the hazard at all on this GPU: the ring with the fence left
-// out, and the lab's "unfixed" hand-off (no fence, no __syncwarp: lane 0 arrives alone).
+// copy kind (bulk, 2-D tensor) through a 4-stage ring of 32 KB stages, under the lab's
+// proxy-war stress: each of four consumer warps reads its 8 KB slice of a stage with 64
+// ld.shared per lane, all 32 lanes in one bank (32-way conflicts), keeps the values in
+// registers, hands the stage back and only then compares them with what the source held. A
+// read that the producer's refill overtook sees another tile's data and counts as
+// corrupted; both policies must show zero. Two controls built here from the raw mbarrier
+// operations show whether the stress reaches the hazard on this GPU: the ring with the fence
+// left out, the same without __syncwarp (lane 0 arrives alone), and that with the arrive
+// written as the lab's "unfixed" writes it (no .sem/.scope).
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
@@ -20,20 +21,17 @@
 using namespace fenceline;
 
 constexpr int kStages = 4;
-constexpr int kStageWords = 2048;            // 8192 bytes: 8 rows of 256 words for the tensor copy
-constexpr int kStageBytes = kStageWords * 4;
+constexpr int kWordsPerLane = 64;            // reads in flight per lane when the stage is handed back
 constexpr int kConsumerWarps = 4;
+constexpr int kStageWords = kConsumerWarps * 32 * kWordsPerLane;  // 32 KB: 32 rows of 256 words
+constexpr int kStageBytes = kStageWords * 4;
 constexpr int kThreads = 32 * (kConsumerWarps + 1);
 constexpr int kRowsPerTile = kStageWords / 256;
-constexpr int kWordsPerLane = 16;            // 32 lanes x 16 words = one warp's 2 KB slice
-constexpr uint32_t kSourceTiles = 512;       // 4 MB source at most: stays in L2, refills land fast
+constexpr uint32_t kSourceTiles = 128;       // 4 MB source at most: stays in L2, refills land fast
+constexpr size_t kRingBytes = size_t(kStages) * kStageBytes;  // dynamic shared memory
 
-__host__ __device__ __forceinline__ uint32_t pattern(uint32_t index) {
-  index ^= index >> 16;
-  index *= 0x7feb352du;
-  index ^= index >> 15;
-  return index | 1u;
-}
+// Every word of source tile t holds tag(t): one expected value per stage.
+__host__ __device__ __forceinline__ uint32_t tag(uint32_t tile) { return 0xA5000000u + tile * 0x10001u; }
 
 // Control 1: TmaPipeline's producer policy without the producer's fence. Never use.
 template <int Stages>
@@ -51,6 +49,17 @@ struct UnfencedUnsyncedRing : UnfencedRing<Stages> {
   }
 };
 
+// Control 3: as control 2, with the arrive written without .sem/.scope (the ISA's default is
+// .release.cta, the same semantics as mbarrier_arrive's explicit form), as the lab writes it.
+template <int Stages>
+struct UnfencedLegacyArriveRing : UnfencedRing<Stages> {
+  __device__ void consumer_release(StageCursor<Stages> cursor) const {
+    if ((threadIdx.x & 31u) == 0)
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(&this->barriers->empty[cursor.stage]))
+                   : "memory");
+  }
+};
+
 // One ld.shared.u32 per word, as written: no vectorization.
 __device__ __forceinline__ uint32_t load_shared(const uint32_t* p) {
   uint32_t v;
@@ -58,9 +67,9 @@ __device__ __forceinline__ uint32_t load_shared(const uint32_t* p) {
   return v;
 }
 
-// Lanes 0-15 (and 16-31) 32 words apart: one bank per half-warp, 16-way conflicts.
+// Lanes 64 words apart: all 32 lanes of a load in one bank, 32-way conflicts.
 __device__ __forceinline__ uint32_t lane_word(uint32_t warp, uint32_t lane, int j) {
-  return warp * 32 * kWordsPerLane + (lane & 15u) * 32 + (lane >> 4) * 16 + j;
+  return (warp * 32 + lane) * kWordsPerLane + j;
 }
 
 
@@ -69,7 +78,8 @@ __global__ void __launch_bounds__(kThreads) ring_kernel(const uint32_t* source, 
                                                         uint32_t tiles_per_block, uint32_t source_tiles,
                                                         unsigned long long* corrupted) {
   __shared__ StageBarriers<kStages> barriers;
-  __shared__ alignas(128) uint32_t stages[kStages][kStageWords];
+  extern __shared__ __align__(1024) uint32_t ring_memory[];
+  auto stages = reinterpret_cast<uint32_t(*)[kStageWords]>(ring_memory);
   Ring ring;  // the controls are TmaPipelines with steps left out: the same init
   ring.barriers = TmaPipeline<kStages, RefillFence::producer>::init(barriers, kConsumerWarps).barriers;
   const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -89,24 +99,36 @@ __global__ void __launch_bounds__(kThreads) ring_kernel(const uint32_t* source, 
     }
     return;
   }
-  uint32_t bad = 0;
+  // The reads of stage k are checked only after the wait for stage k+1: that wait is a loop,
+  // so ptxas cannot schedule the checks (which need the loaded values) before the hand-off,
+  // and the 64 reads per lane are still in flight when lane 0 arrives, as in real consumers.
+  // (Checked right after the release, ptxas interleaves checks and loads and every load has
+  // completed before the arrive: the hazard then never shows.)
+  uint32_t bad = 0, seen[kWordsPerLane], seen_tag = 0;
   for (uint32_t k = 0; k < tiles_per_block; ++k) {
     const uint32_t tile = (blockIdx.x * tiles_per_block + k) % source_tiles;
     ring.consumer_wait(cursor);
+    if (k > 0) {
+#pragma unroll
+      for (int j = 0; j < kWordsPerLane; ++j) bad += seen[j] != seen_tag;
+    }
     const uint32_t* stage = stages[cursor.stage];
-    uint32_t seen[kWordsPerLane];
 #pragma unroll
     for (int j = 0; j < kWordsPerLane; ++j) seen[j] = load_shared(stage + lane_word(warp, lane, j));
     ring.consumer_release(cursor);
-#pragma unroll
-    for (int j = 0; j < kWordsPerLane; ++j) bad += seen[j] != pattern(tile * kStageWords + lane_word(warp, lane, j));
+    seen_tag = tag(tile);
     cursor.advance();
+  }
+  if (tiles_per_block > 0) {
+#pragma unroll
+    for (int j = 0; j < kWordsPerLane; ++j) bad += seen[j] != seen_tag;
   }
   if (bad) atomicAdd(corrupted, static_cast<unsigned long long>(bad));
 }
 
 __global__ void fill_kernel(uint32_t* source, uint32_t words) {
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += gridDim.x * blockDim.x) source[i] = pattern(i);
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += gridDim.x * blockDim.x)
+    source[i] = tag(i / kStageWords);
 }
 
 // A 2-D view of the source: 256 words wide, kRowsPerTile * kSourceTiles rows; one box = one tile.
@@ -138,7 +160,7 @@ int main(int argc, char** argv) {
   // --source-tiles: distinct 8 KB tiles the copies cycle through (not a divisor of the stage
   // count, or a refill would bring the same data back); --ctas-per-sm: blocks per SM.
   double total_bytes = 1e10;
-  uint32_t source_tiles = kSourceTiles, ctas_per_sm = 8;
+  uint32_t source_tiles = kSourceTiles, ctas_per_sm = 1;
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--bytes")) total_bytes = std::stod(argv[i + 1]);
     if (!std::strcmp(argv[i], "--source-tiles")) source_tiles = std::min<uint32_t>(std::stoul(argv[i + 1]), kSourceTiles);
@@ -174,7 +196,8 @@ int main(int argc, char** argv) {
     GPU_CHECK(cudaEventCreate(&start));
     GPU_CHECK(cudaEventCreate(&stop));
     GPU_CHECK(cudaEventRecord(start));
-    for (int l = 0; l < launches; ++l) kernel<<<blocks, kThreads>>>(source, map, tiles_per_block, source_tiles, corrupted);
+    GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kRingBytes)));
+    for (int l = 0; l < launches; ++l) kernel<<<blocks, kThreads, kRingBytes>>>(source, map, tiles_per_block, source_tiles, corrupted);
     GPU_CHECK(cudaEventRecord(stop));
     gpu_check_launch(name);
     float ms = 0;
@@ -199,14 +222,17 @@ int main(int argc, char** argv) {
   using Producer = TmaPipeline<kStages, RefillFence::producer>;
   using Unfenced = UnfencedRing<kStages>;
   using Unsynced = UnfencedUnsyncedRing<kStages>;
+  using Legacy = UnfencedLegacyArriveRing<kStages>;
   run(ring_kernel<Consumers, false>, "tma-pipeline-bulk-consumers-fence", true);
   run(ring_kernel<Producer, false>, "tma-pipeline-bulk-producer-fences", true);
   run(ring_kernel<Unfenced, false>, "tma-pipeline-bulk-unfenced", false);
   run(ring_kernel<Unsynced, false>, "tma-pipeline-bulk-unfenced-no-syncwarp", false);
+  run(ring_kernel<Legacy, false>, "tma-pipeline-bulk-unfenced-no-syncwarp-default-arrive", false);
   run(ring_kernel<Consumers, true>, "tma-pipeline-tensor-consumers-fence", true);
   run(ring_kernel<Producer, true>, "tma-pipeline-tensor-producer-fences", true);
   run(ring_kernel<Unfenced, true>, "tma-pipeline-tensor-unfenced", false);
   run(ring_kernel<Unsynced, true>, "tma-pipeline-tensor-unfenced-no-syncwarp", false);
+  run(ring_kernel<Legacy, true>, "tma-pipeline-tensor-unfenced-no-syncwarp-default-arrive", false);
 
   GPU_CHECK(cudaFree(source));
   GPU_CHECK(cudaFree(corrupted));

@@ -7,9 +7,9 @@ peak memory, and collects the findings. It then writes results/realcode/summary.
 and findings, no third-party text beyond kernel names and source positions) and prints a
 Markdown table for docs/real-code.md and docs/performance.md.
 
-Each finding gets a key `check@file:line` (innermost source frame); tools/realcode/triage.txt
-maps keys to a verdict (`true-positive`, `false-positive`, `fixed`), so the summary counts
-what is still untriaged.
+Each finding gets a key `tu:check@file:line<outer:line` (the translation unit, the innermost
+source frame, then the outermost frame of its inline chain); tools/realcode/triage.txt maps keys to a verdict (`true-positive`,
+`false-positive`, `fixed`), so the summary counts what is still untriaged.
 
     tools/realcode/run.py [--fenceline PATH] [--repeat N] [--only name,...]
 """
@@ -40,7 +40,7 @@ def corpus_names():
 
 
 def load_triage():
-    """triage.txt: `check@file:line  verdict  short reason` per line."""
+    """triage.txt: `key  verdict  short reason` per line."""
     verdicts = {}
     path = HERE / "triage.txt"
     if path.exists():
@@ -91,9 +91,14 @@ def time_ptxas(ptx):
     return time.perf_counter() - start if proc.returncode == 0 else None
 
 
-def finding_key(d):
-    loc = d.get("location") or {}
-    return f'{d.get("check")}@{pathlib.Path(str(loc.get("file", "?"))).name}:{loc.get("line", 0)}'
+def finding_key(unit, d):
+    """unit:check@inner-file:line, plus <outer-file:line when the site was inlined (the outermost
+    frame: the kernel's own line), so one library line reached from two kernels keeps two verdicts."""
+    def frame(f):
+        return f'{pathlib.Path(str(f.get("file", "?"))).name}:{f.get("line", 0)}'
+    key = f'{unit}:{d.get("check")}@{frame(d.get("location") or {})}'
+    callers = d.get("inlined_at") or []
+    return key + (f"<{frame(callers[-1])}" if callers else "")
 
 
 def main():
@@ -149,10 +154,10 @@ def main():
                   file=sys.stderr)
         else:
             unit["stats"] = doc.get("stats", {})
-            unit["findings"] = [{"key": finding_key(d), "check": d.get("check"),
+            unit["findings"] = [{"key": finding_key(name, d), "check": d.get("check"),
                                  "severity": d.get("severity"), "function": d.get("function"),
                                  "location": d.get("location"), "message": d.get("message"),
-                                 "verdict": triage.get(finding_key(d), "untriaged")}
+                                 "verdict": triage.get(finding_key(name, d), "untriaged")}
                                 for d in doc.get("diagnostics", [])]
         units.append(unit)
         print(f"run.py: {name}: {wall:.3f}s, {len(unit.get('findings', []))} findings", file=sys.stderr)

@@ -82,7 +82,10 @@ __global__ void cuda_barrier_memcpy_ring(const float4* in, float4* out, int tile
     bar[s].arrive_and_wait();
     float4 v = stage[s][(threadIdx.x * 5) % kThreads];
     acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
-    block.sync();  // everyone is done reading stage s before it is refilled
+    // Everyone is done reading stage s before it is refilled, but the refill is a bulk copy
+    // (async proxy) and nothing here or in cuda::memcpy_async fences toward it: a true positive
+    // (docs/real-code.md).
+    block.sync();  // expect: proxy-war
   }
   out[blockIdx.x * kThreads + threadIdx.x] = acc;
 }

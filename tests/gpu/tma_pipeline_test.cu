@@ -2,12 +2,12 @@
 // copy kind (bulk, 2-D tensor) through a 4-stage ring of 32 KB stages, under the lab's
 // proxy-war stress: each of four consumer warps reads its 8 KB slice of a stage with 64
 // ld.shared per lane, all 32 lanes in one bank (32-way conflicts), keeps the values in
-// registers, hands the stage back and only then compares them with what the source held. A
-// read that the producer's refill overtook sees another tile's data and counts as
-// corrupted; both policies must show zero. Two controls built here from the raw mbarrier
-// operations show whether the stress reaches the hazard on this GPU: the ring with the fence
-// left out, the same without __syncwarp (lane 0 arrives alone), and that with the arrive
-// written as the lab's "unfixed" writes it (no .sem/.scope).
+// registers, hands the stage back and compares them with what the source held only after
+// the next stage's wait. A read that the producer's refill overtook sees another tile's data
+// and counts as corrupted; both policies must show zero. Three controls built here from the
+// raw mbarrier operations show whether the stress reaches the hazard on this GPU: the ring
+// with the fence left out, the same without __syncwarp (lane 0 arrives alone), and that with
+// the arrive written as the lab's "unfixed" writes it (no .sem/.scope).
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
@@ -60,7 +60,7 @@ struct UnfencedLegacyArriveRing : UnfencedRing<Stages> {
   }
 };
 
-// One ld.shared.u32 per word, as written: no vectorization.
+// One ld.shared.u32 per word in the PTX (ptxas still merges neighbours into LDS.128).
 __device__ __forceinline__ uint32_t load_shared(const uint32_t* p) {
   uint32_t v;
   asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(shared_address(p)) : "memory");

@@ -27,9 +27,10 @@ run knobs-1warp --iterations 3 --experiments proxy-war --variants unfixed,fixed 
 run knobs-8warps --iterations 3 --experiments proxy-war --variants unfixed,fixed \
   --param proxy-war.consumer_warps=8 --param proxy-war.stages=2
 
-# racecheck: a tiny ring (2 CTAs, 64 fills, ld.shared readers), plain vs sanitized.
+# racecheck: a tiny ring (2 CTAs, 8 fills, ld.shared readers), plain vs sanitized; the
+# device watchdog is raised to 40 s because the sanitizer slows the ring down.
 tiny=(--experiments proxy-war --iterations 1 --watchdog-seconds 100 --param proxy-war.ctas=2
-      --param proxy-war.fills=64 --param proxy-war.readers=lds)
+      --param proxy-war.fills=8 --param proxy-war.readers=lds --param proxy-war.timeout_ms=40000)
 for v in unfixed fixed; do
   t0=$(date +%s.%N)
   "$B" "${tiny[@]}" --variants $v > "$OUT/plain-$v.log" 2>&1

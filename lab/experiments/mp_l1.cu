@@ -70,20 +70,30 @@ __device__ void run(const Params& p, WaitFlag waitFlag) {
   }
 }
 
+// The spin loops leave by a break on timeout, so that whatever follows the loop
+// (the fence of `fixed`) lies on every exit path.
 __global__ void mpL1Unfixed(Params p) {
   run(p, [](unsigned* flag, unsigned r, uint64_t deadline) {
+    bool seen = true;
     while (*static_cast<volatile unsigned*>(flag) != r)  // expect: acquire-missing
-      if (pastDeadline(deadline)) return false;
-    return true;
+      if (pastDeadline(deadline)) {
+        seen = false;
+        break;
+      }
+    return seen;
   });
 }
 
 __global__ void mpL1Fixed(Params p) {
   run(p, [](unsigned* flag, unsigned r, uint64_t deadline) {
+    bool seen = true;
     while (*static_cast<volatile unsigned*>(flag) != r)
-      if (pastDeadline(deadline)) return false;
+      if (pastDeadline(deadline)) {
+        seen = false;
+        break;
+      }
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
-    return true;
+    return seen;
   });
 }
 

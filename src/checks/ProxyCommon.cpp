@@ -163,8 +163,32 @@ std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async) {
       fn, async, [&](InstId i) { return isMbarrierWait(fn, i); }, never);
 }
 
-HandOff analyzeHandOff(const FunctionModel& fn, InstId access, InstId async, const std::vector<InstId>& waits,
-                       bool reportAtAsync) {
+bool ReachCache::reaches(InstId from, InstId to) {
+  const model::BlockId fromBlock = fn_.blockOf[from], toBlock = fn_.blockOf[to];
+  if (fromBlock < 0 || toBlock < 0) return false;
+  if (fromBlock == toBlock && from < to) return true;
+  auto [it, inserted] = blocks_.try_emplace(from);
+  std::vector<char>& seen = it->second;
+  if (inserted) {  // blocks entered from the top after `from`, its own block included around a loop
+    seen.assign(fn_.blocks.size(), 0);
+    std::vector<model::BlockId> queue;
+    for (model::BlockId b : fn_.blocks[fromBlock].successors)
+      if (b >= 0 && !seen[b]) {
+        seen[b] = 1;
+        queue.push_back(b);
+      }
+    for (size_t head = 0; head < queue.size(); ++head)
+      for (model::BlockId n : fn_.blocks[queue[head]].successors)
+        if (n >= 0 && !seen[n]) {
+          seen[n] = 1;
+          queue.push_back(n);
+        }
+  }
+  return seen[toBlock] != 0;
+}
+
+HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async,
+                       const std::vector<InstId>& waits, bool reportAtAsync) {
   HandOff result;
   auto anyFence = [&](InstId i) { return isSharedProxyFence(fn, i); };
   auto coveringFence = [&](InstId i) { return isSharedProxyFence(fn, i) && fenceCoversThreadsOf(fn, i, access); };
@@ -172,7 +196,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, InstId access, InstId async, con
     return std::any_of(waits.begin(), waits.end(), [&](InstId w) { return sameBarrier(fn, arrive, w); });
   };
 
-  if (model::reachable(fn, access, async)) {
+  if (reach.reaches(access, async)) {
     // The access reaches the async operation on this thread's own paths
     // (through bar.sync, through an mbarrier round trip, or directly). A path
     // is safe once it passes a fence all accessing threads execute, or an

@@ -67,10 +67,22 @@ struct HandOff {
 // Per async operation: the nearest mbarrier waits before it on its own thread's paths.
 std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async);
 
+// Instruction reachability with one block walk per source instruction,
+// cached: the checks ask it for every (access, async operation) pair.
+class ReachCache {
+ public:
+  explicit ReachCache(const FunctionModel& fn) : fn_(fn) {}
+  bool reaches(InstId from, InstId to);
+
+ private:
+  const FunctionModel& fn_;
+  std::map<InstId, std::vector<char>> blocks_;  // per `from`: blocks entered after it
+};
+
 // Decides whether `access` reaches `async` unfenced. `waits` = waitsBefore(async).
 // `reportAtAsync`: for proxy-raw the report site is always the async read.
-HandOff analyzeHandOff(const FunctionModel& fn, InstId access, InstId async, const std::vector<InstId>& waits,
-                       bool reportAtAsync);
+HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async,
+                       const std::vector<InstId>& waits, bool reportAtAsync);
 
 // One diagnostic per source-level site: the key of an instruction's location
 // (its full inline chain by file and line; the PTX line when there is none).

@@ -53,12 +53,13 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
   if (reads.empty() || writes.empty()) return;
 
   FindingSet findings;
+  ReachCache reach(fn);
   for (InstId read : reads) {
     const int source = fn.instructions[read].effect.source;
     std::vector<InstId> waits = waitsBefore(fn, read);
     for (InstId write : writes) {
       if (!mayOverlap(fn, write, read, source)) continue;
-      HandOff h = analyzeHandOff(fn, write, read, waits, /*reportAtAsync=*/true);
+      HandOff h = analyzeHandOff(fn, reach, write, read, waits, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
       findings.add(fn, read, HandOff::Kind::SameThread, write, read);
     }

@@ -70,12 +70,13 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
   if (copies.empty() || accesses.empty()) return;
 
   FindingSet findings;
+  ReachCache reach(fn);
   for (InstId copy : copies) {
     const int destination = fn.instructions[copy].effect.destination;
     std::vector<InstId> waits = waitsBefore(fn, copy);
     for (InstId access : accesses) {
       if (!mayOverlap(fn, access, copy, destination)) continue;
-      HandOff h = analyzeHandOff(fn, access, copy, waits, /*reportAtAsync=*/false);
+      HandOff h = analyzeHandOff(fn, reach, access, copy, waits, /*reportAtAsync=*/false);
       if (!h.hazard) continue;
       findings.add(fn, h.site, h.kind, access, copy);
     }

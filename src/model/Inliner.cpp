@@ -72,6 +72,8 @@ class Flattener {
   Flattener(FunctionModel& fn) : fn_(fn) {}
 
   std::vector<Flow> run() {
+    fn_.instructions.reserve(fn_.function->instructions.size());
+    flow_.reserve(fn_.function->instructions.size());
     stack_.push_back(fn_.function);
     copy(*fn_.function, -1, 0, {}, {});
     return std::move(flow_);

@@ -13,6 +13,8 @@
 #include "model/MemoryEffect.h"
 
 #include <array>
+#include <unordered_map>
+#include <vector>
 
 namespace fenceline::model {
 namespace {
@@ -164,9 +166,22 @@ int lookup(const Named (&table)[N], std::string_view name) {
   return -1;
 }
 
+// Row indices per opcode, in table order.
+const std::unordered_map<std::string_view, std::vector<const Row*>>& rowsByOpcode() {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, std::vector<const Row*>> m;
+    for (const Row& row : kTable) m[row.opcode].push_back(&row);
+    return m;
+  }();
+  return index;
+}
+
 const Row* findRow(const ptx::Instruction& inst) {
-  for (const Row& row : kTable) {
-    if (row.opcode != inst.opcode) continue;
+  const auto& index = rowsByOpcode();
+  auto it = index.find(inst.opcode);
+  if (it == index.end()) return nullptr;
+  for (const Row* rowPtr : it->second) {
+    const Row& row = *rowPtr;
     bool all = true;
     for (auto m : row.requires_)
       if (!m.empty() && !inst.hasModifier(m)) all = false;

@@ -291,14 +291,34 @@ struct ThreadRoles::Impl {
     std::vector<std::vector<BlockId>> children(count);
     for (BlockId b = 1; b < count; ++b)
       if (fn.idom[b] >= 0) children[fn.idom[b]].push_back(b);
-    std::vector<Condition> active;
+    // One stack of active conditions per fact; for each fact, the innermost
+    // condition the block does not post-dominate decides. The scan is capped
+    // (kScan) so that long chains of data-dependent branches stay linear: a
+    // block nested under more than kScan such branches may read as All
+    // instead of Subset.
+    constexpr size_t kScan = 64;
+    constexpr uint8_t kFacts[] = {Lane, Warp, Thread, Block, Data};
+    std::vector<BlockId> active[5];
     std::vector<std::pair<BlockId, size_t>> stack{{0, 0}};
     auto enter = [&](BlockId b) {
-      if (entering[b]) active.push_back(*entering[b]);
+      if (entering[b])
+        for (int f = 0; f < 5; ++f)
+          if (entering[b]->bits & kFacts[f]) active[f].push_back(entering[b]->branch);
       uint8_t bits = 0;
-      for (const auto& c : active)
-        if (!fn.postDominates(b, c.branch)) bits |= c.bits;
+      for (int f = 0; f < 5; ++f) {
+        const auto& branches = active[f];
+        for (size_t k = 0; k < branches.size() && k < kScan; ++k)
+          if (!fn.postDominates(b, branches[branches.size() - 1 - k])) {
+            bits |= kFacts[f];
+            break;
+          }
+      }
       blockBits[b] = bits;
+    };
+    auto leave = [&](BlockId b) {
+      if (entering[b])
+        for (int f = 0; f < 5; ++f)
+          if (entering[b]->bits & kFacts[f]) active[f].pop_back();
     };
     enter(0);
     while (!stack.empty()) {
@@ -309,7 +329,7 @@ struct ThreadRoles::Impl {
         stack.emplace_back(c, 0);
         continue;
       }
-      if (entering[b]) active.pop_back();
+      leave(b);
       stack.pop_back();
     }
   }

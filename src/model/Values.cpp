@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "model/ValueAlgebra.h"
 
@@ -49,13 +50,12 @@ AbstractValue special(const std::string& name) {
 
 // Opcodes whose operand 0 is not a destination even when it is a register.
 bool writesOperand0(const ptx::Instruction& i) {
-  static constexpr std::string_view noDest[] = {"nanosleep", "pmevent", "trap", "exit", "ret", "bra", "brx",
+  static const std::unordered_set<std::string_view> noDest = {"nanosleep", "pmevent", "trap", "exit", "ret", "bra", "brx",
                                                 "call", "fence", "membar", "setmaxnreg", "griddepcontrol",
                                                 "st", "red", "prefetch", "prefetchu", "cp", "stmatrix",
                                                 "sust", "sured", "tensormap", "brkpt", "stackrestore"};
   if (i.opcode == "bar" || i.opcode == "barrier") return i.hasModifier("red");
-  for (auto n : noDest)
-    if (i.opcode == n) return false;
+  if (noDest.count(i.opcode)) return false;
   if (i.opcode == "multimem") return i.hasModifier("ld_reduce");
   if (i.opcode == "mbarrier") return i.hasModifier("arrive") || i.hasModifier("arrive_drop") ||
                                      i.hasModifier("try_wait") || i.hasModifier("test_wait") ||
@@ -129,8 +129,11 @@ struct ValueAnalysis::Impl {
     // the order in which checks ask).
     for (size_t i = 0; i < n; ++i) {
       const Inst& inst = fn.instructions[i];
-      if (!inst.operands.empty() && inst.operands[0].kind == Kind::Register && writesOperand0(*inst.syntax))
-        valueDefinedBy(static_cast<InstId>(i), inst.operands[0].reg);
+      if (inst.operands.empty() || inst.operands[0].kind != Kind::Register) continue;
+      ValueReg r = inst.operands[0].reg;
+      if (r < 0 || static_cast<size_t>(r) >= defs.size() || fn.registerTypes[r] == ".pred") continue;
+      if (!writesOperand0(*inst.syntax)) continue;
+      valueDefinedBy(static_cast<InstId>(i), r);
     }
   }
 

@@ -7,9 +7,9 @@
 // A reset by the last arriver is guarded by the arrival's return value, not
 // by thread and block ids: it is not a one-thread-of-one-block store.
 //
-// Who executes an instruction comes from ThreadRoles; where it answers "all"
-// (no election found), the dominating branch conditions are read here as a
-// fallback: `ctaid.* == 0` and `tid.* == 0` tests, alone or combined with
+// Who executes an instruction comes from ThreadRoles; where it does not
+// answer "one thread of one block", the dominating branch conditions are read
+// here as well: `ctaid.* == 0` and `tid.* == 0` tests, alone or combined with
 // `or` (of the ids or of the predicates), and `and`/`not` of predicates.
 #include <set>
 
@@ -74,11 +74,7 @@ void idTests(const model::RegisterFlow& flow, model::ValueReg reg, InstId at, bo
 
 bool oneThreadOfOneBlock(const Context& ctx, InstId inst) {
   const FunctionModel& fn = ctx.fn;
-  if (fn.roles) {
-    ThreadSet set = fn.roles->instructionSet(inst);
-    if (set == ThreadSet::OneBlockThread) return true;
-    if (set != ThreadSet::All) return false;
-  }
+  if (fn.roles && fn.roles->instructionSet(inst) == ThreadSet::OneBlockThread) return true;
   IdTests tests;
   BlockId block = fn.blockOf[inst];
   if (const auto& guard = fn.instructions[inst].guard; guard && guard->reg >= 0)

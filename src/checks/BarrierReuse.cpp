@@ -10,6 +10,7 @@
 // Phase-bit barriers (the polled value is XORed with the arrival's return
 // value), generation counters (the threshold is a value loaded earlier) and
 // epoch targets (the threshold changes with a loop counter) are not fixed.
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -32,6 +33,10 @@ struct Use {
   InstId poll = -1;
   std::string threshold;  // key of the value compared with the polled counter
 };
+
+bool inLoop(const model::Loop& loop, BlockId block) {
+  return std::binary_search(loop.blocks.begin(), loop.blocks.end(), block);
+}
 
 bool isArrival(const FunctionModel& fn, InstId i) {
   const auto& inst = fn.instructions[i];
@@ -118,9 +123,21 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
       if (first.arrival == second.arrival || first.threshold != second.threshold) continue;
       if (!ctx.flow.sameAddress(first.arrival, second.arrival)) continue;
       auto reset = [&](InstId i) { return isReset(fn, ctx.flow, i, first.arrival); };
-      if (!model::reachable(fn, first.arrival, second.arrival)) continue;
-      if (model::reachable(fn, second.arrival, first.arrival)) continue;  // in one loop: handled above
-      if (!model::everyPathPasses(fn, first.arrival, second.arrival, reset)) report(second, first, false);
+      // Second follows first within one trip of every loop around both (the
+      // counter's address may change from trip to trip).
+      auto nextTrip = [&](InstId i) {
+        for (const auto& loop : fn.loops)
+          if (fn.blocks[loop.header].first == i && inLoop(loop, fn.blockOf[first.arrival]) &&
+              inLoop(loop, fn.blockOf[second.arrival]))
+            return true;
+        return false;
+      };
+      auto isSecond = [&](InstId i) { return i == second.arrival; };
+      if (model::findReachable(fn, first.arrival, isSecond, nextTrip) < 0) continue;
+      auto resetOrNextTrip = [&](InstId i) { return reset(i) || nextTrip(i); };
+      if (!model::everyPathPasses(fn, first.arrival, second.arrival, resetOrNextTrip) ||
+          model::findReachable(fn, first.arrival, isSecond, resetOrNextTrip) >= 0)
+        report(second, first, false);
     }
 }
 

@@ -195,13 +195,19 @@ std::string RegisterFlow::keyOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return "reg" + std::to_string(reg) + "@" + std::to_string(at);
   std::vector<InstId> defs = reachingDefinitions(reg, at);
   if (defs.empty()) return "undef" + std::to_string(reg);
+  // A merge of different values is named by the register and the definitions
+  // that reach: two uses that see the same definitions see the same value.
+  auto phi = [&] {
+    std::string name = "phi@{" + std::to_string(reg);
+    for (InstId d : defs) name += ":" + std::to_string(d);
+    return name + "}";
+  };
   std::string first;
   for (InstId d : defs) {
-    if (fn_.instructions[d].guard || (defs.size() > 1 && d >= at && fn_.blockOf[d] == fn_.blockOf[at]))
-      return "phi@" + std::to_string(at) + ":" + std::to_string(reg);
+    if (fn_.instructions[d].guard || (defs.size() > 1 && d >= at && fn_.blockOf[d] == fn_.blockOf[at])) return phi();
     std::string k = keyOfDefinition(d, depth);
     if (first.empty()) first = k;
-    else if (k != first) return "phi@" + std::to_string(at) + ":" + std::to_string(reg);
+    else if (k != first) return phi();
   }
   return first;
 }
@@ -260,6 +266,15 @@ std::string RegisterFlow::computeKeyOfDefinition(InstId d, int depth) const {
       symbolic = "add(" + sum[0] + "," + sum[1] + ")";
     }
     return Affine{symbolic, c.constant}.text();
+  }
+  // x << c is x * 2^c: nvcc scales one index both ways for two uses of an address.
+  if (op == "shl" && args.size() == 2) {
+    Affine amount = parseKey(args[1]);
+    if (amount.symbolic.empty() && amount.constant >= 0 && amount.constant < 63) {
+      std::vector<std::string> product{args[0], std::to_string(int64_t(1) << amount.constant)};
+      std::sort(product.begin(), product.end());
+      return "mul(" + product[0] + "," + product[1] + ")";
+    }
   }
   std::string name = op;
   if (inst.hasModifier("hi")) name += ".hi";

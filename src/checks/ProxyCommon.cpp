@@ -191,6 +191,10 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
                        const std::vector<InstId>& waits, bool reportAtAsync) {
   HandOff result;
   auto anyFence = [&](InstId i) { return isSharedProxyFence(fn, i); };
+  auto anyProxyFence = [&](InstId i) {
+    const auto& e = effectOf(fn, i);
+    return e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async;
+  };
   auto coveringFence = [&](InstId i) { return isSharedProxyFence(fn, i) && fenceCoversThreadsOf(fn, i, access); };
   auto matchesAWait = [&](InstId arrive) {
     return std::any_of(waits.begin(), waits.end(), [&](InstId w) { return sameBarrier(fn, arrive, w); });
@@ -213,6 +217,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     result.hazard = true;
     result.site = async;
     result.kind = HandOff::Kind::SameThread;
+    result.fence = model::findReachable(fn, access, anyProxyFence, [&](InstId i) { return i == async; });
     if (reportAtAsync) return result;
     InstId h = model::findReachable(
         fn, access,
@@ -242,6 +247,14 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     result.hazard = true;
     result.site = reportAtAsync ? async : arrive;
     result.kind = reportAtAsync ? HandOff::Kind::SameThread : HandOff::Kind::Arrive;
+    result.fence = model::findReachable(fn, access, anyProxyFence, [&](InstId i) { return i == arrive; });
+    if (result.fence < 0) {  // the issuer's fence, if it has one, is before its wait
+      auto before = model::findReachingBackward(fn, async, anyProxyFence, never);
+      if (!before.empty()) {
+        result.fence = before.back();
+        result.fenceIsIssuers = true;
+      }
+    }
     return result;
   }
   return result;
@@ -259,33 +272,69 @@ std::string siteKey(const FunctionModel& fn, InstId inst) {
   return key;
 }
 
-bool FindingSet::wantsMore(const std::string& site) const {
-  auto it = entries_.find(site);
-  if (it == entries_.end()) return true;
-  return it->second.accesses.size() < kMaxAccessNotes || it->second.asyncs.size() < kMaxAsyncNotes;
-}
-
-void FindingSet::add(const FunctionModel& fn, InstId site, HandOff::Kind kind, InstId access, InstId async) {
-  std::string key = siteKey(fn, site);
+void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async) {
+  std::string key = siteKey(fn, handOff.site);
   auto [it, inserted] = entries_.try_emplace(key);
   Entry& e = it->second;
+  Finding& f = e.finding;
   if (inserted) {
-    e.site = site;
-    e.kind = kind;
+    f.site = handOff.site;
+    f.kind = handOff.kind;
     order_.push_back(key);
   }
+  if (f.fence < 0 && handOff.fence >= 0) {
+    f.fence = handOff.fence;
+    f.fenceIsIssuers = handOff.fenceIsIssuers;
+    f.fenceAccess = access;
+  }
   std::string accessKey = siteKey(fn, access);
-  if (e.accesses.size() < kMaxAccessNotes &&
+  if (f.accesses.size() < kMaxAccessNotes &&
       std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey) == e.accessKeys.end()) {
-    e.accesses.push_back(access);
+    f.accesses.push_back(access);
     e.accessKeys.push_back(std::move(accessKey));
   }
   std::string asyncKey = siteKey(fn, async);
-  if (async != site && e.asyncs.size() < kMaxAsyncNotes &&
+  if (async != handOff.site && f.asyncs.size() < kMaxAsyncNotes &&
       std::find(e.asyncKeys.begin(), e.asyncKeys.end(), asyncKey) == e.asyncKeys.end()) {
-    e.asyncs.push_back(async);
+    f.asyncs.push_back(async);
     e.asyncKeys.push_back(std::move(asyncKey));
   }
+}
+
+namespace {
+
+std::string_view threadsOf(ThreadSet set) {
+  switch (set) {
+    case ThreadSet::OneLane: return "one lane of each warp";
+    case ThreadSet::OneThread: return "one thread of the block";
+    case ThreadSet::OneWarp: return "one warp of the block";
+    case ThreadSet::OneBlockThread: return "one thread of the grid";
+    default: return "some threads";
+  }
+}
+
+}  // namespace
+
+report::Note fenceNote(const FunctionModel& fn, const Finding& finding) {
+  const InstId fence = finding.fence;
+  const auto& e = effectOf(fn, fence);
+  std::string why;
+  if (e.fenceSpace == Space::Global)
+    why = "this fence.proxy.async.global orders global memory only, not shared memory";
+  else if (!isSharedProxyFence(fn, fence))
+    why = "this proxy fence does not order generic accesses before async-proxy ones";
+  else if (finding.fenceIsIssuers)
+    why = "this fence comes before the issuing thread acquires the hand-off (its wait or barrier), so it does "
+          "not order the accesses released to it";
+  else if (!fenceCoversThreadsOf(fn, fence, finding.fenceAccess))
+    why = "this fence is executed only by " + std::string(threadsOf(fn.roles->instructionSet(fence))) +
+          "; a fence orders its own thread's accesses, not the other threads'";
+  else if (fn.dominatesInst(fence, finding.fenceAccess))
+    why = "this fence comes before the access; it must come after the thread's last access and before the "
+          "hand-off";
+  else
+    why = "this fence is not on every path from the access to the hand-off";
+  return {why, report::locationOf(fn, fence)};
 }
 
 std::string describe(const FunctionModel& fn, InstId inst) {

@@ -62,6 +62,11 @@ struct HandOff {
   bool hazard = false;
   InstId site = -1;  // where to report (arrive / barrier / the async op itself)
   enum class Kind { SameThread, Barrier, Arrive } kind = Kind::SameThread;
+  // A proxy fence that is there but does not count (for a note saying why):
+  // on the accessing thread's way to the hand-off, or the issuer's last fence
+  // before the async operation (placed before its wait).
+  InstId fence = -1;
+  bool fenceIsIssuers = false;
 };
 
 // Per async operation: the nearest mbarrier waits before it on its own thread's paths.
@@ -89,31 +94,35 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
 std::string siteKey(const FunctionModel& fn, InstId inst);
 
 // Collects findings per site, with distinct notes, and emits them in order.
+struct Finding {
+  InstId site = -1;
+  HandOff::Kind kind = HandOff::Kind::SameThread;
+  std::vector<InstId> accesses;  // one per distinct source site
+  std::vector<InstId> asyncs;
+  InstId fence = -1;             // the first fence that did not count, if any
+  bool fenceIsIssuers = false;
+  InstId fenceAccess = -1;       // the access it failed to cover
+};
+
 class FindingSet {
  public:
-  // Returns false when the site already has all the notes it will show (the
-  // caller may skip further work for it).
-  bool wantsMore(const std::string& site) const;
-  void add(const FunctionModel& fn, InstId site, HandOff::Kind kind, InstId access, InstId async);
+  void add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async);
   template <class Render>
   void emit(const FunctionModel& fn, Render render, std::vector<report::Diagnostic>& out) const {
-    for (const auto& key : order_) {
-      const Entry& e = entries_.at(key);
-      out.push_back(render(fn, e.site, e.kind, e.accesses, e.asyncs));
-    }
+    for (const auto& key : order_) out.push_back(render(fn, entries_.at(key).finding));
   }
 
  private:
   struct Entry {
-    InstId site = -1;
-    HandOff::Kind kind = HandOff::Kind::SameThread;
-    std::vector<InstId> accesses;  // one per distinct source site
-    std::vector<InstId> asyncs;
+    Finding finding;
     std::vector<std::string> accessKeys, asyncKeys;
   };
   std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;
 };
+
+// A note on a fence that is present but does not count, saying why.
+report::Note fenceNote(const FunctionModel& fn, const Finding& finding);
 
 inline constexpr size_t kMaxAccessNotes = 3;
 inline constexpr size_t kMaxAsyncNotes = 2;

@@ -21,23 +21,23 @@ std::string whatReads(const FunctionModel& fn, InstId read) {
   return describe(fn, read);
 }
 
-report::Diagnostic render(const FunctionModel& fn, InstId site, HandOff::Kind,
-                          const std::vector<InstId>& writes, const std::vector<InstId>&) {
+report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   report::Diagnostic d;
   d.check = "proxy-raw";
   d.severity = report::Severity::Warning;
   d.message = fmt::format(
       "shared memory written through the generic proxy is read by the async proxy ({}) without fence.proxy.async",
-      whatReads(fn, site));
+      whatReads(fn, f.site));
   d.function = functionName(fn);
-  d.location = report::locationOf(fn, site);
-  for (InstId w : writes)
+  d.location = report::locationOf(fn, f.site);
+  for (InstId w : f.accesses)
     d.notes.push_back({fmt::format("unfenced generic write of shared memory ({})", describe(fn, w)),
                        report::locationOf(fn, w)});
+  if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
   d.fix = fmt::format(
       "insert fence.proxy.async.shared::cta after the writes, executed by every writing thread before the barrier "
       "that gathers them; or by each thread that issues the {} after that barrier and before issuing it",
-      describe(fn, site));
+      describe(fn, f.site));
   return d;
 }
 
@@ -61,7 +61,7 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
       if (!mayOverlap(fn, write, read, source)) continue;
       HandOff h = analyzeHandOff(fn, reach, write, read, waits, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
-      findings.add(fn, read, HandOff::Kind::SameThread, write, read);
+      findings.add(fn, h, write, read);
     }
   }
   findings.emit(fn, render, out);

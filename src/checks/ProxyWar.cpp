@@ -37,24 +37,24 @@ std::string fixFor(HandOff::Kind kind) {
          "copy";
 }
 
-report::Diagnostic render(const FunctionModel& fn, InstId site, HandOff::Kind kind,
-                          const std::vector<InstId>& accesses, const std::vector<InstId>& asyncs) {
+report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   report::Diagnostic d;
   d.check = "proxy-war";
   d.severity = report::Severity::Warning;
   d.message = std::string(kMessage);
   d.function = functionName(fn);
-  d.location = report::locationOf(fn, site);
-  for (InstId a : accesses) {
+  d.location = report::locationOf(fn, f.site);
+  for (InstId a : f.accesses) {
     const bool writes = fn.instructions[a].effect.writes;
     d.notes.push_back({fmt::format("unfenced generic {} of the buffer ({})", writes ? "write" : "read",
                                    describe(fn, a)),
                        report::locationOf(fn, a)});
   }
-  for (InstId c : asyncs)
+  for (InstId c : f.asyncs)
     d.notes.push_back({fmt::format("async-proxy write that may overwrite it ({})", describe(fn, c)),
                        report::locationOf(fn, c)});
-  d.fix = fixFor(kind);
+  if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
+  d.fix = fixFor(f.kind);
   return d;
 }
 
@@ -78,7 +78,7 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
       if (!mayOverlap(fn, access, copy, destination)) continue;
       HandOff h = analyzeHandOff(fn, reach, access, copy, waits, /*reportAtAsync=*/false);
       if (!h.hazard) continue;
-      findings.add(fn, h.site, h.kind, access, copy);
+      findings.add(fn, h, access, copy);
     }
   }
   findings.emit(fn, render, out);

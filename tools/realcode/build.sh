@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles the translation units of kernels.txt to PTX for sm_90a, one at a time at the lowest
 # CPU priority, and caches the PTX in .scratch/realcode/ptx (a PTX newer than its source and
-# the kernel list is kept). Then times ptxas on each PTX: the peer against which run.sh
+# built from the same kernels.txt line is kept; headers are not tracked: use --force). Then times ptxas on each PTX: the peer against which run.sh
 # measures the checker. Writes <name>.ptx, <name>.nvcc.log and <name>.times (nvcc_s ptxas_s).
 #   tools/realcode/build.sh [--force] [name...]
 set -euo pipefail
@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 scratch="$root/.scratch/realcode"
 cutlass="$scratch/pkgs/cutlass_library/source"
+flashinfer="$scratch/pkgs-flashinfer/flashinfer/data/include"
 ptxdir="$scratch/ptx"
 cuda_bin=${CUDA_BIN:-/usr/local/cuda/bin}
 force=0
@@ -18,7 +19,7 @@ only=("$@")
 [[ -d "$cutlass/include/cute" ]] || { echo "build.sh: run tools/realcode/fetch.sh first" >&2; exit 1; }
 mkdir -p "$ptxdir"
 
-expand() { local s=${1//@cutlass/$cutlass}; echo "${s//@tus/$here/tus}"; }
+expand() { local s=${1//@cutlass/$cutlass}; s=${s//@flashinfer/$flashinfer}; echo "${s//@tus/$here/tus}"; }
 now() { date +%s.%N; }
 
 while read -r name src extra; do
@@ -28,7 +29,9 @@ while read -r name src extra; do
   flags=()
   for f in $extra; do flags+=("$(expand "$f")"); done
   ptx="$ptxdir/$name.ptx"
-  if (( !force )) && [[ -s "$ptx" && "$ptx" -nt "$src" && "$ptx" -nt "$here/kernels.txt" ]]; then
+  # Cached when the PTX is newer than the source and was built from the same kernels.txt line.
+  line="$name $src ${flags[*]}"
+  if (( !force )) && [[ -s "$ptx" && "$ptx" -nt "$src" && "$(cat "$ptxdir/$name.line" 2>/dev/null)" == "$line" ]]; then
     echo "build.sh: $name: cached"
     continue
   fi
@@ -40,6 +43,7 @@ while read -r name src extra; do
     >"$ptxdir/$name.nvcc.log" 2>&1 || { cat "$ptxdir/$name.nvcc.log" >&2; exit 1; }
   t1=$(now)
   mv "$ptx.tmp" "$ptx"
+  echo "$line" >"$ptxdir/$name.line"
   echo "build.sh: $name: ptxas"
   nice -n 19 "$cuda_bin/ptxas" -arch=sm_90a -o /dev/null "$ptx" >>"$ptxdir/$name.nvcc.log" 2>&1 \
     || { echo "build.sh: $name: ptxas failed (see $ptxdir/$name.nvcc.log)" >&2; }

@@ -5,21 +5,31 @@
 #
 #   nvidia-cutlass 4.2.0.0: CUTLASS C++ headers (include/cutlass, include/cute), the tools/util
 #   headers and the examples (Hopper warp-specialized GEMMs, ping-pong, FMHA, distributed GEMM).
+#   flashinfer-python 0.7.4: FlashInfer's CUDA headers (data/include/flashinfer), of which the
+#   corpus uses the vLLM custom all-reduce (comm/vllm_custom_all_reduce.cuh).
 #   The CUDA toolkit's own headers (cooperative_groups, libcu++) come from /usr/local/cuda.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 scratch="$root/.scratch/realcode"
 pkgs="$scratch/pkgs"
 CUTLASS_VERSION=4.2.0.0
+FLASHINFER_VERSION=0.7.4
 
-if [[ -f "$pkgs/.installed-$CUTLASS_VERSION" ]]; then
-  echo "realcode: packages already installed in $pkgs"
-  exit 0
-fi
+# install <package> <version> <folder> <file that must exist afterwards>
+install() {
+  local folder="$scratch/$3"
+  if [[ -f "$folder/.installed-$2" ]]; then
+    echo "realcode: $1 $2 already installed in $folder"
+    return
+  fi
+  # --no-deps: only the C++/CUDA sources are needed, not the Python runtime (torch, cuda-python...).
+  nice -n 19 python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$folder" "$1==$2"
+  test -e "$folder/$4" || { echo "realcode: $4 missing from the $1 wheel" >&2; exit 1; }
+  touch "$folder/.installed-$2"
+  echo "realcode: installed $1 $2 into $folder"
+}
+
 mkdir -p "$scratch"
-# --no-deps: only the headers and examples are needed, not the Python runtime (cuda-python, ...).
-nice -n 19 python3 -m pip install --quiet --disable-pip-version-check --no-deps \
-  --target "$pkgs" "nvidia-cutlass==$CUTLASS_VERSION"
-test -d "$pkgs/cutlass_library/source/include/cute" || { echo "realcode: no CUTLASS headers in the wheel" >&2; exit 1; }
-touch "$pkgs/.installed-$CUTLASS_VERSION"
-echo "realcode: installed nvidia-cutlass $CUTLASS_VERSION into $pkgs"
+install nvidia-cutlass "$CUTLASS_VERSION" pkgs cutlass_library/source/include/cute
+install flashinfer-python "$FLASHINFER_VERSION" pkgs-flashinfer \
+  flashinfer/data/include/flashinfer/comm/vllm_custom_all_reduce.cuh

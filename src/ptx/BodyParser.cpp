@@ -39,6 +39,12 @@ void ModuleParser::parseBody(Function& function) {
   BlockScopes scopes(function);
   currentLocation_ = kNoLocation;
   locations_.beginFunction();
+  // Reserve room for the body's instructions: about one per ';' up to the
+  // first line that starts with '}' (the function's end in nvcc output).
+  size_t bodyEnd = text_.find("\n}", peek().offset);
+  if (bodyEnd == std::string_view::npos) bodyEnd = text_.size();
+  auto body = text_.substr(peek().offset, bodyEnd - peek().offset);
+  function.instructions.reserve(static_cast<size_t>(std::count(body.begin(), body.end(), ';')));
   expect('{', "to open the function body");
   scopes.push();
   while (scopes.depth() > 0) {
@@ -219,6 +225,16 @@ Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Ins
     op.reg = id;
     op.text = std::string(name.text);
     return op;
+  }
+  // A component of a vector register (`.reg .v4 .f32 %v;` ... `%v.x`).
+  if (size_t dot = name.text.find('.'); dot != std::string_view::npos) {
+    RegisterId base = scopes.lookupRegister(name.text.substr(0, dot));
+    if (base >= 0) {
+      op.kind = Operand::Kind::Register;
+      op.reg = base;
+      op.text = std::string(name.text);
+      return op;
+    }
   }
   if (name.text[0] == '%') {
     if (!isSpecialRegister(name.text)) fail(name, "undefined register '" + std::string(name.text) + "'");

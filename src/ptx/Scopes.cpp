@@ -30,8 +30,10 @@ std::optional<BlockScopes::LabelUse> BlockScopes::pop() {
 }
 
 RegisterId BlockScopes::lookupIn(const Scope& scope, std::string_view name) const {
-  auto it = scope.registers.find(name);
-  if (it != scope.registers.end()) return it->second;
+  if (!scope.registers.empty()) {
+    auto it = scope.registers.find(name);
+    if (it != scope.registers.end()) return it->second;
+  }
   if (scope.ranges.empty()) return -1;
   // Split "%r123" into "%r" and 123 (no leading zeros, so "%r01" is not %r1).
   size_t digits = name.size();

@@ -18,7 +18,7 @@ namespace {
 
 int iterations() {
   const char* env = std::getenv("FENCELINE_FUZZ_ITERATIONS");
-  return env ? std::max(1, std::atoi(env)) : 1500;
+  return env ? std::max(1, std::atoi(env)) : 1000;
 }
 
 size_t countLines(const std::string& s) { return 1 + static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }

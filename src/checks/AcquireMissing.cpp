@@ -75,8 +75,8 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       auto d = makeDiagnostic(fn, poll, "acquire-missing",
                               "data guarded by this spin loop is read with ld.global.nc (non-coherent); no fence "
                               "orders that read after the flag",
-                              "read the guarded data with a coherent load: drop `const __restrict__` on that "
-                              "pointer, or use ld.relaxed/ld.acquire (or __ldcg) for it");
+                              "read the guarded data with a coherent load: no __ldg, no `const __restrict__` on "
+                              "that pointer (use a plain load, __ldcg, or ld.relaxed/ld.acquire)");
       addNote(d, fn, nc, "non-coherent load (ld.global.nc) of data written while the kernel runs");
       out.push_back(std::move(d));
     }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "model/Paths.h"
 #include "model/Values.h"
 
 namespace fenceline::checks::protocol {
@@ -38,6 +39,7 @@ Context::Context(const FunctionModel& function) : fn(function), flow(function) {
     bool flagLike = e.kind == EffectKind::ReadModifyWrite ||
                     (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
     if (!flagLike || isFloatingPoint(fn.instructions[i]) || !model::writesGlobalMemory(fn, i) || isPoll(i)) continue;
+    if (isConsumingDecrement(i)) continue;
     bool polled = false;
     for (const auto& spin : spins)
       for (InstId poll : spin.polls)
@@ -53,6 +55,17 @@ const model::SpinLoop* Context::spinContaining(InstId inst) const {
 }
 
 bool Context::isPoll(InstId inst) const { return spinContaining(inst) != nullptr; }
+
+bool Context::isConsumingDecrement(InstId inst) const {
+  const auto& i = fn.instructions[inst];
+  if (i.effect.kind != EffectKind::ReadModifyWrite || !i.hasModifier("add") || i.operands.empty()) return false;
+  std::string amount = flow.operandKey(inst, static_cast<int>(i.operands.size()) - 1);
+  if (!amount.starts_with("-") && !amount.starts_with("neg(")) return false;
+  for (const auto& spin : spins)
+    for (InstId poll : spin.polls)
+      if (flow.sameAddress(poll, inst) && model::reachable(fn, poll, inst)) return true;
+  return false;
+}
 
 bool Context::isPollAccess(InstId inst) const {
   if (isPoll(inst)) return true;

@@ -8,7 +8,8 @@
 // A signal is a write that a spin loop of the same function waits on: a store
 // with volatile/relaxed/stronger semantics, or an atomic/reduction, to global
 // or generic memory whose address may share its object with a poll. Plain
-// (weak) stores are data, never signals.
+// (weak) stores and floating-point atomics are data, never signals; neither is
+// a decrement of a counter after waiting on it (arrivals taken back).
 #pragma once
 
 #include <memory>
@@ -38,6 +39,9 @@ struct Context {
   // A poll, or a load of a polled word outside its loop (the first poll,
   // peeled before a rotated loop).
   bool isPollAccess(InstId inst) const;
+  // A decrement of a polled counter after waiting on it (taking the arrivals
+  // back for the next launch): nobody waits for it, so it is not a signal.
+  bool isConsumingDecrement(InstId inst) const;
 };
 
 // One context per function, shared by the five checks (rebuilt when the

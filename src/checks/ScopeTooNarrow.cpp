@@ -101,12 +101,46 @@ bool targetsOwnCta(const Context& ctx, InstId arrive) {
   return !defs.empty();
 }
 
+// The CTAs per cluster the kernel declares (.reqnctapercluster), or 0 when
+// the size is left to the launch.
+int64_t declaredClusterSize(const FunctionModel& fn) {
+  if (!fn.function) return 0;
+  for (const auto& [name, values] : fn.function->performanceDirectives)
+    if (name == ".reqnctapercluster") {
+      int64_t size = 1;
+      for (int64_t v : values) size *= v;
+      return size;
+    }
+  return 0;
+}
+
+// `mapa addr, <constant>` in a kernel that declares no cluster size: with one
+// CTA per cluster (a launch attribute, invisible in the PTX) the constant rank
+// is the CTA itself. Not decidable: not reported. A declared size of one
+// makes every arrive local.
+bool mayBeOwnCta(const Context& ctx, InstId arrive) {
+  int64_t size = declaredClusterSize(ctx.fn);
+  if (size == 1) return true;
+  if (size > 1) return false;
+  const auto& inst = ctx.fn.instructions[arrive];
+  if (inst.effect.address < 0) return false;
+  const ptx::Operand& address = inst.operands[inst.effect.address];
+  if (address.kind != ptx::Operand::Kind::Address || address.base.kind != ptx::Operand::Kind::Register) return false;
+  std::vector<InstId> defs = ctx.flow.reachingDefinitions(address.base.reg, arrive);
+  for (InstId d : defs) {
+    if (ctx.fn.instructions[d].opcode() != "mapa") return false;
+    std::string rank = ctx.flow.operandKey(d, 2);
+    if (rank.empty() || rank.find_first_not_of("-0123456789") != std::string::npos) return false;
+  }
+  return !defs.empty();
+}
+
 void checkRemoteArrives(const Context& ctx, std::set<std::string>& reported, Findings& out) {
   const FunctionModel& fn = ctx.fn;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const auto& e = fn.instructions[i].effect;
     if (e.kind != model::EffectKind::MbarrierArrive || !e.isRemote || e.scope >= Scope::Cluster) continue;
-    if (targetsOwnCta(ctx, i)) continue;
+    if (targetsOwnCta(ctx, i) || mayBeOwnCta(ctx, i)) continue;
     if (!reported.insert(siteKey(fn, i)).second) continue;
     out.push_back(makeDiagnostic(
         fn, i, "scope-too-narrow",

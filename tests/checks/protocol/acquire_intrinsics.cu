@@ -116,3 +116,12 @@ __global__ void work_queue(int* next, const int* in, int* out, int n) {
   }
   out[n] = in[0];
 }
+
+// Clean: a fenced wait, then a `const __restrict__` input that nothing in the
+// kernel writes (read-only for the whole launch: ld.global.nc is fine).
+__global__ void fenced_wait_then_readonly_input(int* flag, const int* __restrict__ input, int* out) {
+  while (*(volatile int*)flag == 0) {
+  }
+  __threadfence();
+  out[threadIdx.x] = input[threadIdx.x];
+}

@@ -190,3 +190,25 @@ __global__ void struct_barrier_fenced(PeerSignals peers, float** buffers, const 
   __syncthreads();
   reduce_slices(buffers, out, rank, world, n);
 }
+
+// Broken: the barrier is correct, but the reduction reads the peers' data
+// with __ldg (ld.global.nc): the non-coherent path may hold the buffer as it
+// was before the peers wrote it, whatever fences the wait has.
+__global__ void barrier_fenced_then_ldg(float** buffers, unsigned** signals, const float* in,
+                                        float* out, unsigned flag, int rank, int world, int n) {
+  push_slice(buffers, in, rank, world, n);
+  __syncthreads();
+  if (threadIdx.x < world) {
+    __threadfence_system();
+    st_volatile(&signals[threadIdx.x][blockIdx.x * kMaxRanks + rank], flag);
+    while (ld_volatile(&signals[rank][blockIdx.x * kMaxRanks + threadIdx.x]) != flag) {  // expect: acquire-missing
+    }
+    __threadfence_system();
+  }
+  __syncthreads();
+  const float* mine = buffers[rank];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (int p = 0; p < world; ++p) sum += __ldg(&mine[p * n + i]);
+  out[i] = sum;
+}

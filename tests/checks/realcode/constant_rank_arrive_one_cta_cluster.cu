@@ -1,13 +1,11 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
-// XFAIL: *
-// Open false positive (docs/real-code.md, open false positive 5): shape found in CUTLASS's
+// Fixed false positive (docs/real-code.md, false positive 5): shape found in CUTLASS's
 // Hopper pipelines compiled for a 1x1x1 cluster (the stream-K GEMM, the FMHA, the distributed
 // GEMM). The pipeline computes its arrive target from the cluster shape, a compile-time
 // constant; with one CTA per cluster the target folds to rank 0, which at run time is the CTA
 // itself. The PTX holds `mapa addr, 0` + `mbarrier.arrive.shared::cluster` and no cluster
 // directive (the cluster size is a launch attribute), so scope-too-narrow cannot tell this
 // local arrive from one to CTA 0 of a larger cluster and reports it. Nothing is wrong here.
-// Remove the XFAIL line once the check reports such arrives as unanalyzed instead.
 #include <cstdint>
 
 __device__ __forceinline__ uint32_t shared_address(const void* p) {

@@ -1,13 +1,11 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
-// XFAIL: *
-// Open false positive (docs/real-code.md, open false positive 6): shape found in CUTLASS's
+// Fixed false positive (docs/real-code.md, false positive 6): shape found in CUTLASS's
 // distributed-GEMM full barrier. Each GPU resets its own iteration flags, adds one to every
 // peer's arrival counter (peer pointers), waits until its own counter holds all peers'
 // arrivals, then subtracts them again so the counter is ready for the next launch. The adds
 // publish the flag resets without a release: a true positive, expected below. The final
 // subtraction is reported too, as a signal publishing the same writes, but nobody observes it:
 // peers only add to this counter and the next wait on it is in a later launch.
-// Remove the XFAIL line once release-missing stops treating that reset as a signal.
 #include <cstdint>
 
 __device__ __forceinline__ unsigned load_uncached(const unsigned* p) {

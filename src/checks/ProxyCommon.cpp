@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -31,25 +32,36 @@ bool isShared(Space s) { return s == Space::SharedCta || s == Space::SharedClust
 
 bool never(InstId) { return false; }
 
-// The byte count of a non-tensor bulk copy (`[dst], [src], size, ...`), or -1.
-int64_t copySize(const FunctionModel& fn, InstId inst) {
+std::optional<int64_t> constantOperand(const FunctionModel& fn, InstId inst, const ptx::Operand& op) {
+  if (op.kind == ptx::Operand::Kind::Integer) return op.intValue;
+  if (op.kind == ptx::Operand::Kind::Register && fn.values) {
+    model::AbstractValue v = fn.values->valueOf(op.reg, inst);
+    if (v.isConstant()) return v.constant;
+  }
+  return std::nullopt;
+}
+
+// The byte count operand of a non-tensor bulk copy (`[dst], [src], size, ...`).
+std::optional<int64_t> bulkSize(const FunctionModel& fn, InstId inst) {
   const auto& in = fn.instructions[inst];
-  if (in.hasModifier("tensor")) return -1;
   int addresses = 0;
   for (const auto& op : in.operands) {
     if (op.kind == ptx::Operand::Kind::Address) {
       ++addresses;
       continue;
     }
-    if (addresses < 2) continue;
-    if (op.kind == ptx::Operand::Kind::Integer) return op.intValue;
-    if (op.kind == ptx::Operand::Kind::Register && fn.values) {
-      model::AbstractValue v = fn.values->valueOf(op.reg, inst);
-      if (v.isConstant()) return v.constant;
-    }
-    return -1;
+    if (addresses >= 2) return constantOperand(fn, inst, op);
   }
-  return -1;
+  return std::nullopt;
+}
+
+bool announcesBytes(const FunctionModel& fn, InstId inst) {
+  const auto& in = fn.instructions[inst];
+  if (in.effect.kind == EffectKind::MbarrierExpectTx) return in.opcode() == "mbarrier" && in.hasModifier("expect_tx");
+  if (in.effect.kind != EffectKind::MbarrierArrive) return false;
+  for (const auto& m : in.syntax->modifiers)
+    if (m.starts_with("expect_tx")) return true;
+  return false;
 }
 
 bool sameTerms(const model::AbstractValue& a, const model::AbstractValue& b) {
@@ -143,7 +155,30 @@ bool sameBarrier(const FunctionModel& fn, InstId a, InstId b) {
   return fn.values->mayAlias(a, ea.address, b, eb.address);
 }
 
-bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand) {
+int64_t copyExtent(const FunctionModel& fn, InstId async) {
+  const auto& in = fn.instructions[async];
+  if (in.effect.kind != EffectKind::AsyncCopy) return -1;
+  if (!in.hasModifier("tensor")) return bulkSize(fn, async).value_or(-1);
+  const int mbarrier = in.effect.mbarrier;
+  if (mbarrier < 0 || !fn.values) return -1;
+  std::vector<InstId> announcements = model::findReachingBackward(
+      fn, async,
+      [&](InstId i) {
+        return announcesBytes(fn, i) && fn.instructions[i].effect.address >= 0 &&
+               fn.values->mayAlias(i, fn.instructions[i].effect.address, async, mbarrier);
+      },
+      never);
+  int64_t bound = -1;
+  for (InstId i : announcements) {  // every path's announcement must be known; take the largest
+    const auto& ops = fn.instructions[i].operands;
+    std::optional<int64_t> bytes = ops.empty() ? std::nullopt : constantOperand(fn, i, ops.back());
+    if (!bytes || *bytes <= 0) return -1;
+    bound = std::max(bound, *bytes);
+  }
+  return bound;
+}
+
+bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
   const auto& ea = effectOf(fn, access);
   if (operand < 0 || ea.address < 0 || !fn.values) return true;
   if (readsThroughDescriptor(fn, async)) return true;
@@ -154,8 +189,7 @@ bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operan
   if (!a.known || !c.known || !sameTerms(a, c)) return true;
   const int64_t delta = a.constant - c.constant;  // access offset relative to the copy's start
   if (delta + kMaxAccessBytes <= 0) return false;
-  const int64_t size = copySize(fn, async);
-  return size < 0 || delta < size;
+  return extent < 0 || delta < extent;
 }
 
 std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async) {

@@ -51,11 +51,17 @@ bool isMbarrierWait(const FunctionModel& fn, InstId inst);
 // The two mbarrier operations may name the same barrier word.
 bool sameBarrier(const FunctionModel& fn, InstId a, InstId b);
 
+// How many bytes an async copy moves, when that is known: the size operand of
+// a non-tensor bulk copy, or for a tensor copy an upper bound from the
+// expect_tx byte count announced on its completion barrier (the copies that
+// complete on one barrier move exactly that many bytes together). -1 = unknown.
+int64_t copyExtent(const FunctionModel& fn, InstId async);
+
 // May the generic access `access` touch memory that operand `operand` of the
-// async operation `async` covers? Different shared objects never overlap;
-// constant offsets of one object are compared against the copy size when the
-// size is a known constant; otherwise overlap is assumed.
-bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand);
+// async operation `async` covers (`extent` bytes from it, -1 = unknown)?
+// Different shared objects never overlap; constant offsets of one object are
+// compared against the extent; otherwise overlap is assumed.
+bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent);
 
 // How the access reaches the async operation, and whether that is fenced.
 struct HandOff {

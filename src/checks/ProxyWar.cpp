@@ -74,8 +74,9 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
   for (InstId copy : copies) {
     const int destination = fn.instructions[copy].effect.destination;
     std::vector<InstId> waits = waitsBefore(fn, copy);
+    const int64_t extent = copyExtent(fn, copy);
     for (InstId access : accesses) {
-      if (!mayOverlap(fn, access, copy, destination)) continue;
+      if (!mayOverlap(fn, access, copy, destination, extent)) continue;
       HandOff h = analyzeHandOff(fn, reach, access, copy, waits, /*reportAtAsync=*/false);
       if (!h.hazard) continue;
       findings.add(fn, h, access, copy);

@@ -108,3 +108,36 @@ __global__ void single_fill_no_reuse(const float* src, float* out) {
   mbar_wait(&full, 0);
   out[threadIdx.x] = buf[threadIdx.x] + scratch[(threadIdx.x + 1) % 256];
 }
+
+// Clean: a counter in the same shared struct, right after the tile, is updated
+// with generic atomics every round. The tensor copy's size is not in the
+// instruction (it is in the tensor map), but the expect_tx byte count bounds
+// it: the copy never reaches the counter.
+struct TileAndCounter {
+  alignas(128) float tile[kFloats];
+  int rounds;
+};
+
+__global__ void counter_after_tile(const void* map, float* out, int iters) {
+  __shared__ TileAndCounter s;
+  __shared__ alignas(8) uint64_t full;
+  if (threadIdx.x == 0) {
+    s.rounds = 0;
+    mbar_init(&full, 1);
+    mbar_init_fence();
+  }
+  __syncthreads();
+  float acc = 0.f;
+  for (int k = 0; k < iters; ++k) {
+    if (threadIdx.x == 0) {
+      mbar_arrive_expect_tx(&full, kBytes);
+      tma_load_2d(s.tile, map, 0, k * 32, &full);
+    }
+    mbar_wait(&full, k & 1);
+    acc += s.tile[threadIdx.x];
+    fence_proxy_async_cta();  // every reader, after its reads of the tile
+    atomicAdd(&s.rounds, 1);  // after the fence, but outside what the copy writes
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc + s.rounds;
+}

@@ -94,3 +94,33 @@ TEST(ModelInline, FunctionsAlsoHaveTheirOwnModels) {
   // Without a caller the pointer is an unknown parameter, but still shared.
   EXPECT_EQ(helper.values->addressSpace(store, 0), Space::SharedCta);
 }
+
+TEST(ModelInline, RecursionStaysACall) {
+  FENCELINE_LOAD_PROGRAM(p, "model_inline");
+  const auto& fn = p.fn("recursive");
+  EXPECT_TRUE(fn.hasUnanalyzedCalls);
+  // The kernel's call to depth() is inlined once; its recursive calls are not.
+  auto calls = find(fn, "call");
+  ASSERT_GE(calls.size(), 3u) << dump(fn);
+  EXPECT_EQ(fn.instructions[calls[0]].callSite, -1);
+  EXPECT_EQ(fn.instructions[calls[0]].effect.kind, EffectKind::None);
+  for (size_t k = 1; k < calls.size(); ++k) {
+    EXPECT_EQ(fn.instructions[calls[k]].effect.kind, EffectKind::Call);
+    EXPECT_EQ(fn.instructions[calls[k]].callSite, calls[0]);
+  }
+  // The .func on its own: every recursive call stays a call.
+  const auto& self = p.fn("_Z5depthPKii");
+  EXPECT_TRUE(self.hasUnanalyzedCalls);
+  for (InstId c : find(self, "call")) EXPECT_EQ(self.instructions[c].effect.kind, EffectKind::Call);
+}
+
+TEST(ModelInline, IndirectCallStaysACall) {
+  FENCELINE_LOAD_PROGRAM(p, "model_inline");
+  const auto& fn = p.fn("indirect");
+  EXPECT_TRUE(fn.hasUnanalyzedCalls);
+  InstId call = findOne(fn, "call");
+  EXPECT_EQ(fn.instructions[call].effect.kind, EffectKind::Call);
+  EXPECT_EQ(fn.blockOf[call], fn.blockOf[call + 1]);  // execution continues after it
+  // Kernels without calls or with inlinable ones are fully analyzed.
+  EXPECT_FALSE(p.fn("two_levels").hasUnanalyzedCalls);
+}

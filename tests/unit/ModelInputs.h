@@ -10,6 +10,8 @@
 
 #include "PtxInputs.h"
 #include "model/Program.h"
+#include "model/ThreadRoles.h"
+#include "model/Values.h"
 
 namespace fenceline::testing {
 
@@ -62,7 +64,8 @@ inline std::string dump(const model::FunctionModel& fn) {
   std::ostringstream out;
   for (size_t b = 0; b < fn.blocks.size(); ++b) {
     const auto& bb = fn.blocks[b];
-    out << "B" << b << " idom=" << fn.idom[b] << " ipdom=" << fn.ipostdom[b] << " loop=" << fn.loopOf[b] << " ->";
+    out << "B" << b << " idom=" << fn.idom[b] << " ipdom=" << fn.ipostdom[b] << " loop=" << fn.loopOf[b]
+        << " role=" << (fn.roles ? model::toString(fn.roles->blockSet(static_cast<model::BlockId>(b))) : "?") << " ->";
     for (auto s : bb.successors) out << " B" << s;
     out << "\n";
     for (auto i = bb.first; i < bb.last; ++i) {

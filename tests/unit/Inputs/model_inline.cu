@@ -28,6 +28,20 @@ extern "C" __global__ void two_levels(int* out) {
   out[threadIdx.x] = buf[threadIdx.x];
 }
 
-// Recursion stays a call.
-__device__ __noinline__ int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
-extern "C" __global__ void recursive(int* out) { out[0] = fact(out[1]); }
+// Recursion (a tree walk nvcc cannot turn into a loop) stays a call.
+__device__ __noinline__ int depth(const int* tree, int node) {
+  if (node < 0) return 0;
+  int l = depth(tree, tree[2 * node]);
+  int r = depth(tree, tree[2 * node + 1]);
+  return 1 + (l > r ? l : r);
+}
+extern "C" __global__ void recursive(const int* tree, int* out) { out[0] = depth(tree, 0); }
+
+// A call through a function pointer stays a call.
+typedef int (*Op)(int);
+__device__ __noinline__ int inc(int v) { return v + 1; }
+__device__ __noinline__ int dec(int v) { return v - 1; }
+extern "C" __global__ void indirect(int* out, int which) {
+  Op op = which ? inc : dec;
+  out[0] = op(out[1]);
+}

@@ -235,6 +235,12 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   };
 
   if (reach.reaches(access, async)) {
+    // A read that only ever precedes the async write (no cycle through both)
+    // would read the buffer before it is filled: in a correct program it reads
+    // something else that the alias analysis could not tell apart (a TMEM base
+    // address or a scheduler word next to the tiles). Writes stay: initializing
+    // a buffer generically before its first async fill is the hazard itself.
+    if (!effectOf(fn, access).writes && !reach.reaches(async, access)) return result;
     // The access reaches the async operation on this thread's own paths
     // (through bar.sync, through an mbarrier round trip, or directly). A path
     // is safe once it passes a fence all accessing threads execute, or an

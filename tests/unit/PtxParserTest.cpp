@@ -295,3 +295,46 @@ TEST(PtxParser, EveryInstructionHasAPosition) {
       EXPECT_GT(i.pos.column, 0u);
     }
 }
+
+TEST(PtxParser, ImmediatesInEverySpelling) {
+  FENCELINE_LOAD_PTX(text, "ParserShapes");
+  Module m = parseModule(text, "ParserShapes.ptx");
+  const Function& f = functionNamed(m, "shapes_immediates");
+  const Instruction* fma = firstDotted(f, "fma.rn.f64");
+  ASSERT_TRUE(fma);
+  EXPECT_EQ(fma->operands[2].kind, Operand::Kind::Float);
+  EXPECT_DOUBLE_EQ(fma->operands[2].floatValue, 1.5);   // 0d3FF8000000000000
+  EXPECT_DOUBLE_EQ(fma->operands[3].floatValue, 0.25);  // 0d3FD0000000000000
+  const Instruction* hex = firstDotted(f, "and.b32");
+  ASSERT_TRUE(hex);
+  EXPECT_EQ(hex->operands[2].kind, Operand::Kind::Integer);
+  EXPECT_EQ(hex->operands[2].intValue, 0xF0F0);
+  const Instruction* suffixed = firstDotted(f, "add.u32");
+  ASSERT_TRUE(suffixed);
+  EXPECT_EQ(suffixed->operands[2].intValue, 7);  // 7U
+  EXPECT_EQ(f.registers[suffixed->operands[1].reg].name, "t");  // asm-local, no '%'
+}
+
+TEST(PtxParser, RegisterAndClusterLimits) {
+  FENCELINE_LOAD_PTX(text, "ParserShapes");
+  Module m = parseModule(text, "ParserShapes.ptx");
+  using Directive = std::pair<std::string, std::vector<int64_t>>;
+  EXPECT_EQ(functionNamed(m, "shapes_immediates").performanceDirectives,
+            (std::vector<Directive>{{".maxnreg", {64}}}));
+  EXPECT_EQ(functionNamed(m, "shapes_cluster_rank").performanceDirectives,
+            (std::vector<Directive>{{".maxntid", {256, 1, 1}}, {".minnctapersm", {1}}, {".maxclusterrank", {4}}}));
+}
+
+TEST(PtxParser, FileDirectiveWithTimestampAndSize) {
+  FENCELINE_LOAD_PTX(text, "InlineChains");
+  // ptxas accepts `.file N "path", timestamp, size`; nvcc -lineinfo omits the
+  // last two. Add them to the real output.
+  std::string withStamp = text;
+  size_t at = withStamp.find("InlineChains.cu\"");
+  ASSERT_NE(at, std::string::npos);
+  withStamp.insert(at + std::string("InlineChains.cu\"").size(), ", 1700000000, 2048");
+  Module m = parseModule(withStamp, "stamped.ptx");
+  ASSERT_EQ(m.files.size(), 1u);
+  EXPECT_EQ(m.files[0].index, 1);
+  EXPECT_NE(m.files[0].path.find("InlineChains.cu"), std::string::npos);
+}

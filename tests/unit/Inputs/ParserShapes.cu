@@ -69,3 +69,15 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) shapes_cluster(int* out) {
   __syncthreads();
   out[blockIdx.x] = local[(threadIdx.x + 1) % 32];
 }
+
+// Immediates in every spelling: 0d doubles from C++, hex and U-suffixed
+// integers from inline asm; `.maxnreg` from __maxnreg__.
+extern "C" __global__ void __maxnreg__(64) shapes_immediates(double* d, unsigned* u) {
+  d[threadIdx.x] = d[threadIdx.x] * 1.5 + 0.25;
+  unsigned v = u[threadIdx.x], r;
+  asm volatile("{\n\t.reg .b32 t;\n\tand.b32 t, %1, 0xF0F0;\n\tadd.u32 %0, t, 7U;\n}" : "=r"(r) : "r"(v));
+  u[threadIdx.x] = r;
+}
+
+// `.maxclusterrank` from the third __launch_bounds__ argument.
+extern "C" __global__ void __launch_bounds__(256, 1, 4) shapes_cluster_rank(int* out) { out[threadIdx.x] = 1; }

@@ -324,9 +324,13 @@ struct ValueAnalysis::Impl {
     if (op == "ld" && s.hasModifier("param")) {
       if (inst.boundStore >= 0) return nonTop(src(inst.boundStore, 1), opaque);
       const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
-      if (a.kind == Kind::Address && a.base.kind == Kind::Symbol && inst.origin == fn.function && a.offset == 0) {
+      if (a.kind == Kind::Address && a.base.kind == Kind::Symbol && inst.origin == fn.function) {
+        // A kernel's pointer params point to global memory; a .func's may point anywhere.
+        // A field of a by-value struct param is its own object: "p_param_0+48".
+        Space sp = fn.function->isEntry ? Space::Global : Space::Generic;
         for (const auto& p : fn.function->params)
-          if (p.name == a.base.symbol) return values::object(BaseKind::Param, p.name, Space::Global);
+          if (p.name == a.base.symbol)
+            return values::object(BaseKind::Param, a.offset ? p.name + "+" + std::to_string(a.offset) : p.name, sp);
       }
       return term(opaque);
     }
@@ -356,6 +360,15 @@ struct ValueAnalysis::Impl {
     if (op == "and" && (b.isConstant() || a.isConstant())) {
       int64_t mask = b.isConstant() ? b.constant : a.constant;
       if (mask >= 0) return term(opaque, 0, mask);
+    }
+    if ((op == "or" || op == "xor") && nonNegative) {
+      // Both non-negative and bounded: the result stays below the next power of two.
+      auto rb = b.offsetRange();
+      if (rb && rb->first >= 0 && range->second < (int64_t(1) << 40) && rb->second < (int64_t(1) << 40)) {
+        int64_t top = std::max(range->second, rb->second), limit = 1;
+        while (limit <= top) limit <<= 1;
+        return term(opaque, 0, limit - 1);
+      }
     }
     if (op == "rem" && b.isConstant() && b.constant > 0 && (!isSigned || nonNegative))
       return term(opaque, 0, b.constant - 1);
@@ -472,8 +485,9 @@ bool ValueAnalysis::mayAlias(InstId a, int oa, InstId b, int ob) const {
       return false;
     }
     // A kernel parameter points to global memory: never into a shared symbol.
-    if ((va.baseKind == BaseKind::Param && vb.baseKind == BaseKind::SharedSymbol) ||
-        (vb.baseKind == BaseKind::Param && va.baseKind == BaseKind::SharedSymbol))
+    bool kernel = impl_->fn.function && impl_->fn.function->isEntry;
+    if (kernel && ((va.baseKind == BaseKind::Param && vb.baseKind == BaseKind::SharedSymbol) ||
+                   (vb.baseKind == BaseKind::Param && va.baseKind == BaseKind::SharedSymbol)))
       return false;
     return true;
   }

@@ -130,3 +130,35 @@ TEST(ModelValues, ConstantsAndDefinitions) {
   EXPECT_LT(def, global);
   EXPECT_EQ(fn.values->operandValue(global, 0).baseKind, AbstractValue::BaseKind::Param);
 }
+
+TEST(ModelValues, StructParamFields) {
+  FENCELINE_LOAD_PROGRAM(p, "model_values");
+  const auto& fn = p.fn("struct_params");
+  const auto& v = *fn.values;
+  InstId atom = findOne(fn, "atom");
+  auto stores = find(fn, "st.global");
+  ASSERT_EQ(stores.size(), 2u) << dump(fn);
+  auto flag = v.operandValue(atom, 1);
+  EXPECT_EQ(flag.baseKind, AbstractValue::BaseKind::Param) << flag.toString();
+  InstId flagStore = -1, dataStore = -1;
+  for (InstId s : stores) (v.sameObject(s, 0, atom, 1) ? flagStore : dataStore) = s;
+  ASSERT_GE(flagStore, 0);
+  ASSERT_GE(dataStore, 0);
+  EXPECT_EQ(v.operandValue(flagStore, 0).constant, flag.constant + 4);
+  EXPECT_FALSE(v.mayAlias(flagStore, 0, atom, 1));  // flag[1] vs flag[0]
+  EXPECT_TRUE(v.mayAlias(dataStore, 0, atom, 1));   // two pointers may point to one buffer
+}
+
+TEST(ModelValues, MapaReachesSharedCluster) {
+  FENCELINE_LOAD_PROGRAM(p, "model_values");
+  const auto& fn = p.fn("remote_shared");
+  const auto& v = *fn.values;
+  InstId remote = findOne(fn, "st.shared::cluster");
+  auto value = v.operandValue(remote, 0);
+  EXPECT_EQ(value.space, Space::SharedCluster) << value.toString();
+  EXPECT_EQ(value.baseKind, AbstractValue::BaseKind::SharedSymbol);
+  EXPECT_EQ(v.addressSpace(remote, 0), Space::SharedCluster);
+  InstId local = findOne(fn, "ld.shared");
+  EXPECT_TRUE(v.sameObject(remote, 0, local, 1));
+  EXPECT_TRUE(v.mayAlias(remote, 0, local, 1));
+}

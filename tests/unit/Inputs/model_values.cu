@@ -47,3 +47,25 @@ extern "C" __global__ void loop_pointer(int* out, int n) {
     p += 128;
   }
 }
+
+// Fields of a by-value struct parameter are distinct objects.
+struct Args {
+  unsigned* flag;
+  int* data;
+};
+extern "C" __global__ void struct_params(Args a) {
+  a.data[threadIdx.x] = 1;
+  atomicAdd(a.flag, 1u);
+  a.flag[1] = 0;
+}
+
+// A peer CTA's shared memory through mapa: shared::cluster.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) remote_shared(int* out) {
+  __shared__ int s[32];
+  unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(&s[threadIdx.x & 31]));
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, 1;" : "=r"(remote) : "r"(local));
+  asm volatile("st.shared::cluster.u32 [%0], %1;" ::"r"(remote), "r"(1) : "memory");
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  out[threadIdx.x] = s[threadIdx.x & 31];
+}

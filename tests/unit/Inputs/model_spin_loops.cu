@@ -1,0 +1,57 @@
+// Inputs for ModelSpinLoopsTest: loops that are spin loops and loops that
+// only look like them. Each kernel has at most one loop of interest.
+
+// Spin: volatile poll compared with a constant.
+__global__ void volatile_spin(const int* flag, int* out) {
+  while (*(volatile const int*)flag == 0) {
+  }
+  out[0] = 1;
+}
+
+// Spin: warp-wide exit through __all_sync (vote.sync.all, not.pred).
+__global__ void vote_spin(const int* flags, int* out) {
+  while (!__all_sync(0xffffffffu, *(volatile const int*)&flags[threadIdx.x & 31] != 0)) {
+  }
+  out[threadIdx.x] = 1;
+}
+
+// Spin: backoff with __nanosleep; nvcc peels the first poll.
+__global__ void backoff_spin(const unsigned* flag, unsigned expected, int* out) {
+  unsigned delay = 8;
+  while (*(volatile const unsigned*)flag != expected) {
+    __nanosleep(delay);
+    if (delay < 256) delay *= 2;
+  }
+  out[0] = 1;
+}
+
+// Not a spin: a compare-and-swap update loop compares with the last iteration's value.
+__global__ void cas_loop(int* word, int v) {
+  int old = *word, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(word, assumed, assumed + v);
+  } while (assumed != old);
+}
+
+// Not a spin: a work queue writes results in the loop.
+__global__ void work_queue(int* next, const int* in, int* out, int n) {
+  for (int i = atomicAdd(next, 1); i < n; i = atomicAdd(next, 1)) out[i] = in[i];
+}
+
+struct Node {
+  Node* next;
+  int value;
+};
+// Not a spin: pointer chasing, the polled address changes every iteration.
+__global__ void list_walk(Node* head, int* out) {
+  Node* n = head;
+  while (n->next) n = n->next;
+  out[0] = n->value;
+}
+
+// Two addresses computed differently (cvta'd and raw, shl and mul) name one word.
+__global__ void same_word(unsigned* counters, unsigned r) {
+  atomicAdd(&counters[32 * r], 1u);
+  *(volatile unsigned*)&counters[32 * r] = 0;
+}

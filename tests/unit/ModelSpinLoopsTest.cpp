@@ -1,0 +1,53 @@
+// Spin-loop recognition and register flow over real nvcc output
+// (Inputs/model_spin_loops.cu): which loops wait on memory, which only look
+// like it, and when two differently computed addresses name one word.
+#include <gtest/gtest.h>
+
+#include "ModelInputs.h"
+#include "model/RegisterFlow.h"
+#include "model/SpinLoops.h"
+
+using namespace fenceline;
+using namespace fenceline::model;
+using namespace fenceline::testing;
+
+namespace {
+
+size_t spinCount(const FunctionModel& fn) {
+  RegisterFlow flow(fn);
+  return findSpinLoops(fn, flow).size();
+}
+
+}  // namespace
+
+TEST(ModelSpinLoops, RecognizesSpins) {
+  FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
+  for (const char* kernel : {"_Z13volatile_spinPKiPi", "_Z9vote_spinPKiPi", "_Z12backoff_spinPKjjPi"}) {
+    const auto& fn = p.fn(kernel);
+    RegisterFlow flow(fn);
+    auto spins = findSpinLoops(fn, flow);
+    ASSERT_EQ(spins.size(), 1u) << kernel << "\n" << dump(fn);
+    ASSERT_FALSE(spins[0].polls.empty()) << kernel;
+    for (InstId poll : spins[0].polls)
+      EXPECT_TRUE(dotted(fn.instructions[poll]).starts_with("ld.volatile")) << kernel;
+    EXPECT_FALSE(spins[0].exitBranches.empty()) << kernel;
+  }
+}
+
+TEST(ModelSpinLoops, RejectsLookAlikes) {
+  FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
+  for (const char* kernel : {"_Z8cas_loopPii", "_Z10work_queuePiPKiS_i", "_Z9list_walkP4NodePi"})
+    EXPECT_EQ(spinCount(p.fn(kernel)), 0u) << kernel << "\n" << dump(p.fn(kernel));
+}
+
+TEST(ModelRegisterFlow, SameWordThroughDifferentComputations) {
+  FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
+  const auto& fn = p.fn("_Z9same_wordPjj");
+  RegisterFlow flow(fn);
+  InstId atom = findOne(fn, "atom");
+  InstId store = findOne(fn, "st.volatile");
+  EXPECT_TRUE(flow.sameAddress(atom, store)) << flow.addressKey(atom, fn.instructions[atom].effect.address) << " vs "
+                                             << flow.addressKey(store, fn.instructions[store].effect.address);
+  EXPECT_EQ(flow.addressRoot(atom, fn.instructions[atom].effect.address),
+            flow.addressRoot(store, fn.instructions[store].effect.address));
+}

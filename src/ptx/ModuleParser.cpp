@@ -60,24 +60,34 @@ bool ModuleParser::accept(char punct) {
   return true;
 }
 
+void ModuleParser::failExpected(const std::string& what) {
+  // When the unexpected token starts a later line, something is missing at
+  // the end of the previous one: point there.
+  if (!previous_.text.empty() && (peek().kind == TokenKind::End || peek().line > previous_.line)) {
+    auto length = static_cast<uint32_t>(previous_.text.size());
+    failAt(previous_.offset + length, previous_.line, previous_.column + length, "expected " + what);
+  }
+  fail(peek(), "expected " + what + ", found " + describe(peek()));
+}
+
 Token ModuleParser::expect(char punct, const char* context) {
-  if (!peek().is(punct)) fail(peek(), std::string("expected '") + punct + "' " + context + ", found " + describe(peek()));
+  if (!peek().is(punct)) failExpected(std::string("'") + punct + "' " + context);
   return next();
 }
 
 Token ModuleParser::expectIdentifier(const char* what) {
-  if (peek().kind != TokenKind::Identifier) fail(peek(), std::string("expected ") + what + ", found " + describe(peek()));
+  if (peek().kind != TokenKind::Identifier) failExpected(what);
   return next();
 }
 
 Token ModuleParser::expectDirective(const char* what) {
-  if (peek().kind != TokenKind::Directive) fail(peek(), std::string("expected ") + what + ", found " + describe(peek()));
+  if (peek().kind != TokenKind::Directive) failExpected(what);
   return next();
 }
 
 int64_t ModuleParser::expectInteger(const char* what) {
   bool negative = accept('-');
-  if (peek().kind != TokenKind::Integer) fail(peek(), std::string("expected ") + what + ", found " + describe(peek()));
+  if (peek().kind != TokenKind::Integer) failExpected(what);
   int64_t value = integerValue(next());
   return negative ? static_cast<int64_t>(0 - static_cast<uint64_t>(value)) : value;
 }

@@ -32,11 +32,15 @@ class ModuleParser {
   [[noreturn]] void fail(const Token& at, const std::string& message);
   [[noreturn]] void failAt(uint32_t offset, uint32_t line, uint32_t column, const std::string& message);
   static void lexerFailed(void* self, uint32_t offset, uint32_t line, uint32_t column, const std::string& message);
+  [[noreturn]] void failExpected(const std::string& what);
   static std::string describe(const Token& token);
 
   // Token helpers.
   const Token& peek() const { return lexer_.peek(); }
-  Token next() { return lexer_.next(); }
+  Token next() {
+    previous_ = lexer_.next();
+    return previous_;
+  }
   bool accept(char punct);
   Token expect(char punct, const char* context);
   Token expectIdentifier(const char* what);
@@ -87,6 +91,9 @@ class ModuleParser {
   bool isKnownSymbol(std::string_view name) const {
     return functionSymbols_.count(name) || moduleSymbols_.count(name);
   }
+  // The last token consumed: "expected ';'" and the like point just after it
+  // when the unexpected token is on a later line (the usual missing-';' case).
+  Token previous_;
   // An identifier read while telling a label from an instruction.
   std::optional<Token> pendingOpcode_;
 };

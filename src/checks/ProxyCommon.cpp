@@ -178,18 +178,75 @@ int64_t copyExtent(const FunctionModel& fn, InstId async) {
   return bound;
 }
 
+namespace {
+
+// The shared object a wgmma / tcgen05 matrix descriptor points into: the
+// descriptor is the 32-bit shared address shifted and masked, or-ed with
+// layout bits, advanced by adds; follow the first register operand of those
+// until a value with a shared-symbol base appears. "" when not found.
+std::string descriptorObject(const FunctionModel& fn, model::ValueReg reg, InstId at) {
+  static constexpr std::string_view kThrough[] = {"or", "and", "shr", "shl", "cvt", "mov", "add", "xor", "cvta"};
+  for (int depth = 0; reg >= 0 && depth < 16; ++depth) {
+    model::AbstractValue v = fn.values->valueOf(reg, at);
+    if (v.known && v.baseKind == model::AbstractValue::BaseKind::SharedSymbol) return v.base;
+    InstId def = fn.values->definition(reg, at);
+    if (def < 0) return {};
+    const auto& in = fn.instructions[def];
+    if (std::find(std::begin(kThrough), std::end(kThrough), in.opcode()) == std::end(kThrough)) return {};
+    model::ValueReg next = -1;
+    for (size_t k = 1; k < in.operands.size() && next < 0; ++k)
+      if (in.operands[k].kind == ptx::Operand::Kind::Register) next = in.operands[k].reg;
+    reg = next;
+    at = def;
+  }
+  return {};
+}
+
+// The shared objects the descriptors of a wgmma / tcgen05 point into, or
+// empty when any of them is unknown.
+std::vector<std::string> descriptorObjects(const FunctionModel& fn, InstId inst) {
+  std::vector<std::string> objects;
+  const auto& in = fn.instructions[inst];
+  for (const auto& op : in.operands) {
+    if (op.kind != ptx::Operand::Kind::Register || fn.registerTypes.size() <= static_cast<size_t>(op.reg)) continue;
+    if (fn.registerTypes[op.reg] != ".b64" && fn.registerTypes[op.reg] != ".u64" && fn.registerTypes[op.reg] != ".s64")
+      continue;  // descriptors are 64-bit; accumulators and predicates are not
+    std::string object = descriptorObject(fn, op.reg, inst);
+    if (object.empty()) return {};
+    objects.push_back(std::move(object));
+  }
+  return objects;
+}
+
+}  // namespace
+
 bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
   const auto& ea = effectOf(fn, access);
-  if (operand < 0 || ea.address < 0 || !fn.values) return true;
-  if (readsThroughDescriptor(fn, async)) return true;
+  if (ea.address < 0 || !fn.values) return true;
+  if (readsThroughDescriptor(fn, async)) {
+    // Disjoint only when every descriptor names a shared symbol other than the access's.
+    std::vector<std::string> objects = descriptorObjects(fn, async);
+    model::AbstractValue a = fn.values->operandValue(access, ea.address);
+    if (objects.empty() || !a.known || a.baseKind != model::AbstractValue::BaseKind::SharedSymbol) return true;
+    return std::find(objects.begin(), objects.end(), a.base) != objects.end();
+  }
+  if (operand < 0) return true;
   const bool same = fn.values->sameObject(access, ea.address, async, operand);
   if (!same) return fn.values->mayAlias(access, ea.address, async, operand);
   model::AbstractValue a = fn.values->operandValue(access, ea.address);
   model::AbstractValue c = fn.values->operandValue(async, operand);
-  if (!a.known || !c.known || !sameTerms(a, c)) return true;
-  const int64_t delta = a.constant - c.constant;  // access offset relative to the copy's start
-  if (delta + kMaxAccessBytes <= 0) return false;
-  return extent < 0 || delta < extent;
+  if (!a.known || !c.known) return true;
+  int64_t size = fn.values->accessSize(access, ea.address);
+  if (size <= 0) size = kMaxAccessBytes;
+  if (sameTerms(a, c)) {
+    const int64_t delta = a.constant - c.constant;  // access offset relative to the copy's start
+    if (delta + size <= 0) return false;
+    return extent < 0 || delta < extent;
+  }
+  // Different variable parts: compare the offset ranges when both are bounded.
+  auto ra = a.offsetRange(), rc = c.offsetRange();
+  if (!ra || !rc || extent < 0) return true;
+  return ra->first < rc->second + extent && rc->first < ra->second + size;
 }
 
 std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compiles the translation units of kernels.txt to PTX for sm_90a, one at a time at the lowest
+# Compiles the translation units of kernels.txt to PTX (sm_90a unless the line says `arch=...`),
+# one at a time at the lowest
 # CPU priority, and caches the PTX in .scratch/realcode/ptx (a PTX newer than its source and
 # built from the same kernels.txt line is kept; headers are not tracked: use --force). Then times ptxas on each PTX: the peer against which run.sh
 # measures the checker. Writes <name>.ptx, <name>.nvcc.log and <name>.times (nvcc_s ptxas_s).
@@ -27,17 +28,20 @@ while read -r name src extra; do
   if (( ${#only[@]} )) && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
   src=$(expand "$src")
   flags=()
-  for f in $extra; do flags+=("$(expand "$f")"); done
+  arch=sm_90a  # an `arch=sm_100a` word in the list overrides the target
+  for f in $extra; do
+    if [[ "$f" == arch=* ]]; then arch=${f#arch=}; else flags+=("$(expand "$f")"); fi
+  done
   ptx="$ptxdir/$name.ptx"
   # Cached when the PTX is newer than the source and was built from the same kernels.txt line.
-  line="$name $src ${flags[*]}"
+  line="$name $src $arch ${flags[*]}"
   if (( !force )) && [[ -s "$ptx" && "$ptx" -nt "$src" && "$(cat "$ptxdir/$name.line" 2>/dev/null)" == "$line" ]]; then
     echo "build.sh: $name: cached"
     continue
   fi
   echo "build.sh: $name: nvcc $(basename "$src")"
   t0=$(now)
-  nice -n 19 "$cuda_bin/nvcc" -ptx -lineinfo -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
+  nice -n 19 "$cuda_bin/nvcc" -ptx -lineinfo -std=c++17 -gencode=arch=compute_${arch#sm_},code=$arch \
     --expt-relaxed-constexpr -I"$cutlass/include" -I"$cutlass/tools/util/include" \
     -I"$cutlass/examples/common" -I"$here/tus" "${flags[@]}" -o "$ptx.tmp" "$src" \
     >"$ptxdir/$name.nvcc.log" 2>&1 || { cat "$ptxdir/$name.nvcc.log" >&2; exit 1; }
@@ -45,7 +49,7 @@ while read -r name src extra; do
   mv "$ptx.tmp" "$ptx"
   echo "$line" >"$ptxdir/$name.line"
   echo "build.sh: $name: ptxas"
-  nice -n 19 "$cuda_bin/ptxas" -arch=sm_90a -o /dev/null "$ptx" >>"$ptxdir/$name.nvcc.log" 2>&1 \
+  nice -n 19 "$cuda_bin/ptxas" -arch="$arch" -o /dev/null "$ptx" >>"$ptxdir/$name.nvcc.log" 2>&1 \
     || { echo "build.sh: $name: ptxas failed (see $ptxdir/$name.nvcc.log)" >&2; }
   t2=$(now)
   echo "$(echo "$t1 - $t0" | bc) $(echo "$t2 - $t1" | bc)" >"$ptxdir/$name.times"

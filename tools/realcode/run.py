@@ -30,13 +30,15 @@ SCRATCH = ROOT / ".scratch" / "realcode"
 PTX_DIR = SCRATCH / "ptx"
 
 
-def corpus_names():
-    names = []
+def corpus_units():
+    """(name, arch) per line of kernels.txt; arch from an `arch=` word, sm_90a by default."""
+    units = []
     for line in (HERE / "kernels.txt").read_text().splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            names.append(line.split()[0])
-    return names
+        words = line.split()
+        if words and not words[0].startswith("#"):
+            arch = next((w[5:] for w in words[2:] if w.startswith("arch=")), "sm_90a")
+            units.append((words[0], arch))
+    return units
 
 
 def load_triage():
@@ -82,11 +84,11 @@ def run_once(fenceline, ptx):
     return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext
 
 
-def time_ptxas(ptx):
-    """Wall seconds of `ptxas -arch=sm_90a` on the same PTX (the peer for performance)."""
+def time_ptxas(ptx, arch):
+    """Wall seconds of `ptxas -arch=<arch>` on the same PTX (the peer for performance)."""
     ptxas = pathlib.Path(os.environ.get("CUDA_BIN", "/usr/local/cuda/bin")) / "ptxas"
     start = time.perf_counter()
-    proc = subprocess.run([str(ptxas), "-arch=sm_90a", "-o", os.devnull, str(ptx)],
+    proc = subprocess.run([str(ptxas), f"-arch={arch}", "-o", os.devnull, str(ptx)],
                           capture_output=True, text=True)
     return time.perf_counter() - start if proc.returncode == 0 else None
 
@@ -108,7 +110,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--output", default=str(ROOT / "results" / "realcode" / "summary.json"))
     ap.add_argument("--check", action="store_true",
-                    help="exit 1 on a checker error, an untriaged finding or an open false positive")
+                    help="exit 1 on a checker error, an untriaged finding, an open false positive, or a "
+                         "finding marked fixed (a regression)")
     ap.add_argument("--no-table", action="store_true")
     ap.add_argument("--no-ptxas", action="store_true",
                     help="reuse build.sh's single ptxas timing instead of timing ptxas again")
@@ -126,7 +129,7 @@ def main():
     triage = load_triage()
 
     units = []
-    for name in corpus_names():
+    for name, arch in corpus_units():
         if only and name not in only:
             continue
         ptx = PTX_DIR / f"{name}.ptx"
@@ -140,11 +143,11 @@ def main():
             doc, code, wall, rss, err = run_once(fenceline, ptx)
             walls.append(wall)
             if not args.no_ptxas:
-                ptxas_walls.append(time_ptxas(ptx))
+                ptxas_walls.append(time_ptxas(ptx, arch))
         wall = statistics.median(walls)
         if ptxas_walls and None not in ptxas_walls:
             ptxas_s = statistics.median(ptxas_walls)
-        unit = {"name": name, "ptx": ptx_shape(ptx), "exit_code": code,
+        unit = {"name": name, "arch": arch, "ptx": ptx_shape(ptx), "exit_code": code,
                 "fenceline_s": round(wall, 4), "ptxas_s": round(ptxas_s, 3) if ptxas_s else None,
                 "ratio_to_ptxas": round(wall / ptxas_s, 4) if ptxas_s else None,
                 "peak_rss_mib": round(rss, 1)}
@@ -181,6 +184,7 @@ def main():
             "findings_by_check": by_check,
             "untriaged": sum(1 for f in findings if f["verdict"] == "untriaged"),
             "open_false_positives": sum(1 for f in findings if f["verdict"] == "false-positive"),
+            "regressions": sum(1 for f in findings if f["verdict"] == "fixed"),
         },
     }
     out = pathlib.Path(args.output)
@@ -192,7 +196,7 @@ def main():
     if args.check:
         bad = [u["name"] for u in units if "error" in u]
         bad += [f'{f["key"]} ({f["verdict"]})' for f in findings
-                if f["verdict"] in ("untriaged", "false-positive")]
+                if f["verdict"] in ("untriaged", "false-positive", "fixed")]  # fixed + reported = regression
         if bad or not units:
             print("run.py: FAIL: " + ("; ".join(bad) or "no PTX checked"), file=sys.stderr)
             sys.exit(1)

@@ -1,5 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
-// Fixed false positive (docs/real-code.md, false positive 5): shape found in CUTLASS's
+// Fixed false positive (docs/real-code.md, "constant-rank arrive"): shape found in CUTLASS's
 // Hopper pipelines compiled for a 1x1x1 cluster (the stream-K GEMM, the FMHA, the distributed
 // GEMM). The pipeline computes its arrive target from the cluster shape, a compile-time
 // constant; with one CTA per cluster the target folds to rank 0, which at run time is the CTA

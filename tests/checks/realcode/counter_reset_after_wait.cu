@@ -1,5 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
-// Fixed false positive (docs/real-code.md, false positive 6): shape found in CUTLASS's
+// Fixed false positive (docs/real-code.md, "counter reset after its wait"): shape found in CUTLASS's
 // distributed-GEMM full barrier. Each GPU resets its own iteration flags, adds one to every
 // peer's arrival counter (peer pointers), waits until its own counter holds all peers'
 // arrivals, then subtracts them again so the counter is ready for the next launch. The adds

@@ -122,6 +122,7 @@ struct Function {
   bool isEntry = false;    // .entry (kernel) vs .func
   bool isVisible = false;
   bool isExtern = false;
+  bool isWeak = false;     // .weak (or .common)
   bool hasBody = false;    // false for prototypes/declarations
   std::vector<Parameter> returns;
   std::vector<Parameter> params;

@@ -39,12 +39,6 @@ void ModuleParser::parseBody(Function& function) {
   BlockScopes scopes(function);
   currentLocation_ = kNoLocation;
   locations_.beginFunction();
-  // Reserve room for the body's instructions: about one per ';' up to the
-  // first line that starts with '}' (the function's end in nvcc output).
-  size_t bodyEnd = text_.find("\n}", peek().offset);
-  if (bodyEnd == std::string_view::npos) bodyEnd = text_.size();
-  auto body = text_.substr(peek().offset, bodyEnd - peek().offset);
-  function.instructions.reserve(static_cast<size_t>(std::count(body.begin(), body.end(), ';')));
   expect('{', "to open the function body");
   scopes.push();
   while (scopes.depth() > 0) {
@@ -99,14 +93,12 @@ void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
         fail(t, "expected '}' to close function '" + function.name + "' before " + describe(t));
     fail(t, "unexpected directive " + describe(t) + " in a function body");
   }
-  if (t.is('@')) return parseInstruction(function, scopes);
+  if (t.is('@')) return parseInstruction(function, scopes, std::nullopt);
   if (t.kind == TokenKind::Identifier) {
     Token name = next();
-    if (peek().is(':')) return parseLabelOrDeclaration(function, scopes, name);
-    // Not a label: an instruction whose opcode we already consumed. Parse it
-    // with the opcode token handed back through a one-token replay.
-    pendingOpcode_ = name;
-    return parseInstruction(function, scopes);
+    if (peek().is(':')) return parseLabelOrDeclaration(scopes, name);
+    // Not a label: an unguarded instruction whose opcode we just read.
+    return parseInstruction(function, scopes, name);
   }
   fail(t, "expected an instruction, label or directive, found " + describe(t));
 }
@@ -138,7 +130,7 @@ void ModuleParser::parseRegisterDeclaration(BlockScopes& scopes) {
   expect(';', "after the register declaration");
 }
 
-void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scopes, const Token& name) {
+void ModuleParser::parseLabelOrDeclaration(BlockScopes& scopes, const Token& name) {
   next();  // ':'
   // `prototype_0 : .callprototype ...;` and `ts: .branchtargets L1, L2;` declare
   // names used by indirect calls and brx.idx, not positions in the code.
@@ -150,21 +142,18 @@ void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scop
   }
   auto problem = scopes.defineLabel(name.text, TextPos{name.line, name.column});
   if (!problem.empty()) fail(name, problem);
-  (void)function;
 }
 
-void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes) {
+void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std::optional<Token> opcodeRead) {
   Instruction inst;
-  std::optional<Token> guardAt;
-  if (!pendingOpcode_ && accept('@')) {
+  if (!opcodeRead && accept('@')) {
     bool negated = accept('!');
     Token reg = expectIdentifier("a predicate register after '@'");
     RegisterId id = scopes.lookupRegister(reg.text);
     if (id < 0) fail(reg, "undefined register '" + std::string(reg.text) + "'");
     inst.guard = Guard{id, negated};
   }
-  Token opcode = pendingOpcode_ ? *pendingOpcode_ : expectIdentifier("an opcode");
-  pendingOpcode_.reset();
+  Token opcode = opcodeRead ? *opcodeRead : expectIdentifier("an opcode");
   std::string_view text = opcode.text;
   if (!((text[0] >= 'a' && text[0] <= 'z') || (text[0] >= 'A' && text[0] <= 'Z')))
     fail(opcode, "expected an opcode, found " + describe(opcode));
@@ -356,7 +345,7 @@ Operand ModuleParser::parseOperand(Function& function, BlockScopes& scopes, cons
 
 // `.loc F L C[, function_name LABEL[+imm]][, inlined_at F2 L2 C2]` (see DebugInfo.h).
 void ModuleParser::parseLoc() {
-  Token at = next();  // .loc
+  next();  // .loc
   auto number = [&](const char* what, int64_t max) {
     Token t = peek();
     int64_t v = expectInteger(what);
@@ -385,7 +374,6 @@ void ModuleParser::parseLoc() {
       fail(key, "unknown .loc attribute " + describe(key));
     }
   }
-  (void)at;
   if (!hasFunction && !hasInlinedAt) currentLocation_ = locations_.plain(file, line, column);
   else currentLocation_ = locations_.inlined(file, line, column, functionLabel, hasInlinedAt, atFile, atLine, atColumn);
 }

@@ -327,7 +327,7 @@ void ModuleParser::parseFunction(const Token& kind, bool isVisible, bool isExter
   function.isEntry = kind.text == ".entry";
   function.isVisible = isVisible;
   function.isExtern = isExtern;
-  (void)isWeak;
+  function.isWeak = isWeak;
   function.pos = TextPos{kind.line, kind.column};
   functionSymbols_.clear();
   // `.func .attribute(.unified(...))` and similar: skip the attribute.

@@ -69,8 +69,10 @@ class ModuleParser {
   void parseBody(Function& function);
   void parseBodyStatement(Function& function, BlockScopes& scopes);
   void parseRegisterDeclaration(BlockScopes& scopes);
-  void parseLabelOrDeclaration(Function& function, BlockScopes& scopes, const Token& name);
-  void parseInstruction(Function& function, BlockScopes& scopes);
+  void parseLabelOrDeclaration(BlockScopes& scopes, const Token& name);
+  // `[@[!]p] opcode operands;`; `opcodeRead` when the caller already consumed
+  // the opcode (to tell it from a label).
+  void parseInstruction(Function& function, BlockScopes& scopes, std::optional<Token> opcodeRead);
   Operand parseOperand(Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
   Operand parseNameOperand(Function& function, BlockScopes& scopes, const Instruction& inst, const Token& name);
   Operand parseAddress(Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
@@ -94,8 +96,6 @@ class ModuleParser {
   // The last token consumed: "expected ';'" and the like point just after it
   // when the unexpected token is on a later line (the usual missing-';' case).
   Token previous_;
-  // An identifier read while telling a label from an instruction.
-  std::optional<Token> pendingOpcode_;
 };
 
 }  // namespace fenceline::ptx

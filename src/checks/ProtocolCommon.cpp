@@ -131,12 +131,21 @@ Scope requiredScope(const Context& ctx, InstId access) {
   if (operand < 0) return Scope::Gpu;
   if (ctx.flow.isLoadedPointer(access, operand)) return Scope::Sys;
   std::string root = ctx.flow.addressRoot(access, operand);
-  if (root.empty()) return Scope::Gpu;
+  const bool polled = ctx.isPoll(access);
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const MemoryEffect& e = fn.instructions[i].effect;
     if (e.kind != EffectKind::Load && e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite) continue;
-    if (e.scope != Scope::Sys || e.semantics == Semantics::Volatile || e.address < 0) continue;
-    if (ctx.flow.addressRoot(i, e.address) == root) return Scope::Sys;
+    if (e.address < 0) continue;
+    if (!root.empty() && e.scope == Scope::Sys && e.semantics != Semantics::Volatile &&
+        ctx.flow.addressRoot(i, e.address) == root)
+      return Scope::Sys;
+    // A kernel that raises flags on peer GPUs (a flag store or atomic through
+    // a pointer read from a table) and waits on a flag of its own: the flag it
+    // waits on is raised by the peers.
+    bool flagWrite = e.kind == EffectKind::ReadModifyWrite ||
+                     (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
+    if (polled && flagWrite && model::writesGlobalMemory(fn, i) && ctx.flow.isLoadedPointer(i, e.address))
+      return Scope::Sys;
   }
   return Scope::Gpu;
 }

@@ -212,3 +212,40 @@ __global__ void barrier_fenced_then_ldg(float** buffers, unsigned** signals, con
   for (int p = 0; p < world; ++p) sum += __ldg(&mine[p * n + i]);
   out[i] = sum;
 }
+
+// The all-reduce start barrier as some libraries write it: peers raise flags in
+// this GPU's signal buffer through the by-value pointer table, and this GPU
+// waits on its own buffer through a plain pointer parameter. The poll's pointer
+// does not look remote, but the flags in it are raised by other GPUs.
+struct Flags {
+  unsigned start[64][kMaxRanks];
+};
+struct PeerFlags {
+  Flags* peer[kMaxRanks];
+};
+
+// Broken: a gpu-scope fence after the wait on flags that other GPUs raise.
+__global__ void own_buffer_wait_gpu_fence(PeerFlags peers, Flags* self, float** buffers,
+                                          float* out, int rank, int world, int n) {
+  if (threadIdx.x < world) {
+    st_volatile(&peers.peer[threadIdx.x]->start[blockIdx.x][rank], 1);
+    while (ld_volatile(&self->start[blockIdx.x][threadIdx.x]) != 1) {
+    }
+    __threadfence();  // expect: scope-too-narrow
+  }
+  __syncthreads();
+  reduce_slices(buffers, out, rank, world, n);
+}
+
+// Clean: the same with a system-scope fence.
+__global__ void own_buffer_wait_sys_fence(PeerFlags peers, Flags* self, float** buffers,
+                                          float* out, int rank, int world, int n) {
+  if (threadIdx.x < world) {
+    st_volatile(&peers.peer[threadIdx.x]->start[blockIdx.x][rank], 1);
+    while (ld_volatile(&self->start[blockIdx.x][threadIdx.x]) != 1) {
+    }
+    __threadfence_system();
+  }
+  __syncthreads();
+  reduce_slices(buffers, out, rank, world, n);
+}

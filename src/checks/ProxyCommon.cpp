@@ -333,13 +333,21 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   // Different roles (a producer warp issues the copy): the hand-off is an
   // mbarrier arrive after the access on a barrier the issuer waits on.
   if (waits.empty()) return result;
-  std::vector<InstId> arrives = model::findAllReachable(
-      fn, access, [&](InstId i) { return isHandOffArrive(fn, i) && matchesAWait(i); }, never);
-  for (InstId arrive : arrives) {
-    if (model::everyPathPasses(fn, access, arrive, coveringFence)) continue;
+  auto [cached, fresh] = reach.arrives.try_emplace({access, waits});
+  if (fresh) {
+    for (InstId arrive : model::findAllReachable(
+             fn, access, [&](InstId i) { return isHandOffArrive(fn, i) && matchesAWait(i); }, never))
+      cached->second.push_back({arrive, model::everyPathPasses(fn, access, arrive, coveringFence)});
+  }
+  for (const auto& [arrive, fencedByAccessor] : cached->second) {
+    if (fencedByAccessor) continue;
     bool issuerFenced = true;
-    for (InstId w : waits)
-      if (sameBarrier(fn, arrive, w) && !model::everyPathPasses(fn, w, async, anyFence)) issuerFenced = false;
+    for (InstId w : waits) {
+      if (!sameBarrier(fn, arrive, w)) continue;
+      auto [it, inserted] = reach.issuerFenced.try_emplace({w, async}, false);
+      if (inserted) it->second = model::everyPathPasses(fn, w, async, anyFence);
+      if (!it->second) issuerFenced = false;
+    }
     if (issuerFenced) continue;
     result.hazard = true;
     result.site = reportAtAsync ? async : arrive;

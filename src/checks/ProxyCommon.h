@@ -80,10 +80,19 @@ std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async);
 
 // Instruction reachability with one block walk per source instruction,
 // cached: the checks ask it for every (access, async operation) pair.
+// It also keeps the per-access mbarrier hand-offs, which depend on the
+// access and on the issuer's waits but not on which copy follows them.
 class ReachCache {
  public:
   explicit ReachCache(const FunctionModel& fn) : fn_(fn) {}
   bool reaches(InstId from, InstId to);
+
+  struct ArriveHandOff {
+    InstId arrive = -1;
+    bool fencedByAccessor = false;  // every path access -> arrive passes a covering fence
+  };
+  std::map<std::pair<InstId, std::vector<InstId>>, std::vector<ArriveHandOff>> arrives;
+  std::map<std::pair<InstId, InstId>, bool> issuerFenced;  // (wait, async) -> every path fenced
 
  private:
   const FunctionModel& fn_;

@@ -32,11 +32,7 @@ bool isNonCoherentRead(const Context& ctx, InstId inst) {
   int operand = fn.instructions[inst].effect.address;
   if (ctx.flow.isLoadedPointer(inst, operand)) return true;
   std::string root = ctx.flow.addressRoot(inst, operand);
-  if (root.empty()) return false;
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
-    if (model::writesGlobalMemory(fn, i) && ctx.flow.addressRoot(i, fn.instructions[i].effect.address) == root)
-      return true;
-  return false;
+  return !root.empty() && ctx.writtenRoots.count(root) > 0;
 }
 
 }  // namespace

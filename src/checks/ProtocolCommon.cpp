@@ -46,6 +46,17 @@ Context::Context(const FunctionModel& function) : fn(function), flow(function) {
         if (flow.mayShareObject(i, poll)) polled = true;
     if (polled) signals.push_back(i);
   }
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    const MemoryEffect& e = fn.instructions[i].effect;
+    if (e.address < 0) continue;
+    if (e.kind != EffectKind::Load && e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite) continue;
+    std::string root = flow.addressRoot(i, e.address);
+    if (model::writesGlobalMemory(fn, i) && !root.empty()) writtenRoots.insert(root);
+    if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && !root.empty()) systemRoots.insert(root);
+    bool flagWrite = e.kind == EffectKind::ReadModifyWrite ||
+                     (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
+    if (flagWrite && model::writesGlobalMemory(fn, i) && root.starts_with("loaded(")) raisesPeerFlags = true;
+  }
 }
 
 const model::SpinLoop* Context::spinContaining(InstId inst) const {
@@ -126,27 +137,14 @@ Scope scopeOf(const FunctionModel& fn, InstId inst) {
 }
 
 Scope requiredScope(const Context& ctx, InstId access) {
-  const FunctionModel& fn = ctx.fn;
-  int operand = fn.instructions[access].effect.address;
+  int operand = ctx.fn.instructions[access].effect.address;
   if (operand < 0) return Scope::Gpu;
   if (ctx.flow.isLoadedPointer(access, operand)) return Scope::Sys;
   std::string root = ctx.flow.addressRoot(access, operand);
-  const bool polled = ctx.isPoll(access);
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    const MemoryEffect& e = fn.instructions[i].effect;
-    if (e.kind != EffectKind::Load && e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite) continue;
-    if (e.address < 0) continue;
-    if (!root.empty() && e.scope == Scope::Sys && e.semantics != Semantics::Volatile &&
-        ctx.flow.addressRoot(i, e.address) == root)
-      return Scope::Sys;
-    // A kernel that raises flags on peer GPUs (a flag store or atomic through
-    // a pointer read from a table) and waits on a flag of its own: the flag it
-    // waits on is raised by the peers.
-    bool flagWrite = e.kind == EffectKind::ReadModifyWrite ||
-                     (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
-    if (polled && flagWrite && model::writesGlobalMemory(fn, i) && ctx.flow.isLoadedPointer(i, e.address))
-      return Scope::Sys;
-  }
+  if (!root.empty() && ctx.systemRoots.count(root)) return Scope::Sys;
+  // A kernel that raises flags on peer GPUs and waits on a flag of its own:
+  // the flag it waits on is raised by the peers.
+  if (ctx.raisesPeerFlags && ctx.isPoll(access)) return Scope::Sys;
   return Scope::Gpu;
 }
 

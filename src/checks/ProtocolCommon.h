@@ -13,6 +13,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct Context {
   model::RegisterFlow flow;
   std::vector<model::SpinLoop> spins;
   std::vector<InstId> signals;  // sorted
+  std::set<std::string> writtenRoots;  // objects some store or atomic writes
+  std::set<std::string> systemRoots;   // objects accessed with an explicit .sys operation
+  bool raisesPeerFlags = false;        // a flag store or atomic through a pointer read from memory
 
   explicit Context(const FunctionModel& function);
   const model::SpinLoop* spinContaining(InstId inst) const;

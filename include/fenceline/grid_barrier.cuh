@@ -63,6 +63,39 @@ struct GridBarrier {
     __syncthreads();
   }
 
+  // wait() with a deadline on %globaltimer (global_timer_ns()), for code that must not hang
+  // when a block never arrives. Called by every thread of the block with the token of its
+  // last arrive(); returns the same value in every thread: true when the phase flipped
+  // before deadline_ns, false on timeout. Contract: as wait() when it returns true. Thread
+  // 0 polls with relaxed .gpu loads and leaves the poll either because the phase flipped
+  // or because the deadline passed; the acquire fence (AcquireFence at .gpu) runs on both
+  // exits, so no path out of the wait lacks the acquire. On timeout nothing is ordered by
+  // this episode (it did not complete), and the word holds a partial count: reset() it on
+  // the host before the next launch. The closing __syncthreads_or() extends the acquire to
+  // the block and hands thread 0's outcome to every thread.
+  template <Sem AcquireFence = Sem::acquire>
+  __device__ bool wait_until(Token token, uint64_t deadline_ns) const {
+    static_assert(AcquireFence != Sem::relaxed && AcquireFence != Sem::release, "wait needs an acquire fence");
+    int timed_out = 0;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+      if (!token.last) {
+        while (((atomic_load<Sem::relaxed, Scope::gpu>(word) ^ token.arrived_at) & 0x80000000u) == 0) {
+          if (global_timer_ns() > deadline_ns) {
+            timed_out = 1;
+            break;
+          }
+        }
+      }
+      fence<AcquireFence, Scope::gpu>();
+    }
+    return __syncthreads_or(timed_out) == 0;
+  }
+
+  // arrive() then wait_until(): as sync() when it returns true; false (in every thread) when
+  // the deadline passed first.
+  template <Sem AcquireFence = Sem::acquire>
+  __device__ bool sync_until(uint64_t deadline_ns) const { return wait_until<AcquireFence>(arrive(), deadline_ns); }
+
   // arrive() then wait(): every access of every block before sync() happens before every
   // access of every block after it (.gpu scope; all threads of every block must call it).
   template <Sem AcquireFence = Sem::acquire>

@@ -7,8 +7,13 @@
 // %globaltimer watchdog in the wait turns a hang into a "timed out" count.
 // Variants:
 //   unfixed  block 0 zeroes the counter in the kernel    -> barrier-init-race
-//   fixed    the host zeroes it before each launch; block 0 is still late
-// Counters persist from launch to launch (the host zeroes them once, at start).
+//   fixed    fenceline::GridBarrier (include/fenceline/grid_barrier.cuh): its
+//            word is zeroed by the host (GridBarrier::create) once, reused by
+//            every repetition and launch; block 0 is still late; the wait is
+//            the library's bounded sync_until
+// The unfixed counters persist from launch to launch (the host zeroes them once,
+// at start).
+#include "../../include/fenceline/grid_barrier.cuh"
 #include "../DeviceCommon.cuh"
 #include "../Experiment.h"
 #include "CounterBarrier.cuh"
@@ -46,16 +51,19 @@ __global__ void barrierInitRaceUnfixed(Params p) {
   }
 }
 
-__global__ void barrierInitRaceFixed(Params p) {
-  if (threadIdx.x != 0) return;
+// The fixed variant is the library's fenceline::GridBarrier: its word is created
+// and zeroed on the host (GridBarrier::create) once, never written by the kernel,
+// and the phase bit makes it reusable across repetitions and launches, so the
+// late block 0 can neither wipe arrivals nor find a leftover count. Every thread
+// of the block calls the barrier (it contains __syncthreads); thread 0 counts.
+__global__ void barrierInitRaceFixed(Params p, fenceline::GridBarrier barrier) {
   for (unsigned r = 0; r < p.repetitions; ++r) {
-    unsigned* counter = p.counters + 32 * r;
-    if (blockIdx.x == 0) delayNs(p.delayNs);
-    atomicAdd(&p.arrived[r], 1u);
-    bool timedOut = false;
-    const uint64_t deadline = deadlineAfter(p.timeoutNs);
-    FIXED_THRESHOLD_BARRIER(counter, gridDim.x, deadline, timedOut);
-    countOutcome(p, r, timedOut);
+    if (threadIdx.x == 0) {
+      if (blockIdx.x == 0) delayNs(p.delayNs);
+      atomicAdd(&p.arrived[r], 1u);
+    }
+    const bool passed = barrier.sync_until(deadlineAfter(p.timeoutNs));
+    if (threadIdx.x == 0) countOutcome(p, r, !passed);
   }
 }
 
@@ -75,22 +83,28 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
   p.arrived = perLaunch;
   p.early = perLaunch + p.repetitions;
   p.timeouts = p.early + 1;
-  auto kernel = fixed ? barrierInitRaceFixed : barrierInitRaceUnfixed;
+  fenceline::GridBarrier barrier;
+  if (fixed) check(fenceline::GridBarrier::create(&barrier), "GridBarrier::create");
 
   Result result{"barrier-init-race", variant};
   unsigned early = 0, timeouts = 0;
   const auto began = std::chrono::steady_clock::now();
   for (uint64_t n = 0; n < ctx.iterations && (n == 0 || secondsSince(began) < ctx.budgetSeconds); ++n) {
-    if (fixed) check(cudaMemset(counters, 0, counterWords * 4), "cudaMemset");
     check(cudaMemset(perLaunch, 0, (p.repetitions + 2) * 4), "cudaMemset");
-    result.seconds += timedLaunch(ctx, "barrier-init-race", [&] { kernel<<<blocks, 32>>>(p); });
+    result.seconds += timedLaunch(ctx, "barrier-init-race", [&] {
+      if (fixed) barrierInitRaceFixed<<<blocks, 32>>>(p, barrier);
+      else barrierInitRaceUnfixed<<<blocks, 32>>>(p);
+    });
     unsigned host[2];
     check(cudaMemcpy(host, p.early, sizeof host, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    // A timed-out episode leaves a partial count in the library barrier's word.
+    if (fixed && host[1]) check(barrier.reset(), "GridBarrier::reset");
     early += host[0];
     timeouts += host[1];
     result.trials += static_cast<uint64_t>(blocks) * p.repetitions;
     ++result.launches;
   }
+  if (fixed) check(barrier.destroy(), "GridBarrier::destroy");
   check(cudaFree(counters), "cudaFree");
   check(cudaFree(perLaunch), "cudaFree");
   result.violations = early + timeouts;

@@ -5,9 +5,13 @@
 // the second use; a block that leaves the second barrier before all blocks have
 // announced their arrival there has passed early. Variants:
 //   unfixed  fixed-threshold barrier used twice        -> barrier-reuse
-//   fixed    phase-bit barrier (top bit flips per use), used twice
-// One block per SM (co-resident), thread 0 of each block takes part; each
-// repetition uses its own host-zeroed counter.
+//   fixed    fenceline::GridBarrier (include/fenceline/grid_barrier.cuh): the
+//            phase-bit barrier (top bit flips per use), used twice, with its
+//            bounded wait sync_until (%globaltimer deadline)
+// One block per SM (co-resident); in unfixed, thread 0 of each block takes part,
+// in fixed the whole block calls the library barrier; each repetition uses its
+// own host-zeroed counter.
+#include "../../include/fenceline/grid_barrier.cuh"
 #include "../DeviceCommon.cuh"
 #include "../Experiment.h"
 #include "CounterBarrier.cuh"
@@ -48,16 +52,18 @@ __global__ void barrierReuseUnfixed(Params p) {
   }
 }
 
+// The fixed variant is the library's fenceline::GridBarrier (one per repetition,
+// on that repetition's host-zeroed counter) with its bounded wait: every thread of
+// the block takes part (arrive/wait contain __syncthreads), thread 0 does the rest.
 __global__ void barrierReuseFixed(Params p) {
-  if (threadIdx.x != 0) return;
   for (unsigned r = 0; r < p.repetitions; ++r) {
-    unsigned* counter = p.counters + 32 * r;
-    bool timedOut = false;
+    const fenceline::GridBarrier barrier{p.counters + 32 * r};
     const uint64_t deadline = deadlineAfter(p.timeoutNs);
-    PHASE_BIT_BARRIER(counter, deadline, timedOut);
-    announceSecondArrival(p, r);
-    PHASE_BIT_BARRIER(counter, deadline, timedOut);
-    if (timedOut) noteTimeout(p.timeouts);
+    bool passed = barrier.sync_until(deadline);
+    if (threadIdx.x == 0) announceSecondArrival(p, r);
+    passed = barrier.sync_until(deadline) && passed;
+    if (threadIdx.x != 0) continue;
+    if (!passed) noteTimeout(p.timeouts);
     else countEarly(p, r);
   }
 }

@@ -9,7 +9,8 @@
 //   SB  T0: x=1; a=y          T1: y=1; b=x      weak: a==0, b==0
 //   LB  T0: a=x; y=1          T1: b=y; x=1      weak: a==1, b==1
 // `relaxed` uses ld/st.relaxed.gpu only; `fenced` puts a fence between the two
-// accesses of each thread (fence.acq_rel.gpu for MP and LB, fence.sc.gpu for SB).
+// accesses of each thread (fence.acq_rel.gpu for MP and LB, fence.sc.gpu for SB),
+// written with the library's fenceline::fence (include/fenceline/atomic.cuh).
 //
 // What `fenceline check` says: nothing, and rightly so by the checks'
 // definitions. MP-relaxed's T0 raises a flag (y) after a data write (x) with no
@@ -19,10 +20,14 @@
 // racy on purpose in ways no check covers (docs/lab.md).
 #include <random>
 
+#include "../../include/fenceline/atomic.cuh"
 #include "../DeviceCommon.cuh"
 #include "../Experiment.h"
 
 namespace lab::litmus {
+
+using fenceline::Scope;
+using fenceline::Sem;
 
 constexpr unsigned kThreads = 256;
 
@@ -97,12 +102,12 @@ __global__ void __launch_bounds__(kThreads) litmusMpFenced(Params p) {
       p,
       [](unsigned* x, unsigned* y, unsigned&, unsigned&) {
         storeRelaxedGpu(x, 1);
-        asm volatile("fence.acq_rel.gpu;" ::: "memory");
+        fenceline::fence<Sem::acq_rel, Scope::gpu>();
         asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(y), "r"(1) : "memory");
       },
       [](unsigned* x, unsigned* y, unsigned& a, unsigned& b) {
         a = loadRelaxedGpu(y);
-        asm volatile("fence.acq_rel.gpu;" ::: "memory");
+        fenceline::fence<Sem::acq_rel, Scope::gpu>();
         b = loadRelaxedGpu(x);
       });
 }
@@ -125,12 +130,12 @@ __global__ void __launch_bounds__(kThreads) litmusSbFenced(Params p) {
       p,
       [](unsigned* x, unsigned* y, unsigned& a, unsigned&) {
         storeRelaxedGpu(x, 1);
-        asm volatile("fence.sc.gpu;" ::: "memory");
+        fenceline::fence<Sem::sc, Scope::gpu>();
         a = loadRelaxedGpu(y);
       },
       [](unsigned* x, unsigned* y, unsigned&, unsigned& b) {
         storeRelaxedGpu(y, 1);
-        asm volatile("fence.sc.gpu;" ::: "memory");
+        fenceline::fence<Sem::sc, Scope::gpu>();
         b = loadRelaxedGpu(x);
       });
 }
@@ -153,12 +158,12 @@ __global__ void __launch_bounds__(kThreads) litmusLbFenced(Params p) {
       p,
       [](unsigned* x, unsigned* y, unsigned& a, unsigned&) {
         a = loadRelaxedGpu(x);
-        asm volatile("fence.acq_rel.gpu;" ::: "memory");
+        fenceline::fence<Sem::acq_rel, Scope::gpu>();
         storeRelaxedGpu(y, 1);
       },
       [](unsigned* x, unsigned* y, unsigned&, unsigned& b) {
         b = loadRelaxedGpu(y);
-        asm volatile("fence.acq_rel.gpu;" ::: "memory");
+        fenceline::fence<Sem::acq_rel, Scope::gpu>();
         storeRelaxedGpu(x, 1);
       });
 }

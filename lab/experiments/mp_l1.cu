@@ -4,14 +4,20 @@
 // payload again. Without an acquire after the spin, the second read may be
 // served from the L1 line the first read filled: the stale value. Variants:
 //   unfixed  volatile spin, nothing after it          -> acquire-missing
-//   fixed    volatile spin, then fence.acq_rel.gpu
+//   fixed    relaxed spin (ld.relaxed.gpu), then fence.acq_rel.gpu
 //   acquire  the spin polls with ld.acquire.gpu
+// The fixed and acquire variants are built from include/fenceline/atomic.cuh
+// (fenceline::atomic_load, fenceline::fence); the unfixed spin stays hand-written.
 // One instance = one producer thread and one consumer thread; grid = one block
 // per SM, the first half producers, the second half consumers.
+#include "../../include/fenceline/atomic.cuh"
 #include "../DeviceCommon.cuh"
 #include "../Experiment.h"
 
 namespace lab::mp_l1 {
+
+using fenceline::Scope;
+using fenceline::Sem;
 
 struct Params {
   unsigned* payload;  // one word per instance
@@ -87,12 +93,12 @@ __global__ void mpL1Unfixed(Params p) {
 __global__ void mpL1Fixed(Params p) {
   run(p, [](unsigned* flag, unsigned r, uint64_t deadline) {
     bool seen = true;
-    while (*static_cast<volatile unsigned*>(flag) != r)
+    while (fenceline::atomic_load<Sem::relaxed, Scope::gpu>(flag) != r)
       if (pastDeadline(deadline)) {
         seen = false;
         break;
       }
-    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    fenceline::fence<Sem::acq_rel, Scope::gpu>();
     return seen;
   });
 }
@@ -101,7 +107,7 @@ __global__ void mpL1Acquire(Params p) {
   run(p, [](unsigned* flag, unsigned r, uint64_t deadline) {
     unsigned seen;
     do {
-      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(flag) : "memory");
+      seen = fenceline::atomic_load<Sem::acquire, Scope::gpu>(flag);
       if (seen != r && pastDeadline(deadline)) return false;
     } while (seen != r);
     return true;

@@ -7,13 +7,14 @@
 // Each round goes to its own global tile; a check kernel compares every word
 // with the round's tag afterwards. Variants:
 //   unfixed       writes, bar.sync, store                            -> proxy-raw
-//   fixed         every writer fences before bar.sync
+//   fixed         every writer fences before bar.sync (the tma_store.cuh epilogue)
 //   issuer-fence  thread 0 fences after bar.sync, before the store
+#include <cuda.h>
+
+#include "../../include/fenceline/tma_store.cuh"
 #include "../DeviceCommon.cuh"
 #include "../Experiment.h"
 #include "../TensorMap.h"
-
-#include <cuda.h>
 
 namespace lab::proxy_raw {
 
@@ -36,6 +37,17 @@ __host__ __device__ constexpr uint32_t tileTag(unsigned cta, unsigned round) {
   return 0x80000000u | (cta << 16) | (round & 0xffffu);
 }
 
+// This thread's 16 words of the round's tile, at `base` (a shared address).
+__device__ __forceinline__ void writeTile(const Params& p, uint32_t base, uint32_t tag) {
+  const unsigned t = threadIdx.x;
+  const bool conflicts = p.bankConflicts != 0;
+  // Conflicted: 16 threads of a warp 128 words apart -> one bank per half-warp.
+  const uint32_t offset = conflicts ? ((t & 15) * 128 + (t >> 4) * 16) * 4 : t * 4;
+  const uint32_t step = conflicts ? 4 : kThreads * 4;
+#pragma unroll
+  for (unsigned j = 0; j < kWordsPerThread; ++j) storeShared(base + offset + j * step, tag);
+}
+
 // Writes this thread's 16 words of the tile, then runs the variant's
 // `beforeBarrier`, bar.sync, the variant's `storeTile` on thread 0 (which
 // waits until the copy has read shared memory), and bar.sync again.
@@ -43,15 +55,9 @@ template <class BeforeBarrier, class StoreTile>
 __device__ void tileRounds(const Params& p, BeforeBarrier beforeBarrier, StoreTile storeTile) {
   __shared__ __align__(128) uint32_t tile[kTileBytes / 4];
   const unsigned t = threadIdx.x;
-  const bool conflicts = p.bankConflicts != 0;
-  // Conflicted: 16 threads of a warp 128 words apart -> one bank per half-warp.
-  const uint32_t offset = conflicts ? ((t & 15) * 128 + (t >> 4) * 16) * 4 : t * 4;
-  const uint32_t step = conflicts ? 4 : kThreads * 4;
   const uint32_t base = sharedAddress(tile);
   for (unsigned round = 0; round < p.rounds; ++round) {
-    const uint32_t tag = tileTag(blockIdx.x, round);
-#pragma unroll
-    for (unsigned j = 0; j < kWordsPerThread; ++j) storeShared(base + offset + j * step, tag);
+    writeTile(p, base, tileTag(blockIdx.x, round));
     beforeBarrier();
     __syncthreads();
     if (t == 0) {
@@ -75,15 +81,28 @@ __global__ void __launch_bounds__(kThreads) proxyRawUnfixed(const __grid_constan
   });
 }
 
+// The fixed variant is the library's epilogue (include/fenceline/tma_store.cuh):
+// store_publish() runs fence.proxy.async.shared::cta in every writer, then
+// bar.sync; thread 0 stores and commits the group (store_bulk/store_tensor_2d);
+// store_reclaim() waits until the copy has read the tile, then bar.sync. The
+// instruction sequence is the one the hand-written fixed variant had.
 template <Copy C>
 __global__ void __launch_bounds__(kThreads) proxyRawFixed(const __grid_constant__ Params p) {
-  tileRounds(p, [] { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); },
-             [&](uint32_t src, uint32_t* dst, int row) {
-               if constexpr (C == Copy::Bulk)
-                 asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(kTileBytes) : "memory");
-               else
-                 asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(&p.tensorMap), "r"(0), "r"(row), "r"(src) : "memory");
-             });
+  __shared__ __align__(128) uint32_t tile[kTileBytes / 4];
+  const bool issuer = threadIdx.x == 0;
+  for (unsigned round = 0; round < p.rounds; ++round) {
+    writeTile(p, sharedAddress(tile), tileTag(blockIdx.x, round));
+    fenceline::store_publish();
+    if (issuer) {
+      const size_t index = static_cast<size_t>(round) * gridDim.x + blockIdx.x;
+      if constexpr (C == Copy::Bulk)
+        fenceline::store_bulk(p.destination + index * (kTileBytes / 4), tile, kTileBytes);
+      else
+        fenceline::store_tensor_2d(&p.tensorMap, 0, static_cast<int>(index * kTileRows), tile);
+    }
+    fenceline::store_reclaim(issuer);
+  }
+  if (issuer) fenceline::store_drain();
 }
 
 template <Copy C>

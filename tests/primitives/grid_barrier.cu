@@ -26,3 +26,24 @@ __global__ void grid_barrier_split(GridBarrier barrier, unsigned* data, unsigned
   barrier.wait(token);
   out[i] = data[n - 1 - i] + scratch[i];
 }
+
+// The bounded forms: the acquire fence runs on the timeout exit as well, so neither the
+// sync_until nor the split wait_until draws acquire-missing.
+__global__ void grid_barrier_bounded(GridBarrier barrier, unsigned* data, unsigned* out, unsigned* timeouts,
+                                     uint64_t timeout_ns) {
+  const unsigned n = gridDim.x * blockDim.x;
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t deadline = fenceline::global_timer_ns() + timeout_ns;
+  data[i] = i * 5u;
+  if (!barrier.sync_until(deadline)) {
+    if (threadIdx.x == 0) atomicAdd(timeouts, 1u);
+    return;
+  }
+  out[i] = data[n - 1 - i];
+  GridBarrier::Token token = barrier.arrive();
+  if (!barrier.wait_until<fenceline::Sem::acq_rel>(token, deadline)) {
+    if (threadIdx.x == 0) atomicAdd(timeouts, 1u);
+    return;
+  }
+  out[i] += data[(i + 1) % n];
+}

@@ -28,6 +28,7 @@ bool isFloatingPoint(const model::Inst& inst) {
 
 Context::Context(const FunctionModel& function) : fn(function), flow(function) {
   spins = model::findSpinLoops(fn, flow);
+  // FENCELINE_DEBUG_SPINS=1 lists the spin loops found (for triaging real code).
   if (std::getenv("FENCELINE_DEBUG_SPINS"))
     for (const auto& spin : spins)
       for (InstId poll : spin.polls)
@@ -90,16 +91,18 @@ const Context& contextFor(const FunctionModel& fn) {
   struct Cached {
     const FunctionModel* model = nullptr;
     const ptx::Function* function = nullptr;
+    const model::Inst* instructions = nullptr;
     size_t size = 0;
     std::unique_ptr<Context> context;
   };
   thread_local Cached cached;
   if (!cached.context || cached.model != &fn || cached.function != fn.function ||
-      cached.size != fn.instructions.size()) {
+      cached.instructions != fn.instructions.data() || cached.size != fn.instructions.size()) {
     cached.context.reset();  // the old context refers to the old model
     cached.context = std::make_unique<Context>(fn);
     cached.model = &fn;
     cached.function = fn.function;
+    cached.instructions = fn.instructions.data();
     cached.size = fn.instructions.size();
   }
   return *cached.context;

@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/ReachingDefinitions.h"
 #include "model/ValueAlgebra.h"
 
 namespace fenceline::model {
@@ -104,6 +106,7 @@ struct ValueAnalysis::Impl {
   std::vector<ValueReg> joinedLog;
   std::vector<uint8_t> placeholderUsed;   // per register
 
+  std::unique_ptr<ReachingDefinitions> reaching;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
 
@@ -124,6 +127,7 @@ struct ValueAnalysis::Impl {
       for (ValueReg r : out)
         if (static_cast<size_t>(r) < defs.size()) defs[r].push_back(static_cast<InstId>(i));
     }
+    reaching = std::make_unique<ReachingDefinitions>(fn, defs);
     // Evaluate definitions in program order, so that operands are mostly
     // known already and recursion stays shallow (and results do not depend on
     // the order in which checks ask).
@@ -148,7 +152,16 @@ struct ValueAnalysis::Impl {
       auto it = std::lower_bound(d.begin(), d.end(), at);
       if (it != d.begin() && fn.blockOf[*(it - 1)] == fn.blockOf[at]) return *(it - 1);
     }
-    return d.size() == 1 ? d.front() : -1;
+    if (d.size() == 1) return d.front();
+    // Several definitions: the one that alone reaches the use's block, if any.
+    if (!reaching || at < 0 || static_cast<size_t>(at) >= fn.blockOf.size()) return -1;
+    InstId only = -1;
+    for (InstId def : d)
+      if (reaching->reachesEntry(def, fn.blockOf[at])) {
+        if (only >= 0) return -1;
+        only = def;
+      }
+    return only;
   }
 
   AbstractValue valueOf(ValueReg reg, InstId at) {

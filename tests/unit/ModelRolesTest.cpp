@@ -40,6 +40,8 @@ TEST(ModelRoles, Elections) {
       {"block_thread_zero", 0, ThreadSet::OneBlockThread},
       {"far_election", 0, ThreadSet::OneLane},
       {"early_return", 0, ThreadSet::OneThread},
+      {"elect_twice", 0, ThreadSet::OneThread},  // warp 1, one lane
+      {"elect_twice", 1, ThreadSet::OneLane},
   };
   for (const auto& c : cases) {
     const auto& fn = p.fn(c.kernel);

@@ -86,3 +86,26 @@ extern "C" __global__ void early_return(int* out) {
   if (threadIdx.x != 0) return;
   atomicAdd(out, 1);
 }
+
+// cute::elect_one_sync's shape: the flag register starts as a copy of a
+// shared zero that is later reassigned; used by two elections in a row.
+__device__ __forceinline__ bool elect_cute() {
+  unsigned pred = 0;
+  unsigned lane = 0;
+  asm volatile(
+      "{\n"
+      ".reg .b32 %%rx;\n"
+      ".reg .pred %%px;\n"
+      "     elect.sync %%rx|%%px, %2;\n"
+      "@%%px mov.s32 %1, 1;\n"
+      "     mov.s32 %0, %%rx;\n"
+      "}\n"
+      : "+r"(lane), "+r"(pred)
+      : "r"(0xffffffffu));
+  return pred;
+}
+
+extern "C" __global__ void elect_twice(int* out) {
+  if (threadIdx.x / 32 == 1 && elect_cute()) atomicAdd(out, 1);
+  if (elect_cute()) atomicAdd(out + 1, 1);
+}

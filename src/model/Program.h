@@ -110,6 +110,9 @@ struct FunctionModel {
   FunctionModel& operator=(FunctionModel&&) noexcept;
 };
 
+// The module must outlive the program (Inst::syntax points into it), and a
+// FunctionModel must stay where buildProgram put it: its value analysis and
+// thread roles keep a reference to it.
 struct Program {
   const ptx::Module* module = nullptr;
   // One model per function with a body: entries (kernels) with calls inlined,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,23 +69,31 @@ struct Affine {
   }
 };
 
+// Address arithmetic wraps like the hardware's (and stays defined behaviour).
+int64_t wrappingAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t wrappingNegate(int64_t a) { return static_cast<int64_t>(0 - static_cast<uint64_t>(a)); }
+
+bool parseInteger(std::string_view text, int64_t& value) {
+  if (text.empty()) return false;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
 Affine parseKey(const std::string& key) {
   // Inverse of Affine::text for the forms produced here.
   Affine a;
   if (key.empty()) return a;
-  bool numeric = key.find_first_not_of("-0123456789") == std::string::npos;
-  if (numeric) {
-    a.constant = std::stoll(key);
-    return a;
-  }
+  if (parseInteger(key, a.constant)) return a;
   size_t plus = key.rfind('+');
-  if (plus != std::string::npos && plus + 1 < key.size() &&
-      key.find_first_not_of("-0123456789", plus + 1) == std::string::npos && key.find(')', plus) == std::string::npos) {
+  int64_t offset = 0;
+  if (plus != std::string::npos && key.find(')', plus) == std::string::npos &&
+      parseInteger(std::string_view(key).substr(plus + 1), offset)) {
     a.symbolic = key.substr(0, plus);
-    a.constant = std::stoll(key.substr(plus + 1));
+    a.constant = offset;
     return a;
   }
   a.symbolic = key;
+  a.constant = 0;
   return a;
 }
 
@@ -184,7 +193,7 @@ std::string RegisterFlow::keyOfOperand(const ptx::Operand& op, InstId at, int de
       if (op.base.kind == Kind::Register) base = parseKey(keyOf(op.base.reg, at, depth));
       else if (op.base.kind == Kind::Symbol) base.symbolic = "sym:" + op.base.symbol;
       else base.constant = op.base.value;
-      base.constant += op.offset;
+      base.constant = wrappingAdd(base.constant, op.offset);
       return "[" + base.text() + "]";
     }
     default: return "?";
@@ -247,13 +256,13 @@ std::string RegisterFlow::computeKeyOfDefinition(InstId d, int depth) const {
   if (op == "add" && args.size() == 2) {
     Affine a = parseKey(args[0]), b = parseKey(args[1]);
     if (a.symbolic.empty() || b.symbolic.empty()) {
-      Affine sum{a.symbolic.empty() ? b.symbolic : a.symbolic, a.constant + b.constant};
+      Affine sum{a.symbolic.empty() ? b.symbolic : a.symbolic, wrappingAdd(a.constant, b.constant)};
       return sum.text();
     }
   }
   if (op == "sub" && args.size() == 2) {
     Affine a = parseKey(args[0]), b = parseKey(args[1]);
-    if (b.symbolic.empty()) return Affine{a.symbolic, a.constant - b.constant}.text();
+    if (b.symbolic.empty()) return Affine{a.symbolic, wrappingAdd(a.constant, wrappingNegate(b.constant))}.text();
   }
   if (op == "mad" && args.size() == 3) {
     std::vector<std::string> product{args[0], args[1]};

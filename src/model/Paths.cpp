@@ -57,6 +57,24 @@ void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
   }
 }
 
+// Every instruction satisfying `target` reached from `start` in `direction`
+// without crossing `stop` (the walk does not continue past a target), sorted.
+std::vector<InstId> collectTargets(const FunctionModel& fn, InstId start, int direction,
+                                   const std::function<bool(InstId)>& target,
+                                   const std::function<bool(InstId)>& stop) {
+  std::vector<InstId> found;
+  walk(fn, start, direction, [&](InstId i) {
+    if (target(i)) {
+      found.push_back(i);
+      return Step::Cut;
+    }
+    return stop(i) ? Step::Cut : Step::Continue;
+  });
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
 }  // namespace
 
 bool reachable(const FunctionModel& fn, InstId from, InstId to) {
@@ -101,33 +119,13 @@ InstId findReachable(const FunctionModel& fn, InstId from,
 std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from,
                                      const std::function<bool(InstId)>& target,
                                      const std::function<bool(InstId)>& stop) {
-  std::vector<InstId> found;
-  walk(fn, from, 1, [&](InstId i) {
-    if (target(i)) {
-      found.push_back(i);
-      return Step::Cut;
-    }
-    return stop(i) ? Step::Cut : Step::Continue;
-  });
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
-  return found;
+  return collectTargets(fn, from, 1, target, stop);
 }
 
 std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
                                          const std::function<bool(InstId)>& target,
                                          const std::function<bool(InstId)>& stop) {
-  std::vector<InstId> found;
-  walk(fn, to, -1, [&](InstId i) {
-    if (target(i)) {
-      found.push_back(i);
-      return Step::Cut;
-    }
-    return stop(i) ? Step::Cut : Step::Continue;
-  });
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
-  return found;
+  return collectTargets(fn, to, -1, target, stop);
 }
 
 }  // namespace fenceline::model

@@ -4,6 +4,7 @@
 // flags), and a remote mbarrier arrive without .release.cluster. Reported at
 // the operation whose scope is too narrow. When some path has no acquire or
 // release at all, acquire-missing / release-missing report it instead.
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -87,18 +88,33 @@ void checkReleaseSide(const Context& ctx, std::set<std::string>& reported, Findi
   }
 }
 
+// The rank operand of every `mapa` that defines the arrive's address, or
+// nothing when some reaching definition is not a `mapa`.
+std::optional<std::vector<std::string>> mapaRanks(const Context& ctx, InstId arrive) {
+  const auto& inst = ctx.fn.instructions[arrive];
+  if (inst.effect.address < 0) return std::nullopt;
+  const ptx::Operand& address = inst.operands[inst.effect.address];
+  if (address.kind != ptx::Operand::Kind::Address || address.base.kind != ptx::Operand::Kind::Register)
+    return std::nullopt;
+  std::vector<InstId> defs = ctx.flow.reachingDefinitions(address.base.reg, arrive);
+  if (defs.empty()) return std::nullopt;
+  std::vector<std::string> ranks;
+  for (InstId d : defs) {
+    if (ctx.fn.instructions[d].opcode() != "mapa") return std::nullopt;
+    ranks.push_back(ctx.flow.operandKey(d, 2));
+  }
+  return ranks;
+}
+
 // `mapa addr, %cluster_ctarank` names the executing CTA's own barrier: CUTLASS's
 // pipelines send every arrive through the cluster form and pass their own rank
 // when the barrier is local. Such an arrive needs only .cta scope.
 bool targetsOwnCta(const Context& ctx, InstId arrive) {
-  const auto& inst = ctx.fn.instructions[arrive];
-  if (inst.effect.address < 0) return false;
-  const ptx::Operand& address = inst.operands[inst.effect.address];
-  if (address.kind != ptx::Operand::Kind::Address || address.base.kind != ptx::Operand::Kind::Register) return false;
-  std::vector<InstId> defs = ctx.flow.reachingDefinitions(address.base.reg, arrive);
-  for (InstId d : defs)
-    if (ctx.fn.instructions[d].opcode() != "mapa" || ctx.flow.operandKey(d, 2) != "%cluster_ctarank") return false;
-  return !defs.empty();
+  auto ranks = mapaRanks(ctx, arrive);
+  if (!ranks) return false;
+  for (const std::string& rank : *ranks)
+    if (rank != "%cluster_ctarank") return false;
+  return true;
 }
 
 // The CTAs per cluster the kernel declares (.reqnctapercluster), or 0 when
@@ -122,17 +138,11 @@ bool mayBeOwnCta(const Context& ctx, InstId arrive) {
   int64_t size = declaredClusterSize(ctx.fn);
   if (size == 1) return true;
   if (size > 1) return false;
-  const auto& inst = ctx.fn.instructions[arrive];
-  if (inst.effect.address < 0) return false;
-  const ptx::Operand& address = inst.operands[inst.effect.address];
-  if (address.kind != ptx::Operand::Kind::Address || address.base.kind != ptx::Operand::Kind::Register) return false;
-  std::vector<InstId> defs = ctx.flow.reachingDefinitions(address.base.reg, arrive);
-  for (InstId d : defs) {
-    if (ctx.fn.instructions[d].opcode() != "mapa") return false;
-    std::string rank = ctx.flow.operandKey(d, 2);
+  auto ranks = mapaRanks(ctx, arrive);
+  if (!ranks) return false;
+  for (const std::string& rank : *ranks)
     if (rank.empty() || rank.find_first_not_of("-0123456789") != std::string::npos) return false;
-  }
-  return !defs.empty();
+  return true;
 }
 
 void checkRemoteArrives(const Context& ctx, std::set<std::string>& reported, Findings& out) {

@@ -42,13 +42,6 @@ int64_t typeWidth(std::string_view m) {
   return bits % 8 == 0 && bits > 0 && bits <= 128 ? bits / 8 : 0;
 }
 
-bool sameTerms(const AbstractValue& a, const AbstractValue& b) {
-  if (a.terms.size() != b.terms.size()) return false;
-  for (size_t i = 0; i < a.terms.size(); ++i)
-    if (a.terms[i].name != b.terms[i].name || a.terms[i].coefficient != b.terms[i].coefficient) return false;
-  return true;
-}
-
 int64_t saturatingAdd(int64_t a, int64_t b) {
   int64_t r;
   if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kUnbounded : std::numeric_limits<int64_t>::min();
@@ -148,6 +141,37 @@ Located locate(const MemoryAnalysis& memory, const FunctionModel& fn, InstId ins
   return out;
 }
 
+// Every offset an affine value may take (its terms as independent bounded
+// variables), when there are at most kMaxOffsets of them; sorted.
+constexpr size_t kMaxOffsets = 1 << 14;
+
+std::optional<std::vector<int64_t>> startOffsets(const AbstractValue& v) {
+  if (!v.known || !v.offsetRange()) return std::nullopt;
+  std::vector<int64_t> offsets{v.constant};
+  for (const auto& t : v.terms) {
+    const uint64_t count = static_cast<uint64_t>(t.high) - static_cast<uint64_t>(t.low) + 1;
+    if (count == 0 || count > kMaxOffsets || offsets.size() * count > kMaxOffsets) return std::nullopt;
+    std::vector<int64_t> next;
+    next.reserve(offsets.size() * count);
+    for (int64_t o : offsets)
+      for (int64_t x = t.low; x <= t.high; ++x) next.push_back(o + t.coefficient * x);
+    offsets = std::move(next);
+  }
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+  return offsets;
+}
+
+// Does some [a, a + sizeA) overlap some [b, b + sizeB)?
+bool anyOverlap(const std::vector<int64_t>& a, int64_t sizeA, const std::vector<int64_t>& b, int64_t sizeB) {
+  for (int64_t x : a) {
+    // the first b with b + sizeB > x, i.e. b > x - sizeB
+    auto it = std::upper_bound(b.begin(), b.end(), x - sizeB);
+    if (it != b.end() && *it < x + sizeA) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 MemoryLocation MemoryAnalysis::location(InstId inst, int operand, int64_t size) const {
@@ -197,12 +221,14 @@ AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int
   Located la = locate(*this, fn_, a, oa, sizeA), lb = locate(*this, fn_, b, ob, sizeB);
   AliasResult result = alias(la.location, lb.location);
   if (result != AliasResult::May || !(la.location.object == lb.location.object)) return result;
-  // Same object, same variable parts (the same stage index): the constant
-  // parts decide for every thread.
-  if (la.value.known && lb.value.known && sameTerms(la.value, lb.value)) {
-    const int64_t delta = lb.value.constant - la.value.constant;  // b's start relative to a's
-    if (la.size > 0 && delta >= la.size) return AliasResult::No;
-    if (lb.size > 0 && -delta >= lb.size) return AliasResult::No;
+  // Same object, both offsets bounded: compare the exact sets of start
+  // offsets (a stage ring's accesses are strided: `8448 * s + 8192` never
+  // falls inside `[8448 * s', 8448 * s' + 8192)`). Each term is an
+  // independent variable: the accesses may be made by different threads or
+  // on different trips of a loop.
+  if (la.size > 0 && lb.size > 0) {
+    auto starts = startOffsets(la.value), others = startOffsets(lb.value);
+    if (starts && others) return anyOverlap(*starts, la.size, *others, lb.size) ? result : AliasResult::No;
   }
   return result;
 }
@@ -290,6 +316,17 @@ std::optional<int64_t> constantOperand(const FunctionModel& fn, InstId inst, con
   return std::nullopt;
 }
 
+// The largest value a byte count may take (a constant, or a bounded runtime
+// size such as `min(n, TILE) * 4`); nullopt when unbounded.
+std::optional<int64_t> largestCount(const FunctionModel& fn, InstId inst, const ptx::Operand& op) {
+  if (auto c = constantOperand(fn, inst, op)) return c;
+  if (op.kind != Kind::Register || !fn.values) return std::nullopt;
+  AbstractValue v = fn.values->valueOf(op.reg, inst);
+  auto range = v.hasBase() ? std::nullopt : v.offsetRange();
+  if (!range || range->first < 0) return std::nullopt;
+  return range->second;
+}
+
 bool announcesBytes(const FunctionModel& fn, InstId inst) {
   const auto& in = fn.instructions[inst];
   if (in.effect.kind == EffectKind::MbarrierExpectTx) return in.opcode() == "mbarrier" && in.hasModifier("expect_tx");
@@ -312,7 +349,7 @@ int64_t MemoryAnalysis::copyExtent(InstId copy) const {
         ++addresses;
         continue;
       }
-      if (addresses >= 2) return constantOperand(fn_, copy, op).value_or(-1);
+      if (addresses >= 2) return largestCount(fn_, copy, op).value_or(-1);
     }
     return -1;
   }
@@ -328,7 +365,7 @@ int64_t MemoryAnalysis::copyExtent(InstId copy) const {
   int64_t bound = -1;
   for (InstId i : announcements) {  // every path's announcement must be known; take the largest
     const auto& ops = fn_.instructions[i].operands;
-    std::optional<int64_t> bytes = ops.empty() ? std::nullopt : constantOperand(fn_, i, ops.back());
+    std::optional<int64_t> bytes = ops.empty() ? std::nullopt : largestCount(fn_, i, ops.back());
     if (!bytes || *bytes <= 0) return -1;
     bound = std::max(bound, *bytes);
   }
@@ -378,6 +415,12 @@ struct DescriptorDecoder {
     if (op == "shr" && shifted && ops.size() >= 3) {
       std::optional<int64_t> amount = constantOperand(fn, def, ops[2]);
       if (amount != 4) return std::nullopt;
+      return decode(ops[1], def, /*shifted=*/false, depth + 1);
+    }
+    if (op == "bfe" && shifted && ops.size() >= 4) {
+      // bfe.u32 d, x, 4, len: (x >> 4) masked, Triton's address field.
+      std::optional<int64_t> pos = constantOperand(fn, def, ops[2]);
+      if (pos != 4) return std::nullopt;
       return decode(ops[1], def, /*shifted=*/false, depth + 1);
     }
     if (op == "and" && ops.size() >= 3) {
@@ -436,6 +479,23 @@ std::optional<std::pair<int64_t, int64_t>> wgmmaShape(const Inst& in) {
   return std::nullopt;
 }
 
+// tcgen05.mma [d], a, b, idesc, ...: the instruction descriptor holds N >> 3
+// in bits 17-22 and M >> 4 in bits 24-28 (PTX ISA, tcgen05 instruction
+// descriptor, for .kind::tf32/f16/f8f6f4/i8). Without a constant descriptor
+// (or for other kinds), the largest shape: 256 x 256.
+std::pair<int64_t, int64_t> tcgen05Shape(const FunctionModel& fn, InstId mma) {
+  const Inst& in = fn.instructions[mma];
+  const bool decodable = in.hasModifier("kind::f16") || in.hasModifier("kind::tf32") ||
+                         in.hasModifier("kind::f8f6f4") || in.hasModifier("kind::i8");
+  if (decodable && in.operands.size() > 3)
+    if (auto idesc = constantOperand(fn, mma, in.operands[3])) {
+      const uint32_t bits = static_cast<uint32_t>(*idesc);
+      int64_t n = int64_t((bits >> 17) & 0x3F) << 3, m = int64_t((bits >> 24) & 0x1F) << 4;
+      if (m > 0 && n > 0) return {m, n};
+    }
+  return {256, 256};
+}
+
 bool isDescriptorRegister(const FunctionModel& fn, const ptx::Operand& op) {
   if (op.kind != Kind::Register || op.reg < 0 || fn.registerTypes.size() <= static_cast<size_t>(op.reg)) return false;
   const std::string& type = fn.registerTypes[op.reg];
@@ -449,7 +509,7 @@ MemoryAnalysis::MatrixOperands MemoryAnalysis::matrixOperands(InstId mma) const 
   if (!fn_.values) return result;
   const Inst& in = fn_.instructions[mma];
   const bool wgmma = in.effect.kind == EffectKind::Wgmma;
-  auto shape = wgmma ? wgmmaShape(in) : std::nullopt;
+  auto shape = wgmma ? wgmmaShape(in) : std::optional(tcgen05Shape(fn_, mma));
   DescriptorDecoder decoder{fn_};
   bool sawDescriptor = false;
   // wgmma: d, a, b, ...: operand 1 is A (a descriptor, or registers), operand 2 is B.

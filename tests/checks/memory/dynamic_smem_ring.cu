@@ -3,7 +3,8 @@
 // and an epilogue staging tile (the layout Triton and hand-written libraries
 // use). The stage index is a bounded runtime value in each of its real forms
 // (`s + 1 == N ? 0 : s + 1` with a phase flip, `k % N`, `k & (N - 1)`, a
-// CUTLASS-style PipelineState, a `noinline` consumer step), so the ring
+// CUTLASS-style PipelineState, a `noinline` consumer step; unrolled by the
+// stage count or rolled with `#pragma unroll 1`), so the ring
 // occupies [smem, smem + N * kStageBytes) and the generic accesses to the
 // words after it are other objects: no proxy-war there. Consumers read the
 // ring with plain loads; they must fence before releasing a stage, and a
@@ -28,7 +29,16 @@ constexpr uint32_t kBookOffset = kScaleOffset + kStages * 32 * 4;  // uint32_t[4
 constexpr uint32_t kStagingOffset = kBookOffset + 128;      // float[128]
 constexpr int kConsumers = 128;
 
-enum IndexForm { kWrap, kModulo, kMask, kPipelineState, kNoinlineStep };
+enum IndexForm { kWrap, kModulo, kMask, kPipelineState, kNoinlineStep, kWrapRolled, kMaskRolled };
+
+// The rolled forms keep the stage index a register (`#pragma unroll 1`);
+// the others are unrolled by the stage count (constant stage addresses).
+template <IndexForm kForm>
+constexpr bool isWrap = kForm == kWrap || kForm == kWrapRolled;
+template <IndexForm kForm>
+constexpr bool isMask = kForm == kMask || kForm == kMaskRolled;
+template <IndexForm kForm>
+constexpr int kUnroll = kForm == kWrapRolled || kForm == kMaskRolled ? 1 : kStages;
 enum Marker { kMarkerInBook, kMarkerInStage };
 
 struct Layout {
@@ -66,11 +76,12 @@ __device__ __forceinline__ void pipeline(const float* src, const float* scale_sr
       int s = 0;
       uint32_t phase = 0;
       PipelineState<kStages> ps;
+#pragma unroll kUnroll<kForm>
       for (int k = 0; k < iters; ++k) {
         if constexpr (kForm == kModulo || kForm == kNoinlineStep) {
           s = k % kStages;
           phase = (k / kStages) & 1;
-        } else if constexpr (kForm == kMask) {
+        } else if constexpr (isMask<kForm>) {
           s = k & (kStages - 1);
           phase = (k >> 2) & 1;
         } else if constexpr (kForm == kPipelineState) {
@@ -81,7 +92,7 @@ __device__ __forceinline__ void pipeline(const float* src, const float* scale_sr
         for (int j = 0; j < 32; ++j) L.scales(s)[j] = scale_src[k * 32 + j];
         ClusterTransactionBarrier::arrive_and_expect_tx(L.full(s), kStageBytes);
         SM90_BULK_COPY_G2S::copy(src + size_t(k) * kStageFloats, L.full(s), L.stage(s), kStageBytes);
-        if constexpr (kForm == kWrap) {
+        if constexpr (isWrap<kForm>) {
           s = s + 1 == kStages ? 0 : s + 1;
           phase ^= s == 0;
         } else if constexpr (kForm == kPipelineState) {
@@ -97,11 +108,12 @@ __device__ __forceinline__ void pipeline(const float* src, const float* scale_sr
   int s = 0;
   uint32_t phase = 0;
   PipelineState<kStages> ps;
+#pragma unroll kUnroll<kForm>
   for (int k = 0; k < iters; ++k) {
     if constexpr (kForm == kModulo || kForm == kNoinlineStep) {
       s = k % kStages;
       phase = (k / kStages) & 1;
-    } else if constexpr (kForm == kMask) {
+    } else if constexpr (isMask<kForm>) {
       s = k & (kStages - 1);
       phase = (k >> 2) & 1;
     } else if constexpr (kForm == kPipelineState) {
@@ -121,7 +133,7 @@ __device__ __forceinline__ void pipeline(const float* src, const float* scale_sr
       else L.stage(s)[kStageFloats - 1 - warp] = 0.f;
       ClusterBarrier::arrive(L.empty(s));
     }
-    if constexpr (kForm == kWrap) {
+    if constexpr (isWrap<kForm>) {
       s = s + 1 == kStages ? 0 : s + 1;
       phase ^= s == 0;
     } else if constexpr (kForm == kPipelineState) {
@@ -155,6 +167,12 @@ __global__ void ring_pipeline_state_clean(const float* src, const float* sc, flo
 __global__ void ring_noinline_step_clean(const float* src, const float* sc, float* out, int iters) {
   pipeline<kNoinlineStep, true, kMarkerInBook>(src, sc, out, iters);
 }
+__global__ void ring_wrap_rolled_clean(const float* src, const float* sc, float* out, int iters) {
+  pipeline<kWrapRolled, true, kMarkerInBook>(src, sc, out, iters);
+}
+__global__ void ring_mask_rolled_clean(const float* src, const float* sc, float* out, int iters) {
+  pipeline<kMaskRolled, true, kMarkerInBook>(src, sc, out, iters);
+}
 
 // Broken: consumers read the ring and release it unfenced.
 __global__ void ring_wrap_unfenced(const float* src, const float* sc, float* out, int iters) {
@@ -162,6 +180,12 @@ __global__ void ring_wrap_unfenced(const float* src, const float* sc, float* out
 }
 __global__ void ring_mask_unfenced(const float* src, const float* sc, float* out, int iters) {
   pipeline<kMask, false, kMarkerInBook>(src, sc, out, iters);  // expect: proxy-war
+}
+__global__ void ring_wrap_rolled_unfenced(const float* src, const float* sc, float* out, int iters) {
+  pipeline<kWrapRolled, false, kMarkerInBook>(src, sc, out, iters);  // expect: proxy-war
+}
+__global__ void ring_mask_rolled_marker_in_stage(const float* src, const float* sc, float* out, int iters) {
+  pipeline<kMaskRolled, true, kMarkerInStage>(src, sc, out, iters);  // expect: proxy-war
 }
 
 // Broken: fenced reads, but the marker written after the fence lies inside the stage.

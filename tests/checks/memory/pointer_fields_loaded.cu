@@ -14,7 +14,8 @@
 // shares one object ("loaded(param)"), so the `expected` increment is taken as
 // a signal on the polled flag (false release-missing), and every loaded pointer
 // is taken as a peer pointer (false scope-too-narrow on the .gpu acquire and
-// release).
+// release); a second identical load of mb->inbound after a spin is taken as
+// guarded data (false acquire-missing).
 
 struct Mailbox {
   unsigned* inbound;   // raised by the producer block, polled by the others
@@ -87,4 +88,26 @@ __global__ void mailbox_array_count_clean(Mailbox* boxes, float* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = boxes[0].payload[threadIdx.x];
   __syncthreads();
   if (threadIdx.x == 0) atomicAdd(own.expected, 1u);
+}
+
+__device__ __forceinline__ unsigned ld_volatile(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// Clean: after the relaxed spin on *mb->inbound the thread reads only that
+// word again (an identical load of the same field): no guarded data is read.
+__global__ void mailbox_ptr_reread_flag(const Mailbox* mb, unsigned* out) {
+  while (ld_volatile(mb->inbound) == 0) {
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = ld_volatile(mb->inbound);
+}
+
+// Broken: after the same spin it reads *mb->expected, another field's
+// object, which other blocks update: guarded data, read without acquire.
+__global__ void mailbox_ptr_read_other_field(const Mailbox* mb, unsigned* out) {
+  while (ld_volatile(mb->inbound) == 0) {  // expect: acquire-missing
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = *mb->expected;
 }

@@ -30,10 +30,26 @@ __global__ void syncthreads_or_leader_spin(const volatile int* flag, const float
   out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
 }
 
+// Fixed: only the leader observed the flag, so its fence must come before a
+// barrier that the readers pass after it (a fence that each thread runs after
+// the loop's last bar.red orders only the leader's own reads by the PTX model).
 __global__ void syncthreads_or_leader_spin_fenced(const volatile int* flag, const float* data, float* out) {
   while (__syncthreads_or(threadIdx.x == 0 && *flag == 0)) {
   }
   __threadfence();
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
+}
+
+// Fixed: the leader polls with an acquire load; bar.red hands the outcome on.
+__global__ void syncthreads_or_leader_spin_acquire(const int* flag, const float* data, float* out) {
+  auto poll = [&] {
+    int v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+    return v;
+  };
+  while (__syncthreads_or(threadIdx.x == 0 && poll() == 0)) {
+  }
   out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
 }
 

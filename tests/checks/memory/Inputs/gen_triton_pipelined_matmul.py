@@ -1,4 +1,4 @@
-"""Generate tests/checks/memory/Inputs/triton_{pipelined,tma}_matmul_sm90.ptx.
+"""Generate tests/checks/memory/Inputs/triton_{pipelined,tma,ws}_matmul_sm90.ptx.
 
 A plain Triton matmul whose K loop is software-pipelined with
 `tl.range(..., num_stages=3)`, compiled for GPUTarget("cuda", 90, 32) with
@@ -57,6 +57,24 @@ def tma_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK
     c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(tl.float16))
 
 
+@triton.jit
+def ws_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                     BLOCK_K: tl.constexpr):
+    # The same with `warp_specialize=True`: a producer warp group issues the
+    # TMA loads, two consumer warp groups run wgmma and the epilogue.
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BLOCK_K, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=3, warp_specialize=True):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(tl.float16))
+
+
 def write(name, text):
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     with open(out, "w") as f:
@@ -64,15 +82,15 @@ def write(name, text):
     print(out, len(text), "bytes")
 
 
-def compile_tma():
+def compile_tma(fn, name, num_warps):
     signature = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
                  "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"}
     constexprs = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}
     aligned = [["tt.divisibility", 16]]
     attrs = {(i,): aligned for i in range(6)}
-    src = triton.compiler.ASTSource(fn=tma_matmul_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
-    compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8, "num_stages": 3})
-    write("triton_tma_matmul_sm90.ptx", compiled.asm["ptx"])
+    src = triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
+    compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": num_warps, "num_stages": 3})
+    write(name, compiled.asm["ptx"])
 
 
 def main():
@@ -92,7 +110,8 @@ def main():
     src = triton.compiler.ASTSource(fn=matmul_kernel, signature=signature, constexprs=constexprs, attrs=attrs)
     compiled = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8, "num_stages": 3})
     write("triton_pipelined_matmul_sm90.ptx", compiled.asm["ptx"])
-    compile_tma()
+    compile_tma(tma_matmul_kernel, "triton_tma_matmul_sm90.ptx", 8)
+    compile_tma(ws_matmul_kernel, "triton_ws_matmul_sm90.ptx", 4)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ __device__ __forceinline__ void produce(SharedStorage& ss, const float* q_src, c
   }
 }
 
-enum QRelease { kOuterUnfenced, kOuterFenced, kInnerFenceCoversQ };
+enum QRelease { kOuterUnfenced, kOuterFenced, kInnerFenceCoversQ, kQReadAfterInnerFence };
 
 template <QRelease kRelease>
 __device__ __forceinline__ void attention(const float* q_src, const void* kv_map, float* out, int tiles,
@@ -81,19 +81,21 @@ __device__ __forceinline__ void attention(const float* q_src, const void* kv_map
       SM90_64x64x16_F32BF16BF16_SS::fma(make_gmma_desc(ss.k[s]).desc_, make_gmma_desc(ss.v[s]).desc_, c);
       warpgroup_commit_batch();
       warpgroup_wait0();
-      if (kRelease == kInnerFenceCoversQ) fence_view_async_shared();
+      if (kRelease == kInnerFenceCoversQ || kRelease == kQReadAfterInnerFence) fence_view_async_shared();
       if (lane == 0) ClusterBarrier::arrive(bars + 6 + s);  // K/V read by wgmma only: no fence needed
+      if (kRelease == kQReadAfterInnerFence) row += ss.q[q][(t + 1) % kQFloats];  // after this step's fence
       s = s + 1 == kKvStages ? 0 : s + 1;
       kv_phase ^= s == 0;
     }
     if (kRelease == kOuterFenced) fence_view_async_shared();
-    if (lane == 0) ClusterBarrier::arrive(bars + 10 + q);  // expect: proxy-war
+    if (lane == 0) ClusterBarrier::arrive(bars + 10 + q);  // expect: proxy-war, proxy-war
   }
   for (int i = 0; i < 32; ++i) out[(blockIdx.x * 128 + t) * 32 + i] = c.d[i] + row;
 }
 
 // Broken: the Q stage is released after the inner loop with no fence (the
-// expectation is on the outer release line in `attention`).
+// expectations, one per broken kernel, are on the outer release line in
+// `attention`).
 __global__ void nested_outer_release_unfenced(const float* q, const void* kv, float* out, int tiles, int steps) {
   attention<kOuterUnfenced>(q, kv, out, tiles, steps);
 }
@@ -107,4 +109,11 @@ __global__ void nested_outer_release_fenced(const float* q, const void* kv, floa
 // outer release too.
 __global__ void nested_inner_fence_covers_q(const float* q, const void* kv, float* out, int tiles, int steps) {
   attention<kInnerFenceCoversQ>(q, kv, out, tiles, steps);
+}
+
+// Broken: a fence in every inner step, but a second Q read follows it; the
+// last step's late read reaches the outer release unfenced (the inner fences
+// cover every earlier one).
+__global__ void nested_q_read_after_inner_fence(const float* q, const void* kv, float* out, int tiles, int steps) {
+  attention<kQReadAfterInnerFence>(q, kv, out, tiles, steps);
 }

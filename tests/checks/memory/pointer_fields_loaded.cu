@@ -17,6 +17,8 @@
 // release); a second identical load of mb->inbound after a spin is taken as
 // guarded data (false acquire-missing).
 
+#include <cuda/atomic>
+
 struct Mailbox {
   unsigned* inbound;   // raised by the producer block, polled by the others
   unsigned* expected;  // consumption counter, incremented, never polled
@@ -110,4 +112,38 @@ __global__ void mailbox_ptr_read_other_field(const Mailbox* mb, unsigned* out) {
   while (ld_volatile(mb->inbound) == 0) {  // expect: acquire-missing
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = *mb->expected;
+}
+
+// libcu++ form of mailbox_ptr_count_clean: cuda::atomic_ref on the loaded
+// field pointers (acquire load polled on inbound, release store by block 0,
+// relaxed fetch_add on expected). Clean.
+__global__ void mailbox_atomic_ref_clean(const Mailbox* mb, float* out) {
+  using ref = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
+  if (blockIdx.x == 0) {
+    mb->payload[threadIdx.x] = 3.0f;
+    __syncthreads();
+    if (threadIdx.x == 0) ref(*mb->inbound).store(1, cuda::memory_order_release);
+    return;
+  }
+  while (ref(*mb->inbound).load(cuda::memory_order_acquire) == 0) {
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = mb->payload[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) ref(*mb->expected).fetch_add(1, cuda::memory_order_relaxed);
+}
+
+// Broken: block 0 raises inbound with a relaxed store.
+__global__ void mailbox_atomic_ref_relaxed_signal(const Mailbox* mb, float* out) {
+  using ref = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
+  if (blockIdx.x == 0) {
+    mb->payload[threadIdx.x] = 3.0f;
+    __syncthreads();
+    if (threadIdx.x == 0) ref(*mb->inbound).store(1, cuda::memory_order_relaxed);  // expect: release-missing
+    return;
+  }
+  while (ref(*mb->inbound).load(cuda::memory_order_acquire) == 0) {
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = mb->payload[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) ref(*mb->expected).fetch_add(1, cuda::memory_order_relaxed);
 }

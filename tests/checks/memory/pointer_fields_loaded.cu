@@ -147,3 +147,38 @@ __global__ void mailbox_atomic_ref_relaxed_signal(const Mailbox* mb, float* out)
   __syncthreads();
   if (threadIdx.x == 0) ref(*mb->expected).fetch_add(1, cuda::memory_order_relaxed);
 }
+
+// One pointer table holds, per rank, [flag, counter]: slot 2*rank is the flag
+// this rank polls (the peer raises it), slot 2*rank+1 a relaxed counter that
+// nobody polls. Each rank pushes its slice into the peer's buffer
+// (bufs[peer]), raises the peer's flag, waits on its own and reads what the
+// peer pushed (bufs[rank]). Slots 2*r and 2*r+1 never coincide: the counter
+// increment is no signal. Clean.
+__global__ void slot_table_counter_clean(unsigned** slots, float** bufs, const float* in, float* out, int rank,
+                                         int peer) {
+  bufs[peer][rank * 256 + threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    atomicAdd(slots[2 * rank + 1], 1u);
+    __threadfence_system();
+    atomicAdd_system(slots[2 * peer], 1u);
+    wait_acquire_sys(slots[2 * rank]);
+  }
+  __syncthreads();
+  out[threadIdx.x] = bufs[rank][peer * 256 + threadIdx.x];
+}
+
+// Broken: the peer's flag (slot 2*peer, the object the peer polls as its slot
+// 2*rank) is raised with no release after the pushes.
+__global__ void slot_table_peer_flag_relaxed(unsigned** slots, float** bufs, const float* in, float* out, int rank,
+                                             int peer) {
+  bufs[peer][rank * 256 + threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    atomicAdd(slots[2 * rank + 1], 1u);
+    atomicAdd_system(slots[2 * peer], 1u);  // expect: release-missing
+    wait_acquire_sys(slots[2 * rank]);
+  }
+  __syncthreads();
+  out[threadIdx.x] = bufs[rank][peer * 256 + threadIdx.x];
+}

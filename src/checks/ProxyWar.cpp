@@ -87,6 +87,13 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
                    fn.instructions[i].opcode() + (isMbarrierWait(fn, i) ? ".wait" : ".arrive"),
                    fn.memory->location(i, fn.instructions[i].effect.address).toString(),
                    fn.values->operandValue(i, fn.instructions[i].effect.address).toString());
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+      if (readsThroughDescriptor(fn, i)) {
+        auto operands = fn.memory->matrixOperands(i);
+        std::string text = operands.decoded ? "" : " (not decoded)";
+        for (const auto& op : operands.operands) text += " " + op.toString();
+        fmt::print(stderr, "mma    ptx:{} {} ->{}\n", fn.instructions[i].syntax->pos.line, describe(fn, i), text);
+      }
   }
 
   FindingSet findings;

@@ -117,7 +117,9 @@ bool sameBarrier(const FunctionModel& fn, InstId a, InstId b) {
   return fn.memory->alias(a, ea.address, b, eb.address) != model::AliasResult::No;
 }
 
-int64_t copyExtent(const FunctionModel& fn, InstId async) { return fn.memory ? fn.memory->copyExtent(async) : -1; }
+int64_t copyExtent(const FunctionModel& fn, InstId async, int operand) {
+  return fn.memory ? fn.memory->copyExtent(async, operand) : -1;
+}
 
 bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
   const auto& ea = effectOf(fn, access);

@@ -55,7 +55,8 @@ bool sameBarrier(const FunctionModel& fn, InstId a, InstId b);
 // a non-tensor bulk copy, or for a tensor copy an upper bound from the
 // expect_tx byte count announced on its completion barrier (the copies that
 // complete on one barrier move exactly that many bytes together). -1 = unknown.
-int64_t copyExtent(const FunctionModel& fn, InstId async);
+// `operand`: the shared operand the extent is wanted at (ring stride bound).
+int64_t copyExtent(const FunctionModel& fn, InstId async, int operand);
 
 // May the generic access `access` touch memory that operand `operand` of the
 // async operation `async` covers (`extent` bytes from it, -1 = unknown)?

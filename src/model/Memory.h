@@ -116,6 +116,12 @@ class MemoryAnalysis {
   // completion barrier (the copies that complete on one barrier move exactly
   // that many bytes together). -1 = unknown.
   int64_t copyExtent(InstId copy) const;
+  // The extent at one of the copy's shared operands, tightened for a tensor
+  // copy into (or out of) a stage ring: the stages of a ring do not overlap,
+  // so a copy whose address advances by S bytes per stage moves at most S
+  // bytes there (an expect_tx count shared by the A and B copies of one
+  // stage bounds neither tightly).
+  int64_t copyExtent(InstId copy, int operand) const;
 
   // The shared memory a wgmma / tcgen05.mma reads through its matrix
   // descriptors. `decoded` is false when some descriptor could not be

@@ -99,11 +99,12 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
 
   FindingSet findings;
   ReachCache reach(fn);
+  const AccessIndex index(fn, accesses);
   for (InstId copy : copies) {
     const int destination = fn.instructions[copy].effect.destination;
     std::vector<InstId> waits = waitsBefore(fn, copy);
     const int64_t extent = copyExtent(fn, copy, destination);
-    for (InstId access : accesses) {
+    for (InstId access : index.candidates(fn.memory->location(copy, destination, extent))) {
       if (!mayOverlap(fn, access, copy, destination, extent)) continue;
       HandOff h = analyzeHandOff(fn, reach, access, copy, waits, /*reportAtAsync=*/false);
       if (!h.hazard) continue;

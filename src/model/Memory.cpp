@@ -84,12 +84,6 @@ MemoryAnalysis::MemoryAnalysis(const FunctionModel& fn) : fn_(fn) {}
 
 namespace {
 
-struct Located {
-  MemoryLocation location;
-  AbstractValue value;  // the address's symbolic value (for same-term comparisons)
-  int64_t size = -1;
-};
-
 MemoryObject objectFromValue(const FunctionModel& fn, const AbstractValue& v, InstId at) {
   MemoryObject object;
   if (!v.known) return object;
@@ -124,22 +118,6 @@ MemoryObject objectFromValue(const FunctionModel& fn, const AbstractValue& v, In
   }
 }
 
-Located locate(const MemoryAnalysis& memory, const FunctionModel& fn, InstId inst, int operand, int64_t size) {
-  Located out;
-  if (!fn.values || inst < 0 || static_cast<size_t>(inst) >= fn.instructions.size() || operand < 0 ||
-      static_cast<size_t>(operand) >= fn.instructions[inst].operands.size())
-    return out;
-  out.value = fn.values->operandValue(inst, operand);
-  out.size = size == 0 ? memory.accessSize(inst, operand) : size;
-  MemoryLocation& loc = out.location;
-  loc.object = objectFromValue(fn, out.value, inst);
-  loc.space = memory.space(inst, operand);
-  if (fn.instructions[inst].operands[operand].kind == Kind::Address)
-    loc.address = fn.values->identity(inst, operand);
-  if (auto range = out.value.offsetRange(); range && loc.object.known())
-    loc.bytes = ByteRange{range->first, out.size > 0 ? saturatingAdd(range->second, out.size) : kUnbounded};
-  return out;
-}
 
 // Every offset an affine value may take (its terms as independent bounded
 // variables), when there are at most kMaxOffsets of them; sorted.
@@ -174,8 +152,41 @@ bool anyOverlap(const std::vector<int64_t>& a, int64_t sizeA, const std::vector<
 
 }  // namespace
 
+struct MemoryAnalysis::OperandFacts {
+  AbstractValue value;
+  MemoryLocation location;  // bytes not set: they depend on the size asked for
+  int64_t accessSize = -1;
+  std::optional<std::vector<int64_t>> starts;  // startOffsets(value)
+};
+
+MemoryAnalysis::~MemoryAnalysis() = default;
+
+const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int operand) const {
+  const uint64_t key = (uint64_t(uint32_t(inst)) << 8) | uint8_t(operand);
+  auto& slot = facts_[key];
+  if (slot) return *slot;
+  slot = std::make_unique<OperandFacts>();
+  OperandFacts& f = *slot;
+  if (!fn_.values || inst < 0 || static_cast<size_t>(inst) >= fn_.instructions.size() || operand < 0 ||
+      static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
+    return f;
+  f.value = fn_.values->operandValue(inst, operand);
+  f.accessSize = computeAccessSize(inst, operand);
+  f.location.object = objectFromValue(fn_, f.value, inst);
+  f.location.space = space(inst, operand);
+  if (fn_.instructions[inst].operands[operand].kind == Kind::Address)
+    f.location.address = fn_.values->identity(inst, operand);
+  f.starts = startOffsets(f.value);
+  return f;
+}
+
 MemoryLocation MemoryAnalysis::location(InstId inst, int operand, int64_t size) const {
-  return locate(*this, fn_, inst, operand, size).location;
+  const OperandFacts& f = facts(inst, operand);
+  MemoryLocation loc = f.location;
+  const int64_t bytes = size == 0 ? f.accessSize : size;
+  if (auto range = f.value.offsetRange(); range && loc.object.known())
+    loc.bytes = ByteRange{range->first, bytes > 0 ? saturatingAdd(range->second, bytes) : kUnbounded};
+  return loc;
 }
 
 namespace {
@@ -243,18 +254,18 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
 AliasResult MemoryAnalysis::alias(InstId a, int oa, InstId b, int ob) const { return alias(a, oa, 0, b, ob, 0); }
 
 AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB) const {
-  Located la = locate(*this, fn_, a, oa, sizeA), lb = locate(*this, fn_, b, ob, sizeB);
-  AliasResult result = alias(la.location, lb.location);
-  if (result != AliasResult::May || !(la.location.object == lb.location.object)) return result;
+  const MemoryLocation la = location(a, oa, sizeA), lb = location(b, ob, sizeB);
+  AliasResult result = alias(la, lb);
+  if (result != AliasResult::May || !(la.object == lb.object)) return result;
   // Same object, both offsets bounded: compare the exact sets of start
   // offsets (a stage ring's accesses are strided: `8448 * s + 8192` never
   // falls inside `[8448 * s', 8448 * s' + 8192)`). Each term is an
   // independent variable: the accesses may be made by different threads or
   // on different trips of a loop.
-  if (la.size > 0 && lb.size > 0) {
-    auto starts = startOffsets(la.value), others = startOffsets(lb.value);
-    if (starts && others) return anyOverlap(*starts, la.size, *others, lb.size) ? result : AliasResult::No;
-  }
+  const OperandFacts &fa = facts(a, oa), &fb = facts(b, ob);
+  const int64_t bytesA = sizeA == 0 ? fa.accessSize : sizeA, bytesB = sizeB == 0 ? fb.accessSize : sizeB;
+  if (bytesA > 0 && bytesB > 0 && fa.starts && fb.starts)
+    return anyOverlap(*fa.starts, bytesA, *fb.starts, bytesB) ? result : AliasResult::No;
   return result;
 }
 
@@ -294,6 +305,11 @@ Space MemoryAnalysis::space(InstId inst, int operand) const {
 }
 
 int64_t MemoryAnalysis::accessSize(InstId at, int k) const {
+  if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return -1;
+  return facts(at, k).accessSize;
+}
+
+int64_t MemoryAnalysis::computeAccessSize(InstId at, int k) const {
   const auto& insts = fn_.instructions;
   if (at < 0 || static_cast<size_t>(at) >= insts.size()) return -1;
   const Inst& inst = insts[at];

@@ -21,6 +21,8 @@
 #pragma once
 
 #include <compare>
+#include <memory>
+#include <unordered_map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -133,7 +135,17 @@ class MemoryAnalysis {
   MatrixOperands matrixOperands(InstId mma) const;
 
  private:
+  // What an operand's address is, computed once per (instruction, operand):
+  // checks ask for the same operands again for every pair they test.
+  struct OperandFacts;
+  const OperandFacts& facts(InstId inst, int operand) const;
+  int64_t computeAccessSize(InstId inst, int operand) const;
+
   const FunctionModel& fn_;
+  mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;
+
+ public:
+  ~MemoryAnalysis();
 };
 
 }  // namespace fenceline::model

@@ -19,7 +19,10 @@
 #include "model/Values.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+
+#include <fmt/format.h>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -104,6 +107,8 @@ std::optional<Range> clip(Range r, std::string_view cmp, int64_t bound, bool hol
   return r;
 }
 
+bool comparisonUnknown(std::string_view cmp) { return cmp.empty(); }
+
 // The comparison of a setp: eq, ne, lt, ... (the first modifier that is one).
 std::string_view comparisonOf(const ptx::Instruction& setp) {
   static constexpr std::string_view kComparisons[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
@@ -178,6 +183,11 @@ struct ValueAnalysis::Impl {
             for (int64_t delta : {-1, 0, 1}) thresholds.push_back(op.intValue + delta);
     std::sort(thresholds.begin(), thresholds.end());
     thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
+    // Registers assigned more than once first, each from outside any of its
+    // own definitions, so that a loop counter's range is verified with all
+    // of its updates evaluable (boundLoopCounter).
+    for (size_t r = 0; r < defs.size(); ++r)
+      if (defs[r].size() > 1 && fn.registerTypes[r] != ".pred") joinOf(static_cast<ValueReg>(r));
     // Evaluate definitions in program order, so that operands are mostly
     // known already and recursion stays shallow (and results do not depend on
     // the order in which checks ask).
@@ -321,17 +331,25 @@ struct ValueAnalysis::Impl {
     // Start from the definitions that are bounded without any assumption
     // (the initial values), as the first pass computed them.
     std::optional<Range> guess;
+    // An update being evaluated further up the stack cannot be re-evaluated
+    // under the guess: no bound (its register is bounded from outside later
+    // only if asked again; the constructor asks from outside first).
+    for (InstId d : defs[reg])
+      if (defState[d] == 1) return std::nullopt;
     for (InstId d : defs[reg]) {
       AbstractValue v = valueDefinedBy(d, reg);
       if (v.hasBase()) return std::nullopt;
       if (auto r = v.offsetRange()) guess = guess ? Range{std::min(guess->first, r->first), std::max(guess->second, r->second)} : *r;
     }
+    static const bool debug = std::getenv("FENCELINE_DEBUG_BOUNDS") != nullptr;
+    if (debug) fmt::print(stderr, "bound {}: guess {}\n", fn.registerNames[reg], guess ? fmt::format("[{}, {}]", guess->first, guess->second) : "none");
     if (!guess) return std::nullopt;
     std::optional<Range> accepted;
     for (int round = 0; round < 8 && !accepted; ++round) {
       invalidateSince(logMark, joinMark);
       hypothesis[reg] = *guess;
       std::optional<Range> next = rangeOfDefinitions(reg);
+      if (debug) fmt::print(stderr, "  round {}: [{}, {}] -> {}\n", round, guess->first, guess->second, next ? fmt::format("[{}, {}]", next->first, next->second) : "unbounded");
       if (!next) break;
       if (next->first >= guess->first && next->second <= guess->second) {
         accepted = guess;
@@ -352,7 +370,9 @@ struct ValueAnalysis::Impl {
   // where the value is the compared register plus a constant, its range is
   // clipped by the comparison (`s + 1 == N ? 0 : s + 1` selects s + 1 only
   // below N).
-  AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds) {
+  // `never` (when given) is set when the comparison cannot come out `holds`
+  // for any value in range: that operand is never the one selected.
+  AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds, bool* never = nullptr) {
     if (!v.known || v.hasBase() || predicate < 0) return v;
     const std::optional<Range> range = v.offsetRange();  // the unrefined range, if any
     InstId d = definition(predicate, at);
@@ -389,7 +409,10 @@ struct ValueAnalysis::Impl {
     if (!leftRange) return v;
     if (unsignedCompare && leftRange->first < 0) return v;
     auto clipped = clip(*leftRange, cmp, right.constant, holds);
-    if (!clipped) return v;
+    if (!clipped) {
+      if (never && !comparisonUnknown(cmp)) *never = true;
+      return v;
+    }
     Range r{clipped->first + difference.constant, clipped->second + difference.constant};
     if (range) {
       r = {std::max(r.first, range->first), std::min(r.second, range->second)};
@@ -505,7 +528,12 @@ struct ValueAnalysis::Impl {
     if (op == "and" || op == "or" || op == "xor" || op == "shr" || op == "rem" || op == "div") return bitwise(d, opaque);
     if (op == "selp") {
       ValueReg p = inst.operands.size() > 3 && inst.operands[3].kind == Kind::Register ? inst.operands[3].reg : -1;
-      return join(refine(src(d, 1), p, d, true), refine(src(d, 2), p, d, false), name(d, "join"));
+      bool neverFirst = false, neverSecond = false;
+      AbstractValue first = refine(src(d, 1), p, d, true, &neverFirst);
+      AbstractValue second = refine(src(d, 2), p, d, false, &neverSecond);
+      if (neverFirst && !neverSecond) return second;
+      if (neverSecond && !neverFirst) return first;
+      return join(first, second, name(d, "join"));
     }
     // A shuffle returns another lane's operand: the operand's range.
     if (op == "shfl") return boundedLike(src(d, 1), opaque);

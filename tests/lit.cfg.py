@@ -14,3 +14,18 @@ config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%nvcc", config.nvcc))
 config.substitutions.append(("%src", config.source_root))
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")
+
+# cuobjdump for the binary-input tests (tests/inputs): $FENCELINE_CUOBJDUMP,
+# PATH, next to nvcc, or the toolkit; pip's nvidia-cuda-cuobjdump ships one.
+import shutil
+_nvcc_dir = os.path.dirname(shutil.which(config.nvcc) or config.nvcc)
+_cuobjdump = os.environ.get("FENCELINE_CUOBJDUMP") or shutil.which("cuobjdump") or next(
+    (p for p in (os.path.join(_nvcc_dir, "cuobjdump"), "/usr/local/cuda/bin/cuobjdump") if os.access(p, os.X_OK)), None)
+if _cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", _cuobjdump))
+
+# TileLang's package folder for tests/inputs/tilelang.test: $FENCELINE_TILELANG.
+if os.path.isdir(os.path.join(os.environ.get("FENCELINE_TILELANG", "/nonexistent"), "src", "tl_templates")):
+    config.available_features.add("tilelang")
+    config.substitutions.append(("%tilelang", os.environ["FENCELINE_TILELANG"]))

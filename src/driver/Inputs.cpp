@@ -118,7 +118,7 @@ bool collectInputs(const CheckOptions& options, std::vector<Input>& inputs, std:
     std::error_code code;
     if (fs::is_directory(path, code)) {
       std::string dirError;
-      std::string root = fs::absolute(path, code).lexically_normal().string();
+      std::string root = projectRootOf((path / "-").string());  // the project around the folder, or the folder
       for (const auto& found : expandDirectory(path, dirError)) inputs.push_back(makeInput(found, *sourceKindOf(found), root));
       if (!dirError.empty()) {
         error = dirError;

@@ -6,10 +6,10 @@
 // /usr/lib), Python packages (site-packages, dist-packages: Triton's own
 // tl.* helpers, pip-installed CUTLASS), the folders named by -isystem (from
 // compile_commands.json or --nvcc-flag) or --system-header-prefix, and every
-// file outside the input's own tree. The input's tree is the directory given
-// on the command line, or, for a file, the project it lies in (the nearest
-// folder above it holding .git), or else its folder; the working directory
-// counts as the user's tree too.
+// file outside the input's own tree. The input's tree is the project a file
+// or a directory given on the command line lies in (the nearest folder above
+// it holding .git), or else the directory given, or the file's folder; the
+// working directory counts as the user's tree too.
 //
 // "Outside the tree" is weaker evidence than a system folder: when no frame of
 // a chain is the user's under the full rule (a Triton kernel checked from a

@@ -29,3 +29,8 @@ if _cuobjdump:
 if os.path.isdir(os.path.join(os.environ.get("FENCELINE_TILELANG", "/nonexistent"), "src", "tl_templates")):
     config.available_features.add("tilelang")
     config.substitutions.append(("%tilelang", os.environ["FENCELINE_TILELANG"]))
+
+# A Python with triton for tests/inputs/triton-python.test: $FENCELINE_TRITON_PYTHON.
+if os.access(os.environ.get("FENCELINE_TRITON_PYTHON", "/nonexistent"), os.X_OK):
+    config.available_features.add("triton")
+    config.substitutions.append(("%triton_python", os.environ["FENCELINE_TRITON_PYTHON"]))

@@ -97,12 +97,19 @@ def cutedsl_fixtures():
     os.environ.update(CUTE_DSL_KEEP="ptx", CUTE_DSL_DUMP_DIR=dump, CUTE_DSL_ARCH="sm_90a", CUTE_DSL_LINEINFO="1")
     import cutedsl_kernels
 
-    cutedsl_kernels.compile_all()
-    for name in sorted(os.listdir(dump)):
-        if name.endswith(".ptx"):
-            with open(os.path.join(dump, name)) as f:
-                short = name.split("_Fake")[0].replace("cutlass_", "") + ".ptx"
-                write(os.path.join(PARSE_INPUTS, "cutedsl", short), relative_sources(f.read()))
+    # The DSL names each PTX after the @cute.jit function and its argument
+    # types, so the two TmaPipelineCopy objects write the same file name: each
+    # compile's PTX is taken out of the dump folder before the next one.
+    pipelines = iter(("tma_pipeline_unfenced", "tma_pipeline_fenced"))
+    for compile_one in cutedsl_kernels.COMPILES:
+        compile_one()
+        for name in sorted(os.listdir(dump)):
+            path = os.path.join(dump, name)
+            if name.endswith(".ptx"):
+                short = next(pipelines) if "TmaPipelineCopy" in name else name.split("_Fake")[0].replace("cutlass_", "")
+                with open(path) as f:
+                    write(os.path.join(PARSE_INPUTS, "cutedsl", short + ".ptx"), relative_sources(f.read()))
+            os.remove(path)
     shutil.rmtree(dump, ignore_errors=True)
 
 

@@ -127,6 +127,10 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
     contents.error = fmt::format("cannot run cuobjdump '{}': {}", cuobjdump, std::strerror(listing.execErrno));
     return contents;
   }
+  if (!succeeded(listing) && listing.output.find("does not contain device code") != std::string::npos) {
+    contents.ok = true;  // a host-only object or library: nothing to check, not an error
+    return contents;
+  }
   if (!succeeded(listing)) {
     contents.error = fmt::format("not a CUDA binary that cuobjdump can read ({}):\n{}",
                                  describeStatus(listing.status), lastLines(listing.output));

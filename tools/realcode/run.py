@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs `fenceline check` over the real-code corpus and writes the summary.
 
-For every translation unit of kernels.txt whose PTX build.sh left in .scratch/realcode/ptx, it
+For every unit of kernels.txt and generated.txt whose PTX build.sh left in the corpus folder
+($FENCELINE_REALCODE_DIR/ptx, default .scratch/realcode/ptx), it
 runs `fenceline check --format json -j 1` (single-threaded, like ptxas), measures wall time and
 peak memory, and collects the findings. It then writes results/realcode/summary.json (numbers
 and findings, no third-party text beyond kernel names and source positions) and prints a
@@ -26,19 +27,37 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-SCRATCH = ROOT / ".scratch" / "realcode"
+# FENCELINE_REALCODE_DIR moves the corpus (packages and PTX) to a shared folder.
+SCRATCH = pathlib.Path(os.environ.get("FENCELINE_REALCODE_DIR", ROOT / ".scratch" / "realcode"))
 PTX_DIR = SCRATCH / "ptx"
 
 
+# The lists of corpus units: nvcc-built translation units, then generated PTX (Triton, TileLang).
+UNIT_LISTS = ("kernels.txt", "generated.txt")
+
+
 def corpus_units():
-    """(name, arch) per line of kernels.txt; arch from an `arch=` word, sm_90a by default."""
+    """(name, arch) per line of the unit lists; arch from an `arch=` word, sm_90a by default."""
     units = []
-    for line in (HERE / "kernels.txt").read_text().splitlines():
-        words = line.split()
-        if words and not words[0].startswith("#"):
-            arch = next((w[5:] for w in words[2:] if w.startswith("arch=")), "sm_90a")
-            units.append((words[0], arch))
+    for listing in UNIT_LISTS:
+        path = HERE / listing
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            words = line.split()
+            if words and not words[0].startswith("#"):
+                arch = next((w[5:] for w in words[2:] if w.startswith("arch=")), "sm_90a")
+                units.append((words[0], arch))
     return units
+
+
+def ptxas_for(name):
+    """The ptxas to time against: the one a generator recorded in <name>.ptxas (the compiler's
+    own, for PTX newer than the toolkit), else the toolkit's."""
+    recorded = PTX_DIR / f"{name}.ptxas"
+    if recorded.exists():
+        return recorded.read_text().strip()
+    return str(pathlib.Path(os.environ.get("CUDA_BIN", "/usr/local/cuda/bin")) / "ptxas")
 
 
 def load_triage():
@@ -84,11 +103,10 @@ def run_once(fenceline, ptx):
     return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext
 
 
-def time_ptxas(ptx, arch):
+def time_ptxas(ptx, arch, ptxas):
     """Wall seconds of `ptxas -arch=<arch>` on the same PTX (the peer for performance)."""
-    ptxas = pathlib.Path(os.environ.get("CUDA_BIN", "/usr/local/cuda/bin")) / "ptxas"
     start = time.perf_counter()
-    proc = subprocess.run([str(ptxas), f"-arch={arch}", "-o", os.devnull, str(ptx)],
+    proc = subprocess.run([ptxas, f"-arch={arch}", "-o", os.devnull, str(ptx)],
                           capture_output=True, text=True)
     return time.perf_counter() - start if proc.returncode == 0 else None
 
@@ -143,11 +161,12 @@ def main():
             doc, code, wall, rss, err = run_once(fenceline, ptx)
             walls.append(wall)
             if not args.no_ptxas:
-                ptxas_walls.append(time_ptxas(ptx, arch))
+                ptxas_walls.append(time_ptxas(ptx, arch, ptxas_for(name)))
         wall = statistics.median(walls)
         if ptxas_walls and None not in ptxas_walls:
             ptxas_s = statistics.median(ptxas_walls)
         unit = {"name": name, "arch": arch, "ptx": ptx_shape(ptx), "exit_code": code,
+                "ptxas": ptxas_for(name),
                 "fenceline_s": round(wall, 4), "ptxas_s": round(ptxas_s, 3) if ptxas_s else None,
                 "ratio_to_ptxas": round(wall / ptxas_s, 4) if ptxas_s else None,
                 "peak_rss_mib": round(rss, 1)}

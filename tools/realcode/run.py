@@ -85,7 +85,8 @@ def ptx_shape(path):
 
 
 def run_once(fenceline, ptx):
-    """One checker run: (parsed JSON or None, exit code, wall seconds, peak RSS MiB, stderr)."""
+    """One checker run: (parsed JSON or None, exit code, wall seconds, peak RSS MiB, stderr, CPU
+    seconds: user + system)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen([fenceline, "check", "--format", "json", "-j", "1", str(ptx)],
@@ -100,15 +101,20 @@ def run_once(fenceline, ptx):
         doc = json.loads(text)
     except json.JSONDecodeError:
         doc = None
-    return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext
+    return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext, usage.ru_utime + usage.ru_stime
 
 
 def time_ptxas(ptx, arch, ptxas):
-    """Wall seconds of `ptxas -arch=<arch>` on the same PTX (the peer for performance)."""
+    """(wall, CPU) seconds of `ptxas -arch=<arch>` on the same PTX (the peer for performance),
+    or (None, None) when it fails."""
     start = time.perf_counter()
-    proc = subprocess.run([ptxas, f"-arch={arch}", "-o", os.devnull, str(ptx)],
-                          capture_output=True, text=True)
-    return time.perf_counter() - start if proc.returncode == 0 else None
+    proc = subprocess.Popen([ptxas, f"-arch={arch}", "-o", os.devnull, str(ptx)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None, None
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def finding_key(unit, d):
@@ -156,23 +162,31 @@ def main():
             continue
         times = (PTX_DIR / f"{name}.times").read_text().split() if (PTX_DIR / f"{name}.times").exists() else []
         ptxas_s = float(times[1]) if len(times) > 1 else None
-        walls, ptxas_walls, doc, code, err, rss = [], [], None, 0, "", 0.0
+        walls, cpus, ptxas_walls, ptxas_cpus, doc, code, err, rss = [], [], [], [], None, 0, "", 0.0
         for _ in range(max(1, args.repeat)):  # alternate the two tools so both see the same load
-            doc, code, wall, rss, err = run_once(fenceline, ptx)
+            doc, code, wall, rss, err, cpu = run_once(fenceline, ptx)
             walls.append(wall)
+            cpus.append(cpu)
             if not args.no_ptxas:
-                ptxas_walls.append(time_ptxas(ptx, arch, ptxas_for(name)))
+                ptxas_wall, ptxas_cpu = time_ptxas(ptx, arch, ptxas_for(name))
+                ptxas_walls.append(ptxas_wall)
+                ptxas_cpus.append(ptxas_cpu)
         wall = statistics.median(walls)
+        cpu = statistics.median(cpus)
+        ptxas_cpu = None
         if ptxas_walls and None not in ptxas_walls:
             ptxas_s = statistics.median(ptxas_walls)
+            ptxas_cpu = statistics.median(ptxas_cpus)
         unit = {"name": name, "arch": arch, "ptx": ptx_shape(ptx), "exit_code": code,
                 "ptxas": ptxas_for(name),
                 "fenceline_s": round(wall, 4), "ptxas_s": round(ptxas_s, 3) if ptxas_s else None,
                 "ratio_to_ptxas": round(wall / ptxas_s, 4) if ptxas_s else None,
+                "fenceline_cpu_s": round(cpu, 4), "ptxas_cpu_s": round(ptxas_cpu, 3) if ptxas_cpu else None,
+                "cpu_ratio_to_ptxas": round(cpu / ptxas_cpu, 4) if ptxas_cpu else None,
                 "peak_rss_mib": round(rss, 1)}
-        if doc is None:
+        if doc is None or code == 2:  # exit 2: an input the checker could not read (no findings)
             unit["error"] = err.strip()[-2000:]
-            print(f"run.py: {name}: fenceline produced no JSON (exit {code}): {err.strip()[-300:]}",
+            print(f"run.py: {name}: fenceline failed (exit {code}): {err.strip()[-300:]}",
                   file=sys.stderr)
         else:
             unit["stats"] = doc.get("stats", {})
@@ -199,6 +213,8 @@ def main():
             "ptx_bytes": sum(u["ptx"]["bytes"] for u in units),
             "fenceline_s": round(sum(u["fenceline_s"] for u in units), 3),
             "ptxas_s": round(sum(u["ptxas_s"] or 0 for u in units), 3),
+            "fenceline_cpu_s": round(sum(u["fenceline_cpu_s"] for u in units), 3),
+            "ptxas_cpu_s": round(sum(u["ptxas_cpu_s"] or 0 for u in units), 3),
             "findings": len(findings),
             "findings_by_check": by_check,
             "untriaged": sum(1 for f in findings if f["verdict"] == "untriaged"),
@@ -225,14 +241,15 @@ def print_table(units):
     def num(value, fmt):
         return "?" if value is None else format(value, fmt)
 
-    print("| TU | PTX | entries | instructions | fenceline | ptxas | ratio | findings |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| TU | PTX | entries | instructions | fenceline | ptxas | ratio | CPU ratio | findings |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for u in units:
         stats = u.get("stats", {})
         found = len(u["findings"]) if "findings" in u else "error"
         print(f'| {u["name"]} | {u["ptx"]["bytes"] / 1e6:.2f} MB | {u["ptx"]["entries"]} | '
               f'{stats.get("instructions", "?")} | {u["fenceline_s"]:.3f} s | '
-              f'{num(u["ptxas_s"], ".2f")} s | {num(u["ratio_to_ptxas"], ".3f")} | {found} |')
+              f'{num(u["ptxas_s"], ".2f")} s | {num(u["ratio_to_ptxas"], ".3f")} | '
+              f'{num(u.get("cpu_ratio_to_ptxas"), ".3f")} | {found} |')
 
 
 if __name__ == "__main__":

@@ -36,10 +36,11 @@ PTX_DIR = SCRATCH / "ptx"
 UNIT_LISTS = ("kernels.txt", "generated.txt")
 
 
-def corpus_units():
-    """(name, arch) per line of the unit lists; arch from an `arch=` word, sm_90a by default."""
+def corpus_units(only_list=None):
+    """(name, arch) per line of the unit lists (or of one of them); arch from an `arch=` word,
+    sm_90a by default."""
     units = []
-    for listing in UNIT_LISTS:
+    for listing in (only_list,) if only_list else UNIT_LISTS:
         path = HERE / listing
         if not path.exists():
             continue
@@ -132,6 +133,8 @@ def main():
     ap.add_argument("--fenceline", default=None)
     ap.add_argument("--repeat", type=int, default=3, help="runs per TU; the median time is kept")
     ap.add_argument("--only", default="")
+    ap.add_argument("--only-list", default="", choices=("",) + UNIT_LISTS,
+                    help="only the units of this list (kernels.txt or generated.txt)")
     ap.add_argument("--output", default=str(ROOT / "results" / "realcode" / "summary.json"))
     ap.add_argument("--check", action="store_true",
                     help="exit 1 on a checker error, an untriaged finding, an open false positive, or a "
@@ -153,8 +156,11 @@ def main():
     triage = load_triage()
 
     units = []
+    listed = set(corpus_units(args.only_list)) if args.only_list else None
     for name, arch in corpus_units():
         if only and name not in only:
+            continue
+        if listed is not None and (name, arch) not in listed:
             continue
         ptx = PTX_DIR / f"{name}.ptx"
         if not ptx.exists():

@@ -74,4 +74,5 @@ __global__ void __launch_bounds__(128) unrolled_ring(const float* src, float* ou
   out[blockIdx.x * blockDim.x + tid] = acc + scratch[tid];
 }
 
-void* const kUnrolledRing = reinterpret_cast<void*>(&unrolled_ring<UNROLL>);
+// The one instance the benchmark checks.
+template __global__ void unrolled_ring<UNROLL>(const float*, float*);

@@ -1,11 +1,19 @@
 // A grid-wide barrier for one kernel launch whose blocks are all co-resident, usable any
-// number of times per launch and across launches. One 32-bit word holds an arrival count
-// and a phase bit (bit 31): block 0 adds 2^31 - (blocks - 1), every other block adds 1, so
-// each episode adds exactly 2^31 and the last arrival flips the phase. A block waits for
-// the phase bit to differ from the one its own arrival (an atom) returned; nothing compares
-// against a fixed threshold and nothing is reset, so consecutive episodes cannot be
+// number of times per launch and across launches. One 32-bit counter word holds an arrival
+// count and a phase bit (bit 31): block 0 adds 2^31 - (blocks - 1), every other block adds
+// 1, so each episode adds exactly 2^31 and the last arrival flips the phase. A block waits
+// for the phase bit to differ from the one its own arrival (an atom) returned; nothing
+// compares against a fixed threshold and nothing is reset, so consecutive episodes cannot be
 // confused. The block whose arrival flipped the phase knows it is last and does not poll.
-// The word is allocated and zeroed on the host (GridBarrier::create), never in the kernel.
+//
+// Two designs share that counter, picked by grid size (GridBarrierDesign): up to
+// kFlagLineFromBlocks blocks the waiters poll the counter itself (one_word); from there on
+// they poll a flag word on another 128-byte line that only the last arriver writes
+// (flag_line), so that thousands of polls do not queue behind the arrivals' atomics on one
+// line (measured crossover: docs/primitives.md). Both designs keep the flag equal to the
+// counter's phase after every episode, so launches of any grid size may follow each other
+// on the same barrier. The words are allocated and zeroed on the host (GridBarrier::create),
+// never in the kernel.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,8 +25,30 @@
 
 namespace fenceline {
 
+// Which waiting design a GridBarrier episode uses (see the file comment).
+enum class GridBarrierDesign {
+  by_grid_size,  // one_word below kFlagLineFromBlocks blocks, flag_line from there on
+  one_word,      // waiters poll the counter word
+  flag_line,     // waiters poll a flag line written by the last arriver
+};
+
+// From this many blocks on, by_grid_size picks flag_line (the crossover measured on an H200).
+inline constexpr uint32_t kFlagLineFromBlocks = 1024;
+
 struct GridBarrier {
-  uint32_t* word = nullptr;  // bit 31: phase; bits 0..30: arrivals of the current episode
+  // word[0]: the counter (bit 31: phase; bits 0..30: arrivals of the current episode);
+  // word[kFlagOffset]: the flag (bit 31: the phase the last episode completed into).
+  static constexpr uint32_t kFlagOffset = 32;  // 128 bytes on: another line
+  static constexpr uint32_t kWords = 64;
+  uint32_t* word = nullptr;
+
+  template <GridBarrierDesign D>
+  __device__ static bool pollsFlag() {
+    if constexpr (D == GridBarrierDesign::by_grid_size)
+      return gridDim.x * gridDim.y * gridDim.z >= kFlagLineFromBlocks;
+    else
+      return D == GridBarrierDesign::flag_line;
+  }
 
   // What a block's arrival returned; meaningful in the block's thread 0, which waits.
   struct Token {
@@ -26,11 +56,31 @@ struct GridBarrier {
     bool last = false;        // this block's add flipped the phase: everyone has arrived
   };
 
+  __device__ static uint32_t newPhase(Token token) { return (token.arrived_at ^ 0x80000000u) & 0x80000000u; }
+
+  // Relaxed .gpu polls of `polled` (the counter or the flag) until its phase bit differs
+  // from the one the block's arrival saw; the caller runs the acquire fence after it. The
+  // bounded form gives up (false) once %globaltimer passes deadline_ns.
+  __device__ static void poll_until_flipped(const uint32_t* polled, Token token) {
+    while (((atomic_load<Sem::relaxed, Scope::gpu>(polled) ^ token.arrived_at) & 0x80000000u) == 0) {
+    }
+  }
+  __device__ static bool poll_until_flipped_or(const uint32_t* polled, Token token, uint64_t deadline_ns) {
+    while (((atomic_load<Sem::relaxed, Scope::gpu>(polled) ^ token.arrived_at) & 0x80000000u) == 0)
+      if (global_timer_ns() > deadline_ns) return false;
+    return true;
+  }
+
   // Arrival, called by every thread of the block. Contract: the block's accesses before
   // arrive() are gathered by __syncthreads() and then released at .gpu scope by thread 0's
   // atom.release.gpu arrival; they happen before every access that any block of the grid
   // makes after its wait() for this same episode. Work placed between arrive() and wait()
-  // is not ordered by this episode.
+  // is not ordered by this episode. The last arriver then runs fence.acquire.gpu (its atom
+  // read every arrival) and writes the new phase into the flag with st.release.gpu: what
+  // flag_line's waiters synchronize with; under one_word nobody in the launch reads it, and
+  // it keeps the flag in step for a later flag_line launch on the same barrier (the acquire
+  // also orders it after the previous episode's flag store).
+  template <GridBarrierDesign D = GridBarrierDesign::by_grid_size>
   __device__ Token arrive() const {
     __syncthreads();
     Token token;
@@ -40,23 +90,31 @@ struct GridBarrier {
       const uint32_t add = leader ? 0x80000000u - (blocks - 1u) : 1u;
       token.arrived_at = atomic_fetch_add<Sem::release, Scope::gpu>(word, add);
       token.last = (((token.arrived_at + add) ^ token.arrived_at) & 0x80000000u) != 0;
+      if (token.last) {
+        fence<Sem::acquire, Scope::gpu>();
+        atomic_store<Sem::release, Scope::gpu>(word + kFlagOffset, newPhase(token));
+      }
     }
     return token;
   }
 
-  // Wait, called by every thread of the block with the token of its last arrive().
-  // Contract: thread 0 polls the word with relaxed .gpu loads until the phase flips (the
-  // last arriver, whose atom already read every other arrival, skips the poll), then
-  // executes one acquire fence at .gpu (fence.acquire.gpu by default; AcquireFence may
-  // strengthen it to acq_rel or sc), which pairs with every block's release; the closing
-  // __syncthreads() extends it to the whole block.
-  template <Sem AcquireFence = Sem::acquire>
+  // Wait, called by every thread of the block with the token of its last arrive() (of the
+  // same design D). Contract: thread 0 polls with relaxed .gpu loads, the counter (one_word)
+  // or the flag (flag_line), until the phase flips (the last arriver, whose atom already
+  // read every other arrival, skips the poll), then executes one acquire fence at .gpu
+  // (fence.acquire.gpu by default; AcquireFence may strengthen it to acq_rel or sc), which
+  // pairs with every block's release (one_word) or with the last arriver's st.release,
+  // which follows its acquire of every arrival (flag_line); the closing __syncthreads()
+  // extends it to the whole block.
+  template <Sem AcquireFence = Sem::acquire, GridBarrierDesign D = GridBarrierDesign::by_grid_size>
   __device__ void wait(Token token) const {
     static_assert(AcquireFence != Sem::relaxed && AcquireFence != Sem::release, "wait needs an acquire fence");
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
       if (!token.last) {
-        while (((atomic_load<Sem::relaxed, Scope::gpu>(word) ^ token.arrived_at) & 0x80000000u) == 0) {
-        }
+        if (pollsFlag<D>())
+          poll_until_flipped(word + kFlagOffset, token);
+        else
+          poll_until_flipped(word, token);
       }
       fence<AcquireFence, Scope::gpu>();
     }
@@ -73,18 +131,16 @@ struct GridBarrier {
   // this episode (it did not complete), and the word holds a partial count: reset() it on
   // the host before the next launch. The closing __syncthreads_or() extends the acquire to
   // the block and hands thread 0's outcome to every thread.
-  template <Sem AcquireFence = Sem::acquire>
+  template <Sem AcquireFence = Sem::acquire, GridBarrierDesign D = GridBarrierDesign::by_grid_size>
   __device__ bool wait_until(Token token, uint64_t deadline_ns) const {
     static_assert(AcquireFence != Sem::relaxed && AcquireFence != Sem::release, "wait needs an acquire fence");
     int timed_out = 0;
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
       if (!token.last) {
-        while (((atomic_load<Sem::relaxed, Scope::gpu>(word) ^ token.arrived_at) & 0x80000000u) == 0) {
-          if (global_timer_ns() > deadline_ns) {
-            timed_out = 1;
-            break;
-          }
-        }
+        if (pollsFlag<D>())
+          timed_out = !poll_until_flipped_or(word + kFlagOffset, token, deadline_ns);
+        else
+          timed_out = !poll_until_flipped_or(word, token, deadline_ns);
       }
       fence<AcquireFence, Scope::gpu>();
     }
@@ -93,23 +149,26 @@ struct GridBarrier {
 
   // arrive() then wait_until(): as sync() when it returns true; false (in every thread) when
   // the deadline passed first.
-  template <Sem AcquireFence = Sem::acquire>
-  __device__ bool sync_until(uint64_t deadline_ns) const { return wait_until<AcquireFence>(arrive(), deadline_ns); }
+  template <Sem AcquireFence = Sem::acquire, GridBarrierDesign D = GridBarrierDesign::by_grid_size>
+  __device__ bool sync_until(uint64_t deadline_ns) const {
+    return wait_until<AcquireFence, D>(arrive<D>(), deadline_ns);
+  }
 
   // arrive() then wait(): every access of every block before sync() happens before every
   // access of every block after it (.gpu scope; all threads of every block must call it).
-  template <Sem AcquireFence = Sem::acquire>
-  __device__ void sync() const { wait<AcquireFence>(arrive()); }
+  template <Sem AcquireFence = Sem::acquire, GridBarrierDesign D = GridBarrierDesign::by_grid_size>
+  __device__ void sync() const { wait<AcquireFence, D>(arrive<D>()); }
 
-  // Host: allocates the word on the current device and zeroes it (before any launch).
+  // Host: allocates the counter and flag lines on the current device and zeroes them
+  // (before any launch).
   static cudaError_t create(GridBarrier* barrier) {
-    cudaError_t error = cudaMalloc(&barrier->word, sizeof(uint32_t));
+    cudaError_t error = cudaMalloc(&barrier->word, kWords * sizeof(uint32_t));
     if (error != cudaSuccess) return error;
-    return cudaMemset(barrier->word, 0, sizeof(uint32_t));
+    return cudaMemset(barrier->word, 0, kWords * sizeof(uint32_t));
   }
-  // Host: zeroes the word again; needed only after a launch that did not finish an episode.
+  // Host: zeroes the words again; needed only after a launch that did not finish an episode.
   cudaError_t reset(cudaStream_t stream = 0) const {
-    return cudaMemsetAsync(word, 0, sizeof(uint32_t), stream);
+    return cudaMemsetAsync(word, 0, kWords * sizeof(uint32_t), stream);
   }
   cudaError_t destroy() {
     cudaError_t error = cudaFree(word);

@@ -6,9 +6,10 @@
 // "fenceline" is the library's default (GridBarrierDesign::by_grid_size); the two designs
 // it picks between are also timed on their own at every size ("one-word", "flag-line"), so
 // that the crossover (the first size where flag-line is faster) is read off the same run,
-// with two designs the library does not use: the library's previous barrier (one word, no
-// flag store: "one-word-no-flag") and one-word polling with ld.acquire.gpu instead of
-// relaxed polls and one fence ("acquire-poll"). Every implementation has its own words.
+// with the library's previous barrier (one 32-bit word: "previous-library") and a
+// candidate for small grids ("early-poll", below). Every
+// implementation has its own words. (An earlier run also timed one-word polling with
+// ld.acquire.gpu and no separate fence: slower at every size, docs/primitives.md.)
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -44,15 +45,16 @@ __global__ void design_kernel(GridBarrier barrier, int iterations) {
   for (int i = 0; i < iterations; ++i) barrier.sync<Sem::acquire, D>();
 }
 
-// The library's barrier before the flag line: the last arriver writes nothing.
-__global__ void one_word_no_flag_kernel(GridBarrier barrier, int iterations) {
+// The library's previous barrier: one 32-bit word (phase in bit 31), no flag line.
+__global__ void previous_library_kernel(GridBarrier barrier, int iterations) {
+  uint32_t* word = reinterpret_cast<uint32_t*>(barrier.word);
   const uint32_t add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
   for (int i = 0; i < iterations; ++i) {
     __syncthreads();
     if (threadIdx.x == 0) {
-      const uint32_t old = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(barrier.word, add);
+      const uint32_t old = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(word, add);
       if ((((old + add) ^ old) & 0x80000000u) == 0)
-        while (((fenceline::atomic_load<Sem::relaxed, Scope::gpu>(barrier.word) ^ old) & 0x80000000u) == 0) {
+        while (((fenceline::atomic_load<Sem::relaxed, Scope::gpu>(word) ^ old) & 0x80000000u) == 0) {
         }
       fenceline::fence<Sem::acquire, Scope::gpu>();
     }
@@ -60,19 +62,18 @@ __global__ void one_word_no_flag_kernel(GridBarrier barrier, int iterations) {
   }
 }
 
-// One word, polled with ld.acquire.gpu (no separate fence); the last arriver fences.
-__global__ void acquire_poll_kernel(GridBarrier barrier, int iterations) {
-  const uint32_t add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
+// one_word, but every block (the last too) polls, and the first poll is issued right
+// behind the atom instead of after its result (in the 2026-11 run: faster at 132 blocks,
+// slower at 264 and above); a candidate for small grids.
+__global__ void early_poll_kernel(GridBarrier barrier, int iterations) {
+  const uint64_t add = blockIdx.x == 0 ? GridBarrier::kEpisode - (gridDim.x - 1u) : 1u;
   for (int i = 0; i < iterations; ++i) {
     __syncthreads();
     if (threadIdx.x == 0) {
-      const uint32_t old = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(barrier.word, add);
-      if ((((old + add) ^ old) & 0x80000000u) == 0) {
-        while (((fenceline::atomic_load<Sem::acquire, Scope::gpu>(barrier.word) ^ old) & 0x80000000u) == 0) {
-        }
-      } else {
-        fenceline::fence<Sem::acquire, Scope::gpu>();
-      }
+      GridBarrier::Token token;
+      token.arrived_at = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(barrier.word, add);
+      GridBarrier::poll_until_complete(barrier.word, token);
+      fenceline::fence<Sem::acquire, Scope::gpu>();
     }
     __syncthreads();
   }
@@ -134,8 +135,8 @@ int main(int argc, char** argv) {
                              {"cooperative_groups", cooperative_groups_kernel, {}, {}, {}},
                              {"one-word", design_kernel<GridBarrierDesign::one_word>, {}, {}, {}},
                              {"flag-line", design_kernel<GridBarrierDesign::flag_line>, {}, {}, {}},
-                             {"one-word-no-flag", one_word_no_flag_kernel, {}, {}, {}},
-                             {"acquire-poll", acquire_poll_kernel, {}, {}, {}}};
+                             {"previous-library", previous_library_kernel, {}, {}, {}},
+                             {"early-poll", early_poll_kernel, {}, {}, {}}};
   int max_blocks = 1 << 30;
   for (Impl& impl : impls) {
     BENCH_CHECK(GridBarrier::create(&impl.barrier));

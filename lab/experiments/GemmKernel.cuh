@@ -9,9 +9,13 @@
 // can still be in flight when lane 0's arrive lets the producer refill the stage.
 //
 // The kernels in gemm.cu differ only in the hand-off, passed in as a policy type with
-//   beforeRefill(stage, round)            the producer, between its wait on "empty" and the copies
-//   release(emptyBar, lane, stage, round) every consumer lane, after its ldmatrix loads of the stage
-// so that the variants are the same instructions but for their fences. The barriers lie
+//   waitEmpty(emptyBar, stage, round, deadline)  the producer's wait before refilling (false: timeout)
+//   beforeRefill(stage, round)                    the producer, between that wait and the copies
+//   waitFull(fullBar, stage, round, deadline)     every consumer lane's wait for a full stage
+//   release(emptyBar, lane, stage, round)         every consumer lane, after its ldmatrix loads
+// so that the variants are the same instructions but for their fences (the library's
+// variants wait through fenceline::TmaPipeline's bounded waits, the others through the
+// lab's, which are the same mbarrier.try_wait loop). The barriers lie
 // as fenceline::StageBarriers does (full[stages], then empty[stages]), so the library's
 // TmaPipeline can drive the same ring. Every spin loop has a %globaltimer deadline.
 #pragma once
@@ -145,6 +149,39 @@ __device__ __forceinline__ void storeTile(const Params& p, int tileRow, int tile
     }
 }
 
+// Returns 0, but only after a test of the stage's "empty" barrier that follows the
+// hand-off (as ProxyRing.cuh's zeroAfterHandOff): with PinnedRelease the fragments are
+// XORed with it before the MMAs, so that ptxas cannot schedule any MMA, and with it a wait
+// for a loaded fragment, ahead of the arrive; every ldmatrix of the stage is then still in
+// flight at the hand-off. Without it (the default) ptxas places the arrive after the first
+// k step's MMAs (seen in the SASS), when about half the loads have returned. `zero` is a
+// run-time 0 the compiler cannot fold.
+__device__ __forceinline__ uint32_t zeroAfterRelease(uint32_t emptyBar, uint32_t zero) {
+  uint32_t done;
+  asm volatile(
+      "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+      : "=r"(done)
+      : "r"(emptyBar)
+      : "memory");
+  return done ? 0u : zero;
+}
+
+template <int TileN>
+__device__ __forceinline__ void gateFragments(StageFragments<TileN>& f, uint32_t gate) {
+#pragma unroll
+  for (int ks = 0; ks < 2; ++ks) {
+#pragma unroll
+    for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) f.a[ks][mt][j] ^= gate;
+#pragma unroll
+    for (int nt = 0; nt < StageFragments<TileN>::kColumnTiles; ++nt) {
+      f.b[ks][nt][0] ^= gate;
+      f.b[ks][nt][1] ^= gate;
+    }
+  }
+}
+
 // The ring's barriers, as a generic pointer (what fenceline::TmaPipeline takes).
 template <int TileN>
 __device__ __forceinline__ void* ringBarriers(const Params& p) {
@@ -154,7 +191,7 @@ __device__ __forceinline__ void* ringBarriers(const Params& p) {
   return gemmShared + pad + p.stages * stageBytes(TileN);
 }
 
-template <int TileN, class Handoff>
+template <int TileN, bool PinnedRelease, class Handoff>
 __device__ void gemmRing(const Params& p, Handoff handoff) {
   extern __shared__ __align__(1024) uint8_t gemmShared[];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -182,7 +219,7 @@ __device__ void gemmRing(const Params& p, Handoff handoff) {
       const int tileRow = (t % tilesM) * kTileM, tileCol = (t / tilesM) * TileN;
       for (int kb = 0; kb < kBlocks; ++kb, ++it) {
         const unsigned s = it % p.stages, round = it / p.stages;
-        if (round > 0 && !mbarrierWait(empty(s), (round - 1) & 1, deadline)) {
+        if (!handoff.waitEmpty(empty(s), s, round, deadline)) {
           atomicAdd(p.timeouts, 1u);
           return;
         }
@@ -202,7 +239,7 @@ __device__ void gemmRing(const Params& p, Handoff handoff) {
     float acc[2][StageFragments<TileN>::kColumnTiles][4] = {};
     for (int kb = 0; kb < kBlocks; ++kb, ++it) {
       const unsigned s = it % p.stages, round = it / p.stages;
-      if (!mbarrierWait(full(s), round & 1, deadline)) {
+      if (!handoff.waitFull(full(s), s, round, deadline)) {
         if (lane == 0) atomicAdd(p.timeouts, 1u);
         return;
       }
@@ -210,6 +247,7 @@ __device__ void gemmRing(const Params& p, Handoff handoff) {
       StageFragments<TileN> f;
       loadStage<TileN>(stage, stage + aStageBytes(), warpM, warpN, lane, p.swizzle, f);
       handoff.release(empty(s), lane, s, round);
+      if constexpr (PinnedRelease) gateFragments<TileN>(f, zeroAfterRelease(empty(s), p.stages >> 16));
       multiplyStage<TileN>(f, acc);
     }
     storeTile<TileN>(p, tileRow, tileCol, warpM, warpN, lane, acc);

@@ -73,19 +73,23 @@ __global__ void compareBitwise(const uint32_t* out, const uint32_t* first, size_
 }
 
 // The co-running memory kernel: streams through `words` words (read, add, write back)
-// until the host's stop flag is set or `limitNs` has passed. Launched on its own stream
-// before a batch of GEMMs, stopped by a memset of the flag behind the batch; it uses no
-// shared memory and few registers, so it fits beside the GEMM's one CTA per SM.
+// until the host's stop flag is set or `limitNs` has passed, looking at the flag every 32
+// vectors per thread (a pass over the buffer takes tens of milliseconds; the first
+// version looked once per pass and a batch of 96 GEMMs waited for it). Launched on its own
+// stream before a batch of GEMMs, stopped by a memset of the flag behind the batch; it
+// uses no shared memory and few registers, so it fits beside the GEMM's one CTA per SM.
 __global__ void memoryStress(uint4* buffer, size_t words, const volatile unsigned* stop, uint64_t limitNs) {
   uint64_t start;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
   const size_t vectors = words / 4, stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  for (unsigned pass = 0;; ++pass) {
-    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < vectors; i += stride) {
-      uint4 v = buffer[i];
-      v.x += pass;
-      buffer[i] = v;
-    }
+  size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  for (unsigned step = 1;; ++step) {
+    uint4 v = buffer[i];
+    v.x += step;
+    buffer[i] = v;
+    i += stride;
+    if (i >= vectors) i -= vectors;
+    if (step % 32 != 0) continue;
     uint64_t now;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
     if (*stop != 0 || now - start > limitNs) return;

@@ -18,8 +18,9 @@
 
 namespace lab::barrier_reuse {
 
-// Words between two repetitions' counters: a fenceline::GridBarrier's counter and flag lines.
-constexpr unsigned kCounterStride = fenceline::GridBarrier::kWords;
+// 32-bit words between two repetitions' counters: a fenceline::GridBarrier's counter and
+// flag lines (64-bit words).
+constexpr unsigned kCounterStride = 2 * fenceline::GridBarrier::kWords;
 
 struct Params {
   unsigned* counters;  // one per repetition, kCounterStride words apart, zeroed by the host
@@ -60,7 +61,7 @@ __global__ void barrierReuseUnfixed(Params p) {
 // the block takes part (arrive/wait contain __syncthreads), thread 0 does the rest.
 __global__ void barrierReuseFixed(Params p) {
   for (unsigned r = 0; r < p.repetitions; ++r) {
-    const fenceline::GridBarrier barrier{p.counters + kCounterStride * r};
+    const fenceline::GridBarrier barrier{reinterpret_cast<uint64_t*>(p.counters + kCounterStride * r)};
     const uint64_t deadline = deadlineAfter(p.timeoutNs);
     bool passed = barrier.sync_until(deadline);
     if (threadIdx.x == 0) announceSecondArrival(p, r);

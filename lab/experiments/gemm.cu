@@ -11,8 +11,9 @@
 //   generic-fence   every thread fence.acq_rel.cta instead of the proxy fence  -> proxy-war
 //   lib-consumers   fenceline::TmaPipeline<7, RefillFence::consumers>
 //   lib-producer    fenceline::TmaPipeline<7, RefillFence::producer>
-// Each kernel is a template over the tile width (96 or 128 columns): two kernels per
-// variant, hence two expectations per broken line. The lib-* variants need stages=7.
+// Each kernel is a template over the tile width (96 or 128 columns) and over the pinned
+// release of the stress knob gemm.pinned_release (GemmKernel.cuh): four kernels per
+// variant, hence four expectations per broken line. The lib-* variants need stages=7.
 //
 // gemm runs one variant in the incident's protocol: fixed seed, the first run checked
 // against a reference GEMM, then `runs` runs compared bitwise with the first (mode
@@ -35,39 +36,55 @@
 
 namespace lab::gemm {
 
-// A hand-off: what the producer runs before a refill and what each consumer lane runs
-// after its reads of a stage (GemmKernel.cuh calls both).
-template <class BeforeRefill, class Release>
+// A hand-off: the producer's wait and what it runs before a refill, the consumers' wait
+// and what each consumer lane runs after its reads of a stage (GemmKernel.cuh calls them).
+template <class WaitEmpty, class BeforeRefill, class WaitFull, class Release>
 struct Handoff {
+  WaitEmpty waitEmpty;
   BeforeRefill beforeRefill;
+  WaitFull waitFull;
   Release release;
 };
+
+template <class WaitEmpty, class BeforeRefill, class WaitFull, class Release>
+__device__ Handoff<WaitEmpty, BeforeRefill, WaitFull, Release> makeHandoff(WaitEmpty we, BeforeRefill b, WaitFull wf,
+                                                                           Release r) {
+  return {we, b, wf, r};
+}
+
+// The lab's bounded waits (DeviceCommon.cuh); the producer's first round passes at once.
+__device__ __forceinline__ bool labWaitEmpty(uint32_t emptyBar, unsigned, unsigned round, uint64_t deadline) {
+  return round == 0 || mbarrierWait(emptyBar, (round - 1) & 1, deadline);
+}
+__device__ __forceinline__ bool labWaitFull(uint32_t fullBar, unsigned, unsigned round, uint64_t deadline) {
+  return mbarrierWait(fullBar, round & 1, deadline);
+}
 template <class BeforeRefill, class Release>
-__device__ Handoff<BeforeRefill, Release> handoff(BeforeRefill b, Release r) {
-  return {b, r};
+__device__ auto handoff(BeforeRefill b, Release r) {
+  return makeHandoff(labWaitEmpty, b, labWaitFull, r);
 }
 __device__ __forceinline__ void nothingBeforeRefill(unsigned, unsigned) {}
 
-template <int TileN>
+template <int TileN, bool Pinned>
 __global__ void __launch_bounds__(kThreads, 1) gemmUnfixed(const __grid_constant__ Params p) {
-  gemmRing<TileN>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war, proxy-war, proxy-war
   }));
 }
 
-template <int TileN>
+template <int TileN, bool Pinned>
 __global__ void __launch_bounds__(kThreads, 1) gemmConsumerFence(const __grid_constant__ Params p) {
-  gemmRing<TileN>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncwarp();
     if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");
   }));
 }
 
-template <int TileN>
+template <int TileN, bool Pinned>
 __global__ void __launch_bounds__(kThreads, 1) gemmProducerFence(const __grid_constant__ Params p) {
-  gemmRing<TileN>(p, handoff([](unsigned, unsigned) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); },
+  gemmRing<TileN, Pinned>(p, handoff([](unsigned, unsigned) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); },
                              [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
                                __syncwarp();
                                if (lane == 0)
@@ -75,23 +92,23 @@ __global__ void __launch_bounds__(kThreads, 1) gemmProducerFence(const __grid_co
                              }));
 }
 
-template <int TileN>
+template <int TileN, bool Pinned>
 __global__ void __launch_bounds__(kThreads, 1) gemmLane0Fence(const __grid_constant__ Params p) {
-  gemmRing<TileN>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     __syncwarp();
     if (lane == 0) {
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war, proxy-war, proxy-war
     }
   }));
 }
 
-template <int TileN>
+template <int TileN, bool Pinned>
 __global__ void __launch_bounds__(kThreads, 1) gemmGenericFence(const __grid_constant__ Params p) {
-  gemmRing<TileN>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     asm volatile("fence.acq_rel.cta;" ::: "memory");  // orders the generic proxy only
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war, proxy-war, proxy-war
   }));
 }
 
@@ -102,26 +119,32 @@ __device__ fenceline::TmaPipeline<kLibStages, F> libraryPipeline(const Params& p
   return {static_cast<fenceline::StageBarriers<kLibStages>*>(ringBarriers<TileN>(p))};
 }
 
-template <int TileN>
-__global__ void __launch_bounds__(kThreads, 1) gemmLibConsumers(const __grid_constant__ Params p) {
-  const auto pipe = libraryPipeline<TileN, fenceline::RefillFence::consumers>(p);
-  gemmRing<TileN>(p, handoff(nothingBeforeRefill, [&](uint32_t, unsigned, unsigned stage, unsigned round) {
-    pipe.consumer_release(fenceline::StageCursor<kLibStages>{stage, round & 1});
-  }));
+// The whole hand-off through fenceline::TmaPipeline: its bounded waits, its release, and
+// (RefillFence::producer) the fence inside producer_acquire_until.
+template <int TileN, fenceline::RefillFence F>
+__device__ auto libraryHandoff(const Params& p) {
+  using Cursor = fenceline::StageCursor<kLibStages>;
+  const auto pipe = libraryPipeline<TileN, F>(p);
+  return makeHandoff([pipe](uint32_t, unsigned stage, unsigned round, uint64_t deadline) {
+                   return pipe.producer_acquire_until(Cursor{stage, round & 1}, deadline);
+                 },
+                 nothingBeforeRefill,
+                 [pipe](uint32_t, unsigned stage, unsigned round, uint64_t deadline) {
+                   return pipe.consumer_wait_until(Cursor{stage, round & 1}, deadline);
+                 },
+                 [pipe](uint32_t, unsigned, unsigned stage, unsigned round) {
+                   pipe.consumer_release(Cursor{stage, round & 1});
+                 });
 }
 
-template <int TileN>
+template <int TileN, bool Pinned>
+__global__ void __launch_bounds__(kThreads, 1) gemmLibConsumers(const __grid_constant__ Params p) {
+  gemmRing<TileN, Pinned>(p, libraryHandoff<TileN, fenceline::RefillFence::consumers>(p));
+}
+
+template <int TileN, bool Pinned>
 __global__ void __launch_bounds__(kThreads, 1) gemmLibProducer(const __grid_constant__ Params p) {
-  const auto pipe = libraryPipeline<TileN, fenceline::RefillFence::producer>(p);
-  gemmRing<TileN>(
-      // The ring has already waited (with a deadline) on "empty"; producer_acquire's wait
-      // passes at once and it runs the library's producer-side fence.
-      p, handoff([&](unsigned stage, unsigned round) {
-        pipe.producer_acquire(fenceline::StageCursor<kLibStages>{stage, round & 1});
-      },
-                 [&](uint32_t, unsigned, unsigned stage, unsigned round) {
-                   pipe.consumer_release(fenceline::StageCursor<kLibStages>{stage, round & 1});
-                 }));
+  gemmRing<TileN, Pinned>(p, libraryHandoff<TileN, fenceline::RefillFence::producer>(p));
 }
 
 // ---- host side -------------------------------------------------------------
@@ -130,11 +153,12 @@ using Kernel = void (*)(Params);
 
 struct Variant {
   const char* name;
-  Kernel kernels[2];  // [tile width 96, 128]
+  Kernel kernels[2][2];  // [tile width 96, 128][pinned release]
   bool library;
 };
 
-#define FENCELINE_LAB_GEMM(name, kernel, library) {name, {kernel<96>, kernel<128>}, library}
+#define FENCELINE_LAB_GEMM(name, kernel, library) \
+  {name, {{kernel<96, false>, kernel<96, true>}, {kernel<128, false>, kernel<128, true>}}, library}
 const Variant kVariants[] = {
     FENCELINE_LAB_GEMM("unfixed", gemmUnfixed, false),
     FENCELINE_LAB_GEMM("consumer-fence", gemmConsumerFence, false),
@@ -160,7 +184,7 @@ const Variant* findVariant(const std::string& name) {
 // The problem and its knobs (--param gemm.*), checked once.
 struct Config {
   int m, n, k, tileN, ctas;
-  unsigned stages, swizzle;
+  unsigned stages, swizzle, pinnedRelease;
   uint64_t timeoutNs;
   static Config read(const RunContext& ctx) {
     Config c{};
@@ -170,6 +194,7 @@ struct Config {
     c.tileN = static_cast<int>(ctx.param("gemm.tile_n", 96));
     c.stages = static_cast<unsigned>(ctx.param("gemm.stages", 7));
     c.swizzle = static_cast<unsigned>(ctx.param("gemm.swizzle", 1));
+    c.pinnedRelease = ctx.param("gemm.pinned_release", 0) != 0;
     c.ctas = static_cast<int>(ctx.param("gemm.ctas", ctx.device->multiProcessorCount));
     c.timeoutNs = static_cast<uint64_t>(ctx.param("gemm.timeout_ms", 2000)) * 1000000ull;
     if (c.tileN != 96 && c.tileN != 128) usage("tile_n must be 96 or 128");
@@ -232,7 +257,7 @@ struct Problem {
   }
 
   Kernel kernelOf(const Variant& v) const {
-    Kernel kernel = v.kernels[config.tileN == 96 ? 0 : 1];
+    Kernel kernel = v.kernels[config.tileN == 96 ? 0 : 1][config.pinnedRelease ? 1 : 0];
     check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(sharedBytes(config.tileN, config.stages))),
           "cudaFuncSetAttribute");
@@ -290,6 +315,8 @@ struct MemoryStress {
   uint4* buffer = nullptr;
   unsigned* stop = nullptr;
   cudaStream_t stream = nullptr;
+  cudaEvent_t began = nullptr, ended = nullptr;
+  mutable double seconds = 0;  // how long the memory kernel ran, summed over the batches
   size_t words = size_t(64) << 20;  // 256 MB: several times the L2
   int blocks = 0;
   explicit MemoryStress(const RunContext& ctx) : on(ctx.param("gemm.stress", 0) != 0) {
@@ -299,23 +326,35 @@ struct MemoryStress {
     check(cudaMemset(buffer, 0x11, words * 4), "cudaMemset");
     check(cudaMalloc(&stop, sizeof(unsigned)), "cudaMalloc");
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaEventCreate(&began), "cudaEventCreate");
+    check(cudaEventCreate(&ended), "cudaEventCreate");
   }
   ~MemoryStress() {
     if (!on) return;
     cudaFree(buffer);
     cudaFree(stop);
+    cudaEventDestroy(began);
+    cudaEventDestroy(ended);
     cudaStreamDestroy(stream);
   }
   void start() const {
     if (!on) return;
     check(cudaMemsetAsync(stop, 0, sizeof(unsigned), stream), "cudaMemsetAsync");
-    memoryStress<<<blocks, 256, 0, stream>>>(buffer, words, stop, 20'000'000'000ull);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");  // reset before the batch's stop can land
+    check(cudaEventRecord(began, stream), "cudaEventRecord");
+    memoryStress<<<blocks, 256, 0, stream>>>(buffer, words, stop, 10'000'000'000ull);
+    check(cudaGetLastError(), "memoryStress");
+    check(cudaEventRecord(ended, stream), "cudaEventRecord");
   }
   void stopAfter(cudaStream_t mainStream) const {
     if (on) check(cudaMemsetAsync(stop, 1, sizeof(unsigned), mainStream), "cudaMemsetAsync");
   }
   void join() const {
-    if (on) check(cudaStreamSynchronize(stream), "memory stress");
+    if (!on) return;
+    check(cudaStreamSynchronize(stream), "memory stress");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, began, ended), "cudaEventElapsedTime");
+    seconds += ms / 1e3;
   }
 };
 
@@ -359,6 +398,7 @@ void setConfig(Result& r, const Config& c) {
   r.set("stages", c.stages);
   r.set("ctas", c.ctas);
   r.set("swizzle", c.swizzle ? "64B" : "none");
+  r.set("pinned_release", c.pinnedRelease ? "yes" : "no");
 }
 
 std::vector<Result> runRepeatability(const RunContext& ctx, const std::string& variantName) {
@@ -426,6 +466,7 @@ std::vector<Result> runRepeatability(const RunContext& ctx, const std::string& v
     result.set("bad_runs_sample", seen.firstRunSample);
   }
   result.set("timeouts", timeouts);
+  if (stress.on) result.set("memory_kernel_seconds", stress.seconds);  // vs "seconds": did it co-run
   result.set("ms_per_run_with_compare", result.seconds / static_cast<double>(done + 1) * 1e3);
   return {result};
 }

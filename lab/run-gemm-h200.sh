@@ -10,9 +10,9 @@
 #   B holds fenceline-lab, barrier_bench and grid_barrier_test (default build-lab/...).
 #   RUNS_UNFIXED / RUNS_FIXED / RUNS_OTHER scale the repeatability runs (defaults below).
 #   PHASES picks the parts, in order (default: all of them):
-#     sass smoke aba knobs latency aba-no-swizzle stress pinned barrier
+#     sass smoke aba knobs latency aba-no-swizzle stress pinned labbarrier barrier
 #   (the first committed run was "sass smoke aba knobs latency barrier"; the second
-#   "sass smoke latency aba-no-swizzle stress pinned barrier": results/h200/).
+#   "sass smoke latency aba-no-swizzle stress pinned labbarrier barrier": results/h200/).
 set -uo pipefail
 OUT=${OUT:-results/h200/gemm-raw}
 LAB=${LAB:-${B:+$B/fenceline-lab}}
@@ -24,7 +24,7 @@ GRIDTEST=${GRIDTEST:-build-lab/tests/gpu/grid_barrier_test}
 RUNS_UNFIXED=${RUNS_UNFIXED:-30000}
 RUNS_FIXED=${RUNS_FIXED:-300000}
 RUNS_OTHER=${RUNS_OTHER:-60000}
-PHASES=${PHASES:-sass smoke aba knobs latency aba-no-swizzle stress pinned barrier}
+PHASES=${PHASES:-sass smoke aba knobs latency aba-no-swizzle stress pinned labbarrier barrier}
 want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$OUT" "$OUT/json"
 log=$OUT/gemm.log
@@ -70,7 +70,7 @@ if [ "$(smoke_ok 1)" != 2 ]; then
   else gemm_ok=0; echo "== GEMM failed its smoke test: GEMM part skipped" | tee -a "$log"; fi
 fi
 fi
-if [ $gemm_ok = 1 ]; then
+if [ $gemm_ok = 1 ]; then  # (the GEMM part ends at "fi  # gemm_ok")
 
 # 2. A/B/A in the incident's configuration (M=4096 N=896 K=1024, 128x96x32, 7 stages,
 #    one CTA per SM): unfixed, every fixed variant, unfixed again.
@@ -117,7 +117,7 @@ fi
 
 # 4b'. The co-running memory kernel (its first version did not stop in time: run 1).
 if want stress; then
-lab stress "${k[@]}" --variants unfixed,lib-producer --param gemm.stress=1 --param gemm.runs=10000
+lab stress "${k[@]}" --variants unfixed,lib-producer --param gemm.stress=1 --param gemm.runs=${RUNS_STRESS:-10000}
 fi
 
 # 4c. The pinned release (gemm.pinned_release=1, GemmKernel.cuh): every ldmatrix of the
@@ -128,6 +128,11 @@ lab pinned-latency --experiments gemm-latency --budget-seconds 100 --param gemm.
 fi
 
 fi  # gemm_ok
+
+# 4d. The lab's barrier experiments, whose fixed variants are fenceline::GridBarrier.
+if want labbarrier; then
+lab lab-barriers --experiments barrier-reuse,barrier-init-race --iterations 10 --budget-seconds 40
+fi
 
 # 5. Grid barrier: bench (every multiple of 132 blocks), then the stress test per design.
 if want barrier; then
@@ -159,5 +164,5 @@ if merged:
 PY
 rm -rf "$OUT/json"
 # The table, last (the reply carries the end of the output).
-grep -E '^(gemm|gemm-latency) ' "$log" | cut -c1-200
+grep -E '^(gemm|gemm-latency|barrier-reuse|barrier-init-race) ' "$log" | cut -c1-200
 [ -f "$OUT/primitives.log" ] && grep -E '^(crossover|PASS|FAIL)' "$OUT/primitives.log" | cut -c1-160

@@ -69,7 +69,7 @@ template <int TileN, bool Pinned>
 __global__ void __launch_bounds__(kThreads, 1) gemmUnfixed(const __grid_constant__ Params p) {
   gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war, proxy-war, proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
   }));
 }
 
@@ -98,7 +98,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemmLane0Fence(const __grid_const
     __syncwarp();
     if (lane == 0) {
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war, proxy-war, proxy-war
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
     }
   }));
 }
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kThreads, 1) gemmGenericFence(const __grid_con
   gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     asm volatile("fence.acq_rel.cta;" ::: "memory");  // orders the generic proxy only
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war, proxy-war, proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
   }));
 }
 

@@ -192,16 +192,21 @@ MemoryLocation MemoryAnalysis::location(InstId inst, int operand, int64_t size) 
 namespace {
 
 // A copy into a stage ring: its destination advances by `stride` bytes per
-// stage (base + stride * s, s taking two values or more). The stages of a
-// ring do not overlap, so one copy writes at most `stride` bytes: a tighter
-// bound than an expect_tx count shared by several copies (A and B tiles
-// completing on one barrier). 0 when the destination is no ring.
+// stage (base + stride * s, s taking two values or more), or per slice of a
+// multicast tile (base + slice * rank). The copies a ring's stages (or a
+// tile's slices) receive do not overlap, so one copy writes at most the
+// smallest such stride: a tighter bound than an expect_tx count shared by
+// several copies (A and B tiles completing on one barrier). 0 when the
+// destination has no such index.
 int64_t ringStride(const AbstractValue& destination) {
-  if (!destination.known || destination.terms.size() != 1) return 0;
-  const auto& t = destination.terms.front();
-  if (!t.bounded() || t.high <= t.low) return 0;
-  int64_t stride = t.coefficient < 0 ? -t.coefficient : t.coefficient;
-  return stride >= 16 ? stride : 0;
+  if (!destination.known) return 0;
+  int64_t smallest = 0;
+  for (const auto& t : destination.terms) {
+    if (!t.bounded() || t.high <= t.low) continue;
+    int64_t stride = t.coefficient < 0 ? -t.coefficient : t.coefficient;
+    if (stride >= 16 && (smallest == 0 || stride < smallest)) smallest = stride;
+  }
+  return smallest;
 }
 
 }  // namespace

@@ -53,8 +53,9 @@ struct SpecialRange {
 constexpr SpecialRange kSpecials[] = {
     {"%tid.x", 0, 1023},      {"%tid.y", 0, 1023},   {"%tid.z", 0, 63},          {"%laneid", 0, 31},
     {"%warpid", 0, 1023},     {"%ntid", 1, 1024},    {"%ctaid", 0, INT32_MAX},   {"%nctaid", 1, INT32_MAX},
-    {"%cluster_ctarank", 0, 31}, {"%clusterid", 0, INT32_MAX}, {"%cluster_ctaid", 0, 31},
-    {"%cluster_nctarank", 1, 32}, {"%smid", 0, 1023}, {"%nwarpid", 1, 1024},
+    // A cluster holds at most 16 CTAs (the non-portable maximum; 8 portable).
+    {"%cluster_ctarank", 0, 15}, {"%clusterid", 0, INT32_MAX}, {"%cluster_ctaid", 0, 15},
+    {"%cluster_nctarank", 1, 16}, {"%smid", 0, 1023}, {"%nwarpid", 1, 1024},
 };
 
 // The most threads per block along one axis that the kernel declares

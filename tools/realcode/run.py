@@ -123,9 +123,11 @@ def finding_key(unit, d):
     frame: the kernel's own line), so one library line reached from two kernels keeps two verdicts."""
     def frame(f):
         return f'{pathlib.Path(str(f.get("file", "?"))).name}:{f.get("line", 0)}'
-    key = f'{unit}:{d.get("check")}@{frame(d.get("location") or {})}'
-    callers = d.get("inlined_at") or []
-    return key + (f"<{frame(callers[-1])}" if callers else "")
+    # The whole inline chain, innermost first: the library frames the finding
+    # was expanded from, the primary (user) location, the call sites.
+    chain = list(d.get("expanded_from") or []) + [d.get("location") or {}] + list(d.get("inlined_at") or [])
+    key = f'{unit}:{d.get("check")}@{frame(chain[0])}'
+    return key + (f"<{frame(chain[-1])}" if len(chain) > 1 else "")
 
 
 def main():

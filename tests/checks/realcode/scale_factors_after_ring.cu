@@ -6,9 +6,8 @@
 // that completes on the same mbarrier (`cp.async.mbarrier.arrive.noinc`). Consumers read the
 // scale with `ld.shared` and hand the stage back. The scale slots lie after the ring,
 // [base, base + kStages * kStageBytes): TMA never overwrites them and the scale reads need no
-// proxy fence. The checker today cannot bound s and reports the scale read as handed to the
+// proxy fence. The checker once could not bound s and reported the scale read as handed to the
 // refill. The twin puts the scale slots at the end of stage 0, inside the TMA tile: real.
-// XFAIL: *
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include "../proxy/Inputs/async_copy.cuh"
 

@@ -5,7 +5,6 @@
 // with "expected an operand, found '.L2::cache_hint'". The kernel itself is correct (the tile is
 // written with generic stores, fenced, then stored by TMA and waited for before exit), so the
 // expectation is no diagnostic.
-// XFAIL: *
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 

@@ -6,10 +6,9 @@
 // `shfl.sync.idx` of `tid.x >> 5`) to pick its role. The stage index wraps with
 // `s = s + 1 == kStages ? 0 : s + 1` (add, setp, selp). The partition bytes lie after the
 // ring, [base, base + kStages * kStageBytes), so the TMA refills never overwrite them and no
-// proxy fence is needed. The checker today cannot bound `s` (nor the warp index) and reports
-// the byte read as handed to the refill. The twin below reads a byte inside stage 0 and is a
+// proxy fence is needed. The checker once could not bound `s` (nor the warp index) and reported
+// the byte read as handed to the refill (fixed: bounded stage indices). The twin below reads a byte inside stage 0 and is a
 // real proxy-war.
-// XFAIL: *
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include "../proxy/Inputs/async_copy.cuh"
 

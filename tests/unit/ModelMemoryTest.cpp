@@ -1,0 +1,389 @@
+// The memory analysis (model/Memory.h) over real nvcc output: memory objects,
+// byte ranges of accesses and copies, alias results, descriptor decoding and
+// the bounded stage indices that keep a ring inside its bytes (issue 11).
+// Inputs: Inputs/model_memory_{stages,descriptors,pointers,bar_red}.cu and
+// Inputs/model_value_ranges.cu (strided headers, tensor-copy extents).
+#include <gtest/gtest.h>
+
+#include "ModelInputs.h"
+#include "ModelMemoryFacts.h"
+#include "model/Memory.h"
+#include "model/Operands.h"
+#include "model/SpinLoops.h"
+#include "model/Values.h"
+
+using namespace fenceline;
+using namespace fenceline::model;
+using namespace fenceline::testing;
+
+namespace {
+
+using ObjectKind = MemoryObject::Kind;
+
+// model_memory_stages.cu: a ring of `stages` stages of 16384 bytes at the
+// start of the dynamic buffer, full barriers at 65536 + 8*s, a bookkeeping
+// word at 65600; the stage index's range is what keeps them apart.
+constexpr int64_t kStage = 16384;
+constexpr int64_t kBars = 65536;
+constexpr int64_t kBook = 65600;
+
+void expectRing(const FunctionModel& fn, int64_t stages) {
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId copy = findOne(fn, "cp.async.bulk");
+  const MemoryEffect& e = fn.instructions[copy].effect;
+  const int64_t extent = m.copyExtent(copy);
+  EXPECT_EQ(extent, kStage) << dump(fn);
+  const std::string last = "[0, " + std::to_string(stages - 1) + "]";
+  EXPECT_EQ(termRange(fn.values->operandValue(copy, e.destination), kStage), last)
+      << "stage index: " << valueText(fn, copy, e.destination);
+  EXPECT_TRUE(hasBytes(m.copyDestination(copy), ObjectKind::DynamicShared, 0, stages * kStage));
+  EXPECT_TRUE(hasBytes(m.location(copy, e.mbarrier), ObjectKind::DynamicShared, kBars, kBars + 8 * stages));
+
+  const InstId book = findOne(fn, "st.shared.u32");
+  EXPECT_TRUE(hasBytes(m.location(book, addressOf(fn, book)), ObjectKind::DynamicShared, kBook, kBook + 4));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, copy, e.destination, extent, book, addressOf(fn, book), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, m.copyDestination(copy), m.location(book, addressOf(fn, book))));
+
+  // The stage read: [s*16384 + 4*tid, +4) for tid in [0, 1023].
+  const InstId read = findOne(fn, "ld.shared.f32");
+  EXPECT_TRUE(hasBytes(m.location(read, addressOf(fn, read)), ObjectKind::DynamicShared, 0,
+                       (stages - 1) * kStage + 4 * 1024));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, copy, e.destination, extent, read, addressOf(fn, read), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, read, addressOf(fn, read), 0, book, addressOf(fn, book), 0));
+
+  // The wait polls the copy's completion barrier (the same s on one trip).
+  const InstId wait = findOne(fn, "mbarrier.try_wait");
+  EXPECT_TRUE(hasBytes(m.location(wait, addressOf(fn, wait)), ObjectKind::DynamicShared, kBars, kBars + 8 * stages));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, copy, e.mbarrier, 0, wait, addressOf(fn, wait), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, book, addressOf(fn, book), 0, wait, addressOf(fn, wait), 0));
+  // (The phase bits: ModelValueRangesTest.cpp.)
+}
+
+}  // namespace
+
+// ---- Bounded stage indices: the ring stays in [0, N * STAGE) ----
+
+TEST(ModelMemoryStages, WrapCounterBoundsTheRing) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  expectRing(p.fn("stage_wrap"), 4);  // s = s + 1 == 4 ? 0 : s + 1
+}
+
+TEST(ModelMemoryStages, ModuloAndMaskBoundTheRing) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  for (const char* kernel : {"stage_modulo", "stage_mask"}) {  // k % 4 (as `and 3`), k & 3
+    SCOPED_TRACE(kernel);
+    expectRing(p.fn(kernel), 4);
+  }
+}
+
+TEST(ModelMemoryStages, SelpWrapBoundsThreeStages) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  expectRing(p.fn("stage_selp"), 3);  // setp.gt s, 1; selp 0, s + 1: s in [0, 2]
+}
+
+TEST(ModelMemoryStages, UnsignedModThreeBoundsThreeStages) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  const auto& fn = p.fn("stage_unsigned_mod3");  // k - 3 * (k * 0xAAAAAAAB >> 33), k a .u32 counter
+  const InstId copy = findOne(fn, "cp.async.bulk");
+  FENCELINE_MODEL_GAP_IF(!fn.values->operandValue(copy, 0).offsetRange(),
+                         "stage_unsigned_mod3: k % 3u (mul.wide.u32 0xAAAAAAAB; shr.u64 33; mul.lo 3; sub) of the "
+                         "unbounded .u32 loop counter k is not bounded to [0, 2]: "
+                             << valueText(fn, copy, 0));
+  expectRing(fn, 3);
+}
+
+TEST(ModelMemoryStages, InlinedCalleeSeesTheCallersBound) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  expectRing(p.fn("stage_noinline"), 4);  // the ld.shared is read_stage's, inlined; s = k & 3 passed by st.param
+  const auto& fn = p.fn("stage_noinline");
+  const InstId read = findOne(fn, "ld.shared.f32");
+  EXPECT_EQ(fn.instructions[read].inlineDepth, 1);
+
+  // The .func on its own: s is its parameter, unbounded; still the dynamic buffer.
+  const auto& callee = p.fn("_Z10read_stagePKhi");
+  const InstId alone = findOne(callee, "ld.shared.f32");
+  MemoryLocation loc = callee.memory->location(alone, addressOf(callee, alone));
+  EXPECT_EQ(loc.object.kind, ObjectKind::DynamicShared) << loc.toString();
+  EXPECT_FALSE(loc.bytes.has_value()) << loc.toString();
+}
+
+TEST(ModelMemoryStages, StageFromMemoryIsUnbounded) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  const auto& fn = p.fn("stage_from_memory");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId copy = findOne(fn, "cp.async.bulk"), book = findOne(fn, "st.shared.u32");
+  const InstId read = findOne(fn, "ld.shared.f32");
+  MemoryLocation destination = m.copyDestination(copy);
+  EXPECT_EQ(destination.object.kind, ObjectKind::DynamicShared) << destination.toString();
+  EXPECT_FALSE(destination.bytes.has_value()) << destination.toString();
+  EXPECT_EQ(m.copyExtent(copy), kStage);
+  const int dst = fn.instructions[copy].effect.destination;
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, copy, dst, kStage, book, addressOf(fn, book), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, read, addressOf(fn, read), 0, book, addressOf(fn, book), 0));
+  // The barrier is fixed (smem + 65536): the copy's and the wait's are one word.
+  const InstId wait = findOne(fn, "mbarrier.try_wait");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, copy, fn.instructions[copy].effect.mbarrier, 0, wait, addressOf(fn, wait), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, book, addressOf(fn, book), 0, wait, addressOf(fn, wait), 0));
+}
+
+// Stages of [8192-byte tile | 256-byte header], stride 8448: the intervals of
+// the copy ([0, 33536)) and of the headers ([8192, 33792)) overlap, but no
+// header word is inside any tile. A word written inside a tile is.
+TEST(ModelMemoryStages, StridedHeadersAreOutsideEveryTile) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("strided_headers");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId copy = findOne(fn, "cp.async.bulk");
+  const int dst = fn.instructions[copy].effect.destination;
+  ASSERT_EQ(m.copyExtent(copy), 8192) << dump(fn);
+  EXPECT_TRUE(hasBytes(m.copyDestination(copy), ObjectKind::DynamicShared, 0, 3 * 8448 + 8192));
+  const InstId header = findOne(fn, "st.shared.f32"), inTile = findOne(fn, "st.shared.u32");
+  // 64 threads (.maxntid 64): header words [8448*s + 8192, + 256).
+  EXPECT_TRUE(hasBytes(m.location(header, 0), ObjectKind::DynamicShared, 8192, 3 * 8448 + 8192 + 256));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, copy, dst, 8192, header, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, copy, dst, 8192, inTile, 0, 0));
+  // The interval view alone cannot tell (it is the exact start offsets that do).
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, m.copyDestination(copy), m.location(header, 0)));
+}
+
+// ---- Copy extents ----
+
+TEST(ModelMemoryCopies, TensorCopyExtentIsTheExpectTxCount) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("tensor_expect_tx");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId copy = findOne(fn, "cp.async.bulk.tensor");
+  EXPECT_EQ(m.accessSize(copy, fn.instructions[copy].effect.destination), -1);  // the box lives in the tensor map
+  EXPECT_EQ(m.copyExtent(copy), 16384) << dump(fn);
+  // dst = smem + ((k << 14) & 49152): [0, 49152] + 16384 bytes.
+  EXPECT_TRUE(hasBytes(m.copyDestination(copy), ObjectKind::DynamicShared, 0, 65536));
+  const InstId book = findOne(fn, "st.shared.u32");
+  EXPECT_TRUE(hasBytes(m.location(book, 0), ObjectKind::DynamicShared, 65600, 65604));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, m.copyDestination(copy), m.location(book, 0)));
+  // The completion barrier is the one expect_tx announced on (same register).
+  const InstId arrive = findOne(fn, "mbarrier.arrive.expect_tx");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, arrive, addressOf(fn, arrive), 0, copy,
+                      fn.instructions[copy].effect.mbarrier, 0));
+  EXPECT_TRUE(hasBytes(m.location(arrive, addressOf(fn, arrive)), ObjectKind::DynamicShared, 65536, 65536 + 32));
+  // The source is the tensor map: not shared memory.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, m.copySource(copy), m.location(book, 0)));
+}
+
+TEST(ModelMemoryCopies, BulkCopyExtentIsItsSizeOperand) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  const auto& fn = p.fn("stage_mask");
+  const InstId copy = findOne(fn, "cp.async.bulk");
+  EXPECT_EQ(fn.memory->copyExtent(copy), kStage);
+  EXPECT_EQ(fn.memory->accessSize(copy, fn.instructions[copy].effect.destination), kStage);
+  EXPECT_EQ(fn.memory->accessSize(copy, fn.instructions[copy].effect.mbarrier), 8);
+  // The global source: a parameter's memory, never the shared ring.
+  MemoryLocation source = fn.memory->copySource(copy);
+  EXPECT_EQ(source.object.kind, ObjectKind::Param) << source.toString();
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, source, fn.memory->copyDestination(copy)));
+}
+
+// ---- Matrix descriptors (wgmma): start address = bits 0-13 << 4 ----
+
+// A ring [0, 24576), B ring [24576, 49152), scales [49152, 49664). An operand
+// tile's extent is bounded by rows * 128 bytes (the widest swizzle), not read
+// from the LBO / SBO fields: A (64 rows) and B (n64: 64 rows) each start at
+// their stage and end no later than their ring.
+TEST(ModelMemoryDescriptors, UnionDescriptorsOfAStage) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_descriptors");
+  const auto& fn = p.fn("desc_union_stage");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId scaleStore = findOne(fn, "st.shared.f32"), scaleLoad = findOne(fn, "ld.shared.f32");
+  EXPECT_TRUE(hasBytes(m.location(scaleStore, 0), ObjectKind::DynamicShared, 49152, 49152 + 512));
+  EXPECT_TRUE(hasBytes(m.location(scaleLoad, 1), ObjectKind::DynamicShared, 49152, 49152 + 512));
+  const InstId mma = findOne(fn, "wgmma.mma_async");
+  MemoryAnalysis::MatrixOperands operands = m.matrixOperands(mma);
+  ASSERT_TRUE(operands.decoded) << dump(fn);
+  ASSERT_EQ(operands.operands.size(), 2u);
+  const MemoryLocation &a = operands.operands[0], &b = operands.operands[1];
+  EXPECT_EQ(a.object.kind, ObjectKind::DynamicShared) << a.toString();
+  EXPECT_EQ(b.object.kind, ObjectKind::DynamicShared) << b.toString();
+  // addr = smem - 24576 * (k / 3) + 8192 * k (strength-reduced smem + 8192 * (k % 3)).
+  FENCELINE_MODEL_GAP_IF(!a.bytes || !b.bytes,
+                         "desc_union_stage: the strength-reduced stage address smem + 8192*k - 24576*(k/3) "
+                         "(mad.lo.s32 q, -24576, smem; add 8192*k) is not bounded to [smem, smem + 16384]: A "
+                             << a.toString() << ", B " << b.toString());
+  EXPECT_TRUE(startsAtWithin(a, ObjectKind::DynamicShared, 0, 2 * 8192 + 2048, 24576));
+  EXPECT_TRUE(startsAtWithin(b, ObjectKind::DynamicShared, 24576, 24576 + 2 * 8192 + 2048, 49152));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, a, m.location(scaleStore, 0)));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, b, m.location(scaleStore, 0)));
+}
+
+// ((smem & 0x3FFF0) >> 4) | layout, advanced by 128 (2048 bytes >> 4) per k16
+// slice with add.s64 on the 64-bit descriptor: slice j of A starts at 2048*j,
+// of B at 24576 + 2048*j.
+TEST(ModelMemoryDescriptors, MaskDescriptorsAdvancedBySlices) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_descriptors");
+  const auto& fn = p.fn("desc_mask_slices");
+  auto mmas = find(fn, "wgmma.mma_async");
+  ASSERT_EQ(mmas.size(), 4u) << dump(fn);
+  for (int j = 0; j < 4; ++j) {
+    SCOPED_TRACE("slice " + std::to_string(j));
+    MemoryAnalysis::MatrixOperands operands = fn.memory->matrixOperands(mmas[j]);
+    ASSERT_TRUE(operands.decoded);
+    ASSERT_EQ(operands.operands.size(), 2u);
+    EXPECT_TRUE(startsAtWithin(operands.operands[0], ObjectKind::DynamicShared, 2048 * j, 2048 * j + 2048,
+                               2048 * j + 64 * 128));
+    EXPECT_TRUE(startsAtWithin(operands.operands[1], ObjectKind::DynamicShared, 24576 + 2048 * j,
+                               24576 + 2048 * j + 2048, 24576 + 2048 * j + 64 * 128));
+    EXPECT_TRUE(aliasIs(fn, AliasResult::No, operands.operands[0], operands.operands[1]));
+  }
+}
+
+TEST(ModelMemoryDescriptors, DescriptorFromMemoryIsNotDecoded) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_descriptors");
+  const auto& fn = p.fn("desc_from_memory");
+  MemoryAnalysis::MatrixOperands operands = fn.memory->matrixOperands(findOne(fn, "wgmma.mma_async"));
+  EXPECT_FALSE(operands.decoded);
+  EXPECT_TRUE(operands.operands.empty());
+}
+
+// ---- Pointers loaded from memory ----
+
+// Mailbox {inbound @0, expected @8, payload @16} behind `const Mailbox* mb`.
+TEST(ModelMemoryPointers, FieldsThroughAPointer) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("fields_through_pointer");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId poll = findOne(fn, "ld.relaxed"), reset = findOne(fn, "st.u32"), expected = findOne(fn, "atom");
+  const InstId payload = findOne(fn, "ld.f32"), out = findOne(fn, "st.global.f32");
+  const int pollOp = addressOf(fn, poll), resetOp = addressOf(fn, reset), expectedOp = addressOf(fn, expected);
+  const int payloadOp = addressOf(fn, payload), outOp = addressOf(fn, out);
+  for (auto [inst, op] : {std::pair{poll, pollOp}, {reset, resetOp}, {expected, expectedOp}, {payload, payloadOp}}) {
+    EXPECT_EQ(m.objectOf(inst, op).kind, ObjectKind::Loaded) << valueText(fn, inst, op);
+    EXPECT_TRUE(m.isLoadedPointer(inst, op)) << valueText(fn, inst, op);
+  }
+  EXPECT_EQ(m.objectOf(out, outOp).kind, ObjectKind::Param);
+  EXPECT_FALSE(m.isLoadedPointer(out, outOp));
+  // mb->inbound loaded twice from [mb]: one object, one word.
+  EXPECT_EQ(m.objectOf(poll, pollOp), m.objectOf(reset, resetOp));
+  EXPECT_TRUE(m.sameWord(poll, reset));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, poll, pollOp, 0, reset, resetOp, 0));
+  // Different fields: different objects.
+  EXPECT_NE(m.objectOf(poll, pollOp), m.objectOf(expected, expectedOp));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, pollOp, 0, expected, expectedOp, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, reset, resetOp, 0, expected, expectedOp, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, payloadOp, 0, poll, pollOp, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, payloadOp, 0, expected, expectedOp, 0));
+  // A loaded pointer may point where a parameter does.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, payload, payloadOp, 0, out, outOp, 0));
+  // All three fields come from one struct: one root, which out's is not.
+  EXPECT_EQ(m.rootOf(poll, pollOp), m.rootOf(expected, expectedOp));
+  EXPECT_TRUE(m.rootOf(poll, pollOp).known()) << m.rootOf(poll, pollOp).toString();
+  EXPECT_TRUE(m.mayShareRoot(poll, expected));
+  EXPECT_NE(m.rootOf(poll, pollOp), m.rootOf(out, outOp));
+}
+
+// The same Mailbox passed by value: fields are parameter objects "p+8", "p+16".
+TEST(ModelMemoryPointers, FieldsOfAByValueStruct) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("fields_by_value");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId poll = findOne(fn, "ld.relaxed"), reset = findOne(fn, "st.global.u32");
+  const InstId expected = findOne(fn, "atom"), payload = findOne(fn, "ld.global.f32");
+  const InstId out = findOne(fn, "st.global.f32");
+  MemoryObject inbound = m.objectOf(poll, 1);
+  EXPECT_EQ(inbound.kind, ObjectKind::Param);
+  EXPECT_EQ(inbound.name, "fields_by_value_param_0");
+  EXPECT_EQ(m.objectOf(reset, 0), inbound);  // through cvta.to.global
+  EXPECT_EQ(m.objectOf(expected, 1).toString(), "param:fields_by_value_param_0+8");
+  EXPECT_EQ(m.objectOf(payload, 1).toString(), "param:fields_by_value_param_0+16");
+  EXPECT_FALSE(m.isLoadedPointer(poll, 1));  // ld.param reads no memory a thread could write
+  EXPECT_TRUE(m.sameWord(poll, reset));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, poll, 1, 0, reset, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, 1, 0, expected, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, expected, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, reset, 0, 0));
+  // Two pointer parameters (no __restrict__) may alias.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, payload, 1, 0, out, 0, 0));
+}
+
+// boxes[blockIdx.x] and boxes[0]: slots [p + 24*ctaid + 8] and [p + 8] are the
+// same slot in block 0, so the pointers loaded from them may be equal.
+TEST(ModelMemoryPointers, ArrayOfStructs) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("array_of_structs");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId poll = findOne(fn, "ld.relaxed"), mine = findOne(fn, "atom", 0), first = findOne(fn, "atom", 1);
+  const InstId payload = findOne(fn, "ld.f32");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, 1, 0, mine, 1, 0));       // .inbound vs .expected of one box
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, mine, 1, 0));    // .payload vs .expected
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, poll, 1, 0));
+  EXPECT_EQ(m.objectOf(mine, 1).kind, ObjectKind::Loaded);
+  EXPECT_EQ(m.objectOf(first, 1).kind, ObjectKind::Loaded);
+  FENCELINE_MODEL_GAP_IF(m.alias(mine, 1, first, 1) == AliasResult::No,
+                         "array_of_structs: atomicAdd(boxes[blockIdx.x].expected) vs atomicAdd(boxes[0].expected): "
+                         "pointers loaded from slots [p + 24*ctaid.x + 8] and [p + 8] are NoAlias (Loaded vs Loaded "
+                         "with different names), expected May (ctaid.x may be 0: the slots may be one)");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, mine, 1, 0, first, 1, 0));
+}
+
+// ptrs[peer] (pushed to) and ptrs[rank] (read): distinct objects by issue 11's
+// rule for rank-indexed pointer tables; flags[peer] loaded twice: one word.
+TEST(ModelMemoryPointers, RankIndexedTables) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("rank_table");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId push = findOne(fn, "st.f32"), pull = findOne(fn, "ld.f32");
+  const InstId reset = findOne(fn, "st.relaxed"), raise = findOne(fn, "st.release");
+  for (auto [inst, op] : {std::pair{push, 0}, {pull, 1}, {reset, 0}, {raise, 0}}) {
+    EXPECT_TRUE(m.isLoadedPointer(inst, op)) << valueText(fn, inst, op);
+    EXPECT_EQ(m.objectOf(inst, op).kind, ObjectKind::Loaded) << valueText(fn, inst, op);
+  }
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, push, 0, 0, pull, 1, 0));
+  EXPECT_TRUE(m.sameWord(reset, raise));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, reset, 0, 0, raise, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, reset, 0, 0, push, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, raise, 0, 0, pull, 1, 0));
+  // Roots: entries of one table share it; the two tables do not.
+  EXPECT_EQ(m.rootOf(push, 0), m.rootOf(pull, 1)) << m.rootOf(push, 0).toString() << " " << m.rootOf(pull, 1).toString();
+  EXPECT_TRUE(m.mayShareRoot(push, pull));
+  EXPECT_NE(m.rootOf(push, 0), m.rootOf(reset, 0));
+  EXPECT_FALSE(m.mayShareRoot(push, reset));
+}
+
+// ---- bar.red writes its predicate (or count): spin loops through it ----
+
+TEST(ModelMemoryBarRed, BarRedWritesItsDestination) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_bar_red");
+  for (const char* kernel : {"bar_red_or", "bar_red_and", "bar_red_popc", "bar_red_counter"}) {
+    SCOPED_TRACE(kernel);
+    const auto& fn = p.fn(kernel);
+    const InstId bar = findOne(fn, "bar.red");
+    const Inst& inst = fn.instructions[bar];
+    ASSERT_EQ(inst.operands[0].kind, ptx::Operand::Kind::Register) << dump(fn);
+    const ValueReg result = inst.operands[0].reg;
+    RegisterUse use = registerUse(inst);
+    EXPECT_EQ(use.written, std::vector<ValueReg>{result});
+    EXPECT_EQ(writtenRegisters(inst), std::vector<ValueReg>{result});
+    EXPECT_NE(std::find(use.read.begin(), use.read.end(), inst.operands[2].reg), use.read.end());  // the voted predicate
+    // The next reader of the result sees bar.red's definition.
+    InstId reader = -1;
+    for (InstId i = bar + 1; i < static_cast<InstId>(fn.instructions.size()) && reader < 0; ++i)
+      for (ValueReg r : registerUse(fn.instructions[i]).read)
+        if (r == result) reader = i;
+    ASSERT_GE(reader, 0) << dump(fn);
+    EXPECT_EQ(fn.values->definition(result, reader), bar) << dump(fn);
+    EXPECT_EQ(fn.values->reachingDefinitions(result, reader), std::vector<InstId>{bar});
+  }
+}
+
+TEST(ModelMemoryBarRed, SpinLoopsThroughBarRed) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_bar_red");
+  for (const char* kernel : {"bar_red_or", "bar_red_and", "bar_red_popc"}) {
+    SCOPED_TRACE(kernel);
+    const auto& fn = p.fn(kernel);
+    auto spins = findSpinLoops(fn);
+    ASSERT_EQ(spins.size(), 1u) << dump(fn);
+    EXPECT_EQ(spins[0].polls, std::vector<InstId>{findOne(fn, "ld.volatile")});
+    EXPECT_FALSE(spins[0].exitBranches.empty());
+  }
+  // The voted value is a counter, not memory: a loop, not a spin.
+  const auto& counter = p.fn("bar_red_counter");
+  EXPECT_EQ(counter.loops.size(), 1u) << dump(counter);
+  EXPECT_TRUE(findSpinLoops(counter).empty());
+}

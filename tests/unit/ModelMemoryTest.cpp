@@ -1,7 +1,7 @@
 // The memory analysis (model/Memory.h) over real nvcc output: memory objects,
 // byte ranges of accesses and copies, alias results, descriptor decoding and
 // the bounded stage indices that keep a ring inside its bytes (issue 11).
-// Inputs: Inputs/model_memory_{stages,descriptors,pointers,bar_red}.cu and
+// Inputs: Inputs/model_memory_{objects,stages,descriptors,pointers,bar_red}.cu and
 // Inputs/model_value_ranges.cu (strided headers, tensor-copy extents).
 #include <gtest/gtest.h>
 
@@ -60,6 +60,70 @@ void expectRing(const FunctionModel& fn, int64_t stages) {
 }
 
 }  // namespace
+
+// ---- Memory objects ----
+
+// Static shared arrays a and b, the dynamic buffer, globals g_count, g_flag
+// and g_table[256], kernel parameters out and in.
+TEST(ModelMemoryObjects, NamedObjects) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_objects");
+  const auto& fn = p.fn("named_objects");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId storeA = findOne(fn, "st.shared.f32"), storeB = findOne(fn, "st.shared.u32", 0);
+  const InstId storeDyn = findOne(fn, "st.shared.u32", 1);
+  const InstId loadA = findOne(fn, "ld.shared.f32", 0), loadB0 = findOne(fn, "ld.shared.f32", 1);
+  const InstId loadDyn0 = findOne(fn, "ld.shared.f32", 2);
+  const InstId count = findOne(fn, "atom.global.add"), flag = findOne(fn, "atom.global.exch");
+  const InstId storeTable = findOne(fn, "st.global.f32", 0), storeOut = findOne(fn, "st.global.f32", 1);
+  const InstId loadIn = findOne(fn, "ld.global.f32", 0), loadTable0 = findOne(fn, "ld.global.f32", 1);
+
+  EXPECT_TRUE(hasBytes(m.location(storeA, 0), ObjectKind::SharedSymbol, 0, 512));
+  EXPECT_EQ(m.objectOf(storeA, 0).name, "_ZZ13named_objectsE1a");
+  EXPECT_TRUE(hasBytes(m.location(storeB, 0), ObjectKind::SharedSymbol, 0, 512));
+  EXPECT_TRUE(hasBytes(m.location(storeDyn, 0), ObjectKind::DynamicShared, 0, 4096));
+  EXPECT_TRUE(hasBytes(m.location(loadB0, 1), ObjectKind::SharedSymbol, 0, 4));
+  EXPECT_TRUE(hasBytes(m.location(count, 1), ObjectKind::GlobalSymbol, 0, 4));
+  EXPECT_EQ(m.objectOf(count, 1).name, "g_count");
+  EXPECT_EQ(m.space(count, 1), Space::Global);
+  EXPECT_TRUE(hasBytes(m.location(storeTable, 0), ObjectKind::GlobalSymbol, 0, 1024));
+  EXPECT_EQ(m.objectOf(storeOut, 0).kind, ObjectKind::Param);
+  EXPECT_EQ(m.objectOf(storeOut, 0).name, "named_objects_param_0");
+  EXPECT_EQ(m.space(storeOut, 0), Space::Global);
+
+  // Different named variables never alias; the same one may.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, storeA, 0, 0, storeB, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, storeA, 0, 0, storeDyn, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, count, 1, 0, flag, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, storeA, 0, 0, loadA, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, storeB, 0, 0, loadB0, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, storeDyn, 0, 0, loadDyn0, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, storeTable, 0, 0, loadTable0, 1, 0));
+  // A kernel parameter points to global memory: maybe a global variable,
+  // maybe another parameter's buffer, never shared memory.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, storeTable, 0, 0, storeOut, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, loadIn, 1, 0, storeOut, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, storeA, 0, 0, storeOut, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, storeDyn, 0, 0, loadIn, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, storeA, 0, 0, storeTable, 0, 0));
+}
+
+// p = odd thread ? tile : out + 64 * ctaid: a generic store through p is to
+// an unknown object, which may be either; the shared tile and the global
+// output stay apart.
+TEST(ModelMemoryObjects, GenericPointerToEither) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_objects");
+  const auto& fn = p.fn("generic_either");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId either = findOne(fn, "st.f32"), tile = findOne(fn, "st.shared.u32");
+  const InstId tileRead = findOne(fn, "ld.shared.f32"), out = findOne(fn, "st.global.f32");
+  MemoryLocation loc = m.location(either, 0);
+  EXPECT_EQ(loc.object.kind, ObjectKind::Unknown) << loc.toString() << " " << valueText(fn, either, 0);
+  EXPECT_EQ(loc.space, Space::Generic);
+  EXPECT_FALSE(m.objectOf(either, 0).known());
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, either, 0, 0, tile, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, either, 0, 0, out, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, tileRead, 1, 0, out, 0, 0));
+}
 
 // ---- Bounded stage indices: the ring stays in [0, N * STAGE) ----
 

@@ -98,6 +98,21 @@ TEST(ModelValueRanges, WrapAndPhaseFlip) {
   EXPECT_EQ(slotOffsets(fn, 1), "[128, 132]") << storeValue(fn, 1);
 }
 
+// CUTLASS's PipelineState::advance: index [0, 3], phase [0, 1].
+TEST(ModelValueRanges, PipelineStateIndexAndPhase) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("pipeline_state");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 12]") << storeValue(fn, 0);
+  EXPECT_EQ(slotOffsets(fn, 1), "[128, 132]") << storeValue(fn, 1);
+}
+
+// A stage that advances on some trips only: selp(skip, s, selp(s > 1, 0, s + 1)).
+TEST(ModelValueRanges, ConditionalAdvance) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("conditional_advance");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 8]") << storeValue(fn, 0);
+}
+
 // s = s == 0 ? 3 : s - 1, starting at 3: [0, 3].
 TEST(ModelValueRanges, CountDownStage) {
   FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");

@@ -164,3 +164,45 @@ extern "C" __global__ void tensor_expect_tx(const void* tmap, float* out, int it
   }
   out[threadIdx.x] = reinterpret_cast<float*>(smem)[threadIdx.x];
 }
+
+// CUTLASS's PipelineState: ++index; if (index == 4) { index = 0; phase ^= 1; }
+// (nvcc: selp of the wrap, xor with a selp 1 / 0): index [0, 3], phase [0, 1].
+struct PipelineState {
+  int index = 0;
+  unsigned phase = 0;
+  __device__ void advance() {
+    if (++index == 4) {
+      index = 0;
+      phase ^= 1;
+    }
+  }
+};
+extern "C" __global__ void pipeline_state(int* out, int n) {
+  __shared__ int slot[64];
+  PipelineState st;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[st.index] = k;
+    slot[32 + st.phase] = k;
+    __syncthreads();
+    st.advance();
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// The stage advances only on some trips (a data-dependent condition): nvcc
+// nests two selp, `s = skip ? s : (s > 1 ? 0 : s + 1)`: [0, 2].
+extern "C" __global__ void conditional_advance(int* out, const int* advance, int n) {
+  __shared__ int slot[64];
+  int s = 0;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[s] = k;
+    __syncthreads();
+    if (advance[k]) {
+      s = s + 1;
+      if (s >= 3) s = 0;
+    }
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}

@@ -1,7 +1,7 @@
 // The memory analysis (model/Memory.h) over real nvcc output: memory objects,
 // byte ranges of accesses and copies, alias results, descriptor decoding and
 // the bounded stage indices that keep a ring inside its bytes (issue 11).
-// Inputs: Inputs/model_memory_{objects,stages,descriptors,pointers,bar_red}.cu and
+// Inputs: Inputs/model_memory_{objects,stages,descriptors,matrix,pointers,bar_red}.cu and
 // Inputs/model_value_ranges.cu (strided headers, tensor-copy extents).
 #include <gtest/gtest.h>
 
@@ -296,6 +296,29 @@ TEST(ModelMemoryDescriptors, MaskDescriptorsAdvancedBySlices) {
                                24576 + 2048 * j + 2048, 24576 + 2048 * j + 64 * 128));
     EXPECT_TRUE(aliasIs(fn, AliasResult::No, operands.operands[0], operands.operands[1]));
   }
+}
+
+// Operands in static arrays: A's descriptor as (a >> 4) & 0x3FFF | layout,
+// B's assembled from 32-bit halves (mov.b64 %rd, {lo, hi}) at a runtime
+// k-slice offset in [0, 1024].
+TEST(ModelMemoryDescriptors, StaticTilesAndHalves) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_matrix");
+  const auto& fn = p.fn("desc_static_tiles");
+  const MemoryAnalysis& m = *fn.memory;
+  MemoryAnalysis::MatrixOperands operands = m.matrixOperands(findOne(fn, "wgmma.mma_async"));
+  ASSERT_TRUE(operands.decoded) << dump(fn);
+  ASSERT_EQ(operands.operands.size(), 2u);
+  const MemoryLocation &a = operands.operands[0], &b = operands.operands[1];
+  EXPECT_TRUE(startsAtWithin(a, ObjectKind::SharedSymbol, 0, 2048, 64 * 128));
+  EXPECT_EQ(a.object.name, "_ZZ17desc_static_tilesE1A");
+  EXPECT_TRUE(startsAtWithin(b, ObjectKind::SharedSymbol, 0, 1024 + 2048, 1024 + 64 * 128));
+  EXPECT_EQ(b.object.name, "_ZZ17desc_static_tilesE1B");
+  const InstId other = findOne(fn, "st.shared.f32"), intoB = findOne(fn, "st.shared.u16");
+  EXPECT_TRUE(hasBytes(m.location(intoB, 0), ObjectKind::SharedSymbol, 0, 128));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, a, m.location(other, 0)));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, b, m.location(other, 0)));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, a, m.location(intoB, 0)));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, b, m.location(intoB, 0)));
 }
 
 TEST(ModelMemoryDescriptors, DescriptorFromMemoryIsNotDecoded) {

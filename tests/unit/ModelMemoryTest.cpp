@@ -1,7 +1,7 @@
 // The memory analysis (model/Memory.h) over real nvcc output: memory objects,
 // byte ranges of accesses and copies, alias results, descriptor decoding and
 // the bounded stage indices that keep a ring inside its bytes (issue 11).
-// Inputs: Inputs/model_memory_{objects,stages,descriptors,matrix,pointers,bar_red}.cu and
+// Inputs: Inputs/model_memory_{objects,stages,barriers,descriptors,matrix,pointers,bar_red}.cu and
 // Inputs/model_value_ranges.cu (strided headers, tensor-copy extents).
 #include <gtest/gtest.h>
 
@@ -208,6 +208,33 @@ TEST(ModelMemoryStages, StridedHeadersAreOutsideEveryTile) {
   EXPECT_TRUE(aliasIs(fn, AliasResult::May, copy, dst, 8192, inTile, 0, 0));
   // The interval view alone cannot tell (it is the exact start offsets that do).
   EXPECT_TRUE(aliasIs(fn, AliasResult::May, m.copyDestination(copy), m.location(header, 0)));
+}
+
+// ---- Barriers of several rings in one array ----
+
+// bars[q] (outer ring, q = o & 1), bars[2 + s] full / bars[6 + s] empty
+// (inner ring, s = step & 3): the outer release is its wait's word and apart
+// from every inner barrier.
+TEST(ModelMemoryBarriers, RingsInOneArray) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_barriers");
+  const auto& fn = p.fn("barrier_rings");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId outerWait = findOne(fn, "mbarrier.try_wait", 0), innerWait = findOne(fn, "mbarrier.try_wait", 1);
+  const InstId innerArrive = findOne(fn, "mbarrier.arrive", 0), outerRelease = findOne(fn, "mbarrier.arrive", 1);
+  using K = ObjectKind;
+  EXPECT_TRUE(hasBytes(m.location(outerWait, addressOf(fn, outerWait)), K::SharedSymbol, 0, 16));
+  EXPECT_TRUE(hasBytes(m.location(innerWait, addressOf(fn, innerWait)), K::SharedSymbol, 16, 48));
+  EXPECT_TRUE(hasBytes(m.location(innerArrive, addressOf(fn, innerArrive)), K::SharedSymbol, 48, 80));
+  EXPECT_TRUE(hasBytes(m.location(outerRelease, addressOf(fn, outerRelease)), K::SharedSymbol, 0, 16));
+  auto op = [&](InstId i) { return addressOf(fn, i); };
+  EXPECT_TRUE(m.sameWord(outerWait, outerRelease));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, outerWait, op(outerWait), 0, outerRelease, op(outerRelease), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, outerRelease, op(outerRelease), 0, innerArrive, op(innerArrive), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, outerRelease, op(outerRelease), 0, innerWait, op(innerWait), 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, innerWait, op(innerWait), 0, innerArrive, op(innerArrive), 0));
+  EXPECT_FALSE(m.sameWord(innerWait, innerArrive));
+  for (InstId wait : {outerWait, innerWait})
+    EXPECT_EQ(rangeText(fn.values->operandValue(wait, 2)), "[0, 1]") << valueText(fn, wait, 2);
 }
 
 // ---- Copy extents ----

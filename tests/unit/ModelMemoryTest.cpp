@@ -1,7 +1,7 @@
 // The memory analysis (model/Memory.h) over real nvcc output: memory objects,
 // byte ranges of accesses and copies, alias results, descriptor decoding and
 // the bounded stage indices that keep a ring inside its bytes (issue 11).
-// Inputs: Inputs/model_memory_{objects,stages,barriers,descriptors,matrix,pointers,bar_red}.cu and
+// Inputs: Inputs/model_memory_{objects,stages,barriers,copies,descriptors,matrix,pointers,bar_red}.cu and
 // Inputs/model_value_ranges.cu (strided headers, tensor-copy extents).
 #include <gtest/gtest.h>
 
@@ -271,6 +271,56 @@ TEST(ModelMemoryCopies, BulkCopyExtentIsItsSizeOperand) {
   MemoryLocation source = fn.memory->copySource(copy);
   EXPECT_EQ(source.object.kind, ObjectKind::Param) << source.toString();
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, source, fn.memory->copyDestination(copy)));
+}
+
+// Buffer: data [0, 8192), barrier at 8192, flag word at 8200.
+TEST(ModelMemoryCopies, BulkSizesBoundedUnknownAndStores) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_copies");
+  const auto& fn = p.fn("bulk_sizes");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId clamped = findOne(fn, "cp.async.bulk.shared::cluster", 0);
+  const InstId unbounded = findOne(fn, "cp.async.bulk.shared::cluster", 1);
+  const InstId bulkStore = findOne(fn, "cp.async.bulk.global.shared");
+  const InstId flag = findOne(fn, "st.shared.u32");
+  // min(n, 2048u) * 4: at most 8192 bytes.
+  EXPECT_EQ(m.copyExtent(clamped), 8192);
+  EXPECT_TRUE(hasBytes(m.copyDestination(clamped), ObjectKind::DynamicShared, 0, 8192));
+  EXPECT_TRUE(hasBytes(m.location(clamped, fn.instructions[clamped].effect.mbarrier), ObjectKind::DynamicShared, 8192,
+                       8200));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, m.copyDestination(clamped), m.location(flag, 0)));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, m.copyDestination(clamped),
+                      m.location(clamped, fn.instructions[clamped].effect.mbarrier)));
+  // n * 4: unknown; the copy may reach every byte from its start on.
+  EXPECT_EQ(m.copyExtent(unbounded), -1);
+  MemoryLocation anywhere = m.copyDestination(unbounded);
+  ASSERT_TRUE(anywhere.bytes.has_value()) << anywhere.toString();
+  EXPECT_EQ(anywhere.bytes->begin, 0);
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, anywhere, m.location(flag, 0)));
+  // The bulk store reads [0, 4096) of shared memory and writes out's memory.
+  EXPECT_EQ(m.copyExtent(bulkStore), 4096);
+  EXPECT_TRUE(hasBytes(m.copySource(bulkStore), ObjectKind::DynamicShared, 0, 4096));
+  EXPECT_EQ(m.copyDestination(bulkStore).object.toString(), "param:bulk_sizes_param_1");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, m.copySource(bulkStore), m.location(flag, 0)));
+  // Must is "the same start address" (Memory.h), whatever the two extents.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, m.copySource(bulkStore), m.copyDestination(clamped)));
+}
+
+// expect_tx 16384 on the barrier at 32768; a runtime count on the one at 32776.
+TEST(ModelMemoryCopies, TensorCopyExtentsFromTheirOwnBarrier) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_copies");
+  const auto& fn = p.fn("tensor_counts");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId known = findOne(fn, "cp.async.bulk.tensor", 0), runtime = findOne(fn, "cp.async.bulk.tensor", 1);
+  EXPECT_EQ(m.copyExtent(known), 16384);
+  EXPECT_TRUE(hasBytes(m.copyDestination(known), ObjectKind::DynamicShared, 0, 16384));
+  EXPECT_EQ(m.copyExtent(runtime), -1);
+  MemoryLocation from16k = m.copyDestination(runtime);
+  ASSERT_TRUE(from16k.bytes.has_value()) << from16k.toString();
+  EXPECT_EQ(from16k.bytes->begin, 16384);
+  // The first copy ends where the second starts.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, m.copyDestination(known), from16k));
+  const InstId knownBar = findOne(fn, "mbarrier.arrive.expect_tx", 0);
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, from16k, m.location(knownBar, addressOf(fn, knownBar))));
 }
 
 // ---- Matrix descriptors (wgmma): start address = bits 0-13 << 4 ----

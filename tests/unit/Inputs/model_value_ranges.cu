@@ -206,3 +206,21 @@ extern "C" __global__ void conditional_advance(int* out, const int* advance, int
   }
   out[threadIdx.x] = slot[threadIdx.x & 63];
 }
+
+// A wrap whose body has a side effect (it counts the laps): nvcc keeps the
+// branch, `s += 1; if (s != 3) goto keep; laps[k] = 1; s = 0; keep:`: the s
+// that reaches the loop head is [0, 2] (s + 1 only where it differs from 3).
+extern "C" __global__ void branch_wrap(int* out, int* laps, int n) {
+  __shared__ int slot[64];
+  int s = 0;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[s] = k;
+    __syncthreads();
+    if (++s == 3) {
+      s = 0;
+      laps[k] = 1;
+    }
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}

@@ -5,6 +5,8 @@
 // Inputs/model_value_ranges.cu (strided headers, tensor-copy extents).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ModelInputs.h"
 #include "ModelMemoryFacts.h"
 #include "model/Memory.h"
@@ -186,7 +188,8 @@ TEST(ModelMemoryStages, StageFromMemoryIsUnbounded) {
   EXPECT_TRUE(aliasIs(fn, AliasResult::May, read, addressOf(fn, read), 0, book, addressOf(fn, book), 0));
   // The barrier is fixed (smem + 65536): the copy's and the wait's are one word.
   const InstId wait = findOne(fn, "mbarrier.try_wait");
-  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, copy, fn.instructions[copy].effect.mbarrier, 0, wait, addressOf(fn, wait), 0));
+  const int mbarrier = fn.instructions[copy].effect.mbarrier;
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, copy, mbarrier, 0, wait, addressOf(fn, wait), 0));
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, book, addressOf(fn, book), 0, wait, addressOf(fn, wait), 0));
 }
 
@@ -504,7 +507,8 @@ TEST(ModelMemoryPointers, RankIndexedTables) {
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, reset, 0, 0, push, 0, 0));
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, raise, 0, 0, pull, 1, 0));
   // Roots: entries of one table share it; the two tables do not.
-  EXPECT_EQ(m.rootOf(push, 0), m.rootOf(pull, 1)) << m.rootOf(push, 0).toString() << " " << m.rootOf(pull, 1).toString();
+  EXPECT_EQ(m.rootOf(push, 0), m.rootOf(pull, 1))
+      << m.rootOf(push, 0).toString() << " " << m.rootOf(pull, 1).toString();
   EXPECT_TRUE(m.mayShareRoot(push, pull));
   EXPECT_NE(m.rootOf(push, 0), m.rootOf(reset, 0));
   EXPECT_FALSE(m.mayShareRoot(push, reset));
@@ -524,7 +528,8 @@ TEST(ModelMemoryBarRed, BarRedWritesItsDestination) {
     RegisterUse use = registerUse(inst);
     EXPECT_EQ(use.written, std::vector<ValueReg>{result});
     EXPECT_EQ(writtenRegisters(inst), std::vector<ValueReg>{result});
-    EXPECT_NE(std::find(use.read.begin(), use.read.end(), inst.operands[2].reg), use.read.end());  // the voted predicate
+    const ValueReg voted = inst.operands[2].reg;
+    EXPECT_NE(std::find(use.read.begin(), use.read.end(), voted), use.read.end());
     // The next reader of the result sees bar.red's definition.
     InstId reader = -1;
     for (InstId i = bar + 1; i < static_cast<InstId>(fn.instructions.size()) && reader < 0; ++i)

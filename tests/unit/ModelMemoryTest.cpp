@@ -127,6 +127,29 @@ TEST(ModelMemoryObjects, GenericPointerToEither) {
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, tileRead, 1, 0, out, 0, 0));
 }
 
+// Widths: st.shared.v4.f32 16, st.shared.u8 1, mbarrier 8, ldmatrix 16 per
+// row address; byte ranges widen by them.
+TEST(ModelMemoryObjects, AccessSizes) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_objects");
+  const auto& fn = p.fn("access_sizes");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId vec = findOne(fn, "st.shared.v4.f32"), byte = findOne(fn, "st.shared.u8");
+  const InstId init = findOne(fn, "mbarrier.init"), matrix = findOne(fn, "ldmatrix");
+  EXPECT_EQ(m.accessSize(vec, 0), 16);
+  EXPECT_EQ(m.accessSize(byte, 0), 1);
+  EXPECT_EQ(m.accessSize(init, addressOf(fn, init)), 8);
+  EXPECT_EQ(m.accessSize(matrix, addressOf(fn, matrix)), 16);
+  EXPECT_TRUE(hasBytes(m.location(vec, 0), ObjectKind::SharedSymbol, 0, 256));  // vec[tid & 15]
+  EXPECT_TRUE(hasBytes(m.location(byte, 0), ObjectKind::SharedSymbol, 0, 64));
+  EXPECT_TRUE(hasBytes(m.location(init, addressOf(fn, init)), ObjectKind::SharedSymbol, 0, 8));
+  EXPECT_TRUE(hasBytes(m.location(matrix, addressOf(fn, matrix)), ObjectKind::SharedSymbol, 0, 128));  // 8 rows x 16
+  // An explicit size overrides the access's own: 4 bytes of the vector slot.
+  EXPECT_TRUE(hasBytes(m.location(vec, 0, 4), ObjectKind::SharedSymbol, 0, 244));
+  // The ldmatrix rows and the u32 stores into them (rows[2 * (tid & 31)]).
+  const InstId rowStore = findOne(fn, "st.shared.u32");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, matrix, addressOf(fn, matrix), 0, rowStore, 0, 0));
+}
+
 // ---- Bounded stage indices: the ring stays in [0, N * STAGE) ----
 
 TEST(ModelMemoryStages, WrapCounterBoundsTheRing) {

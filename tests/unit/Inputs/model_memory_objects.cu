@@ -34,3 +34,24 @@ extern "C" __global__ void generic_either(float* out, int n) {
   __syncthreads();
   out[threadIdx.x] += tile[threadIdx.x & 63];
 }
+
+// Access widths: a float4 store (16 bytes), a byte store (1), an 8-byte
+// mbarrier word, ldmatrix (16 bytes per thread's row address).
+extern "C" __global__ void access_sizes(float* out) {
+  __shared__ __align__(16) float4 vec[16];
+  __shared__ uint8_t bytes[64];
+  __shared__ __align__(8) uint64_t bar;
+  __shared__ __align__(16) uint16_t rows[8 * 8];
+  vec[threadIdx.x & 15] = make_float4(1.f, 2.f, 3.f, 4.f);
+  bytes[threadIdx.x & 63] = 1;
+  if (threadIdx.x == 0)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(&bar)))
+                 : "memory");
+  reinterpret_cast<uint32_t*>(rows)[threadIdx.x & 31] = threadIdx.x;
+  __syncthreads();
+  uint32_t frag;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];"
+               : "=r"(frag)
+               : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(rows + (threadIdx.x & 7) * 8))));
+  out[threadIdx.x] = vec[0].x + bytes[0] + static_cast<float>(frag);
+}

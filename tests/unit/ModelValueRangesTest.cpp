@@ -202,6 +202,15 @@ TEST(ModelValueRanges, DeclaredBlockBoundsTheThreadIndex) {
   EXPECT_EQ(rangeText(fn.values->operandValue(read, 1)), "[0, 252]") << valueText(fn, read, 1);
 }
 
+// __block_size__((128, 2, 1)) -> .reqntid 128, 2, 1: tid.x in [0, 127], tid.y in [0, 1].
+TEST(ModelValueRanges, RequiredBlockBoundsEachAxis) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("required_block");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 1020]") << storeValue(fn, 0);
+  const InstId read = findOne(fn, "ld.shared.u32");
+  EXPECT_EQ(rangeText(fn.values->operandValue(read, 1)), "[0, 4]") << valueText(fn, read, 1);
+}
+
 // Without declared bounds %tid.x is in [0, 1023].
 TEST(ModelValueRanges, UndeclaredBlockUsesTheHardwareLimit) {
   FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");

@@ -224,3 +224,13 @@ extern "C" __global__ void branch_wrap(int* out, int* laps, int n) {
   }
   out[threadIdx.x] = slot[threadIdx.x & 63];
 }
+
+// __block_size__((128, 2, 1)) declares .reqntid 128, 2, 1: %tid.x in
+// [0, 127], %tid.y in [0, 1]: slot[tid.x + 128 * tid.y] at [0, 1020], and
+// slot[tid.y] at [0, 4].
+extern "C" __global__ void __block_size__((128, 2, 1)) required_block(int* out) {
+  __shared__ int slot[256];
+  slot[threadIdx.x + 128 * threadIdx.y] = 1;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.y];
+}

@@ -71,7 +71,6 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
     if (isAsyncSharedWrite(fn, i)) copies.push_back(i);
     else if (isGenericSharedAccess(fn, i)) accesses.push_back(i);
   }
-  if (copies.empty() || accesses.empty()) return;
   // FENCELINE_DEBUG_MEMORY=1 prints where each access and copy lands (for triaging real code).
   if (std::getenv("FENCELINE_DEBUG_MEMORY")) {
     for (InstId c : copies)
@@ -87,15 +86,25 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
                    fn.instructions[i].opcode() + (isMbarrierWait(fn, i) ? ".wait" : ".arrive"),
                    fn.memory->location(i, fn.instructions[i].effect.address).toString(),
                    fn.values->operandValue(i, fn.instructions[i].effect.address).toString());
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+      if (readsThroughDescriptor(fn, i)) {
+        auto operands = fn.memory->matrixOperands(i);
+        std::string text = operands.decoded ? "" : " (not decoded)";
+        for (const auto& op : operands.operands) text += " " + op.toString();
+        fmt::print(stderr, "mma    ptx:{} {} ->{}\n", fn.instructions[i].syntax->pos.line, describe(fn, i), text);
+      }
   }
+
+  if (copies.empty() || accesses.empty()) return;
 
   FindingSet findings;
   ReachCache reach(fn);
+  const AccessIndex index(fn, accesses);
   for (InstId copy : copies) {
     const int destination = fn.instructions[copy].effect.destination;
     std::vector<InstId> waits = waitsBefore(fn, copy);
-    const int64_t extent = copyExtent(fn, copy);
-    for (InstId access : accesses) {
+    const int64_t extent = copyExtent(fn, copy, destination);
+    for (InstId access : index.candidates(fn.memory->location(copy, destination, extent))) {
       if (!mayOverlap(fn, access, copy, destination, extent)) continue;
       HandOff h = analyzeHandOff(fn, reach, access, copy, waits, /*reportAtAsync=*/false);
       if (!h.hazard) continue;

@@ -9,10 +9,6 @@
 // words after it are other objects: no proxy-war there. Consumers read the
 // ring with plain loads; they must fence before releasing a stage, and a
 // bookkeeping word written after that fence is fine only outside the ring.
-// XFAIL: *
-// XFAIL reason (issue 11 shape 1): the stage index is unbounded to today's
-// value analysis, so the scale, bookkeeping and staging words are taken to
-// overlap a stage (false proxy-war on the clean kernels).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include "Inputs/sm90_pipeline.cuh"
 

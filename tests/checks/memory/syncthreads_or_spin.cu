@@ -5,10 +5,6 @@
 // the loop exits on, so the loop is a spin on the volatile flag. Without a
 // fence after it, the guarded data may be read stale: acquire-missing; with
 // __threadfence() after the loop, silent.
-// XFAIL: *
-// XFAIL reason (issue 11 shape 6): today the spin-loop finder does not see
-// that bar.red writes the predicate, so the loop is no spin loop and the
-// missing acquire goes unreported.
 
 __global__ void syncthreads_or_spin(const volatile int* flag, const float* data, float* out) {
   while (__syncthreads_or(*flag == 0)) {  // expect: acquire-missing

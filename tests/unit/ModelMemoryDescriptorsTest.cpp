@@ -95,3 +95,26 @@ TEST(ModelMemoryDescriptors, DescriptorFromMemoryIsNotDecoded) {
   EXPECT_FALSE(operands.decoded);
   EXPECT_TRUE(operands.operands.empty());
 }
+
+// No swizzle, 8-row groups contiguous (SBO 128), k core matrices 1024 bytes
+// apart (LBO 1024): the m64k16 bf16 operand spans [0, 2048), more than
+// 8 groups * SBO = 1024; the store into bytes [1536, 1664) is read by it.
+TEST(ModelMemoryDescriptors, LeadingOffsetWiderThanTheGroups) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_matrix");
+  const auto& fn = p.fn("desc_leading_offset");
+  const MemoryAnalysis& m = *fn.memory;
+  MemoryAnalysis::MatrixOperands operands = m.matrixOperands(findOne(fn, "wgmma.mma_async"));
+  ASSERT_TRUE(operands.decoded) << dump(fn);
+  ASSERT_EQ(operands.operands.size(), 2u);
+  const MemoryLocation& a = operands.operands[0];
+  const InstId store = findOne(fn, "st.shared.u16");
+  EXPECT_TRUE(hasBytes(m.location(store, 0), ObjectKind::SharedSymbol, 1536, 1664));
+  FENCELINE_MODEL_GAP_IF(a.bytes && a.bytes->end <= 1536,
+                         "desc_leading_offset: A operand (LBO 1024, SBO 128, no swizzle, m64k16 bf16) is "
+                             << a.toString()
+                             << ": tileSpan takes rows / 8 * SBO = 1024 bytes, but the second k core matrix lies "
+                                "LBO = 1024 bytes further (extent 1024 + 1024 = 2048); NoAlias with the store into "
+                                "bytes [1536, 1664) is UNSOUND");
+  EXPECT_TRUE(startsAtWithin(a, ObjectKind::SharedSymbol, 0, 2048, 64 * 128));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, a, m.location(store, 0)));
+}

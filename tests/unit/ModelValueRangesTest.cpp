@@ -40,7 +40,7 @@ TEST(ModelValueRanges, UnsignedRemainderOfAnyValue) {
   const auto& fn = p.fn("rem_unsigned_loaded");
   FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 0) == "unbounded",
                          "rem_unsigned_loaded: x % 3u of a loaded .u32 x (mul.wide.u32 x, 0xAAAAAAAB; shr.u64 33; "
-                         "cvt.u32.u64; mul.lo 3; sub.s32) is unbounded: remainderDivisor requires a known range of x, "
+                         "cvt.u32.u64; mul.lo 3; sub.s32) is unbounded: remainderBound requires a known range of x, "
                          "but every .u32 value is in [0, 2^32), where the multiplier is exact; expected [0, 8] bytes: "
                              << valueText(fn, findOne(fn, "st.shared.u32"), 0));
   EXPECT_EQ(slotOffsets(fn, 0), "[0, 8]") << storeValue(fn, 0);
@@ -53,7 +53,7 @@ TEST(ModelValueRanges, SignedRemainderOfAnyValue) {
   const auto& fn = p.fn("rem_signed_loaded");
   FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 0, "st.shared.u8") == "unbounded",
                          "rem_signed_loaded: signed x % 32 of a loaded x (shr.s32 31; shr.u32 27; add; and -32; "
-                         "sub) is unbounded: remainderDivisor requires x >= 0; expected r in [-31, 31], byte offsets "
+                         "sub) is unbounded: remainderBound requires x >= 0; expected r in [-31, 31], byte offsets "
                          "[1, 63]: "
                              << valueText(fn, findOne(fn, "st.shared.u8"), 0));
   EXPECT_EQ(slotOffsets(fn, 0, "st.shared.u8"), "[1, 63]") << storeValue(fn, 0, "st.shared.u8");

@@ -57,3 +57,24 @@ extern "C" __global__ void desc_static_tiles(const float* src, float* out, int k
   asm volatile("wgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;" ::: "memory");
   for (int i = 0; i < 32; ++i) out[threadIdx.x * 32 + i] = d[i] + other[(threadIdx.x + 1) & 127];
 }
+
+// A K-major tile without swizzle whose 8-row groups are contiguous (stride
+// byte offset 128) and whose two k core matrices are 1024 bytes apart
+// (leading byte offset 1024): core matrix (group g, k) at g * 128 + k * 1024,
+// so the 64x16 bf16 operand spans [0, 2048) although 8 groups * SBO = 1024.
+// The st.shared into A's bytes [1536, 1664) writes what the MMA reads.
+__device__ __forceinline__ uint64_t leading_desc(const void* p) {
+  const uint32_t a = smem_u32(p);
+  return uint64_t((a >> 4) & 0x3FFF) | (uint64_t(1024 >> 4) << 16) | (uint64_t(128 >> 4) << 32);
+}
+extern "C" __global__ void desc_leading_offset(float* out) {
+  __shared__ __align__(128) uint16_t A[64 * 16];
+  __shared__ __align__(128) uint16_t B[64 * 16];
+  A[768 + (threadIdx.x & 63)] = static_cast<uint16_t>(threadIdx.x);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  float d[32] = {};
+  mma(leading_desc(A), leading_desc(B), d);
+  asm volatile("wgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;" ::: "memory");
+  for (int i = 0; i < 32; ++i) out[threadIdx.x * 32 + i] = d[i];
+}

@@ -348,3 +348,26 @@ TEST(ModelMemoryCopies, TensorCopyExtentsFromTheirOwnBarrier) {
   const InstId knownBar = findOne(fn, "mbarrier.arrive.expect_tx", 0);
   EXPECT_TRUE(aliasIs(fn, AliasResult::May, from16k, m.location(knownBar, addressOf(fn, knownBar))));
 }
+
+// A and B tiles of one stage complete on one barrier (expect_tx 16384 for
+// both). nvcc computes the stage offset as (k << 13) & 24576: the stages are
+// 8192 apart, so each copy writes one 8192-byte stage of its ring and A's
+// ring [0, 32768) is apart from B's [32768, 65536).
+TEST(ModelMemoryCopies, TensorPairOnOneBarrierStaysInItsRing) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_copies");
+  const auto& fn = p.fn("tensor_pair");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId a = findOne(fn, "cp.async.bulk.tensor", 0), b = findOne(fn, "cp.async.bulk.tensor", 1);
+  EXPECT_EQ(m.copyExtent(a), 16384);  // the barrier's count, for both copies together
+  MemoryLocation ringA = m.copyDestination(a), ringB = m.copyDestination(b);
+  FENCELINE_MODEL_GAP_IF(ringA.bytes && ringA.bytes->end > 32768,
+                         "tensor_pair: the stage offset (k << 13) & 24576 (shl.b32 13; and.b32 24576) is a term "
+                         "[0, 24576] with coefficient 1: its stride 8192 is lost, so ringStride gives nothing and the "
+                         "A copy keeps the barrier's 16384 bytes: A "
+                             << ringA.toString() << " overlaps B " << ringB.toString()
+                             << "; expected A [0, 32768), B [32768, 65536), NoAlias (value: "
+                             << valueText(fn, a, fn.instructions[a].effect.destination) << ")");
+  EXPECT_TRUE(hasBytes(ringA, ObjectKind::DynamicShared, 0, 32768));
+  EXPECT_TRUE(hasBytes(ringB, ObjectKind::DynamicShared, 32768, 65536));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, ringA, ringB));
+}

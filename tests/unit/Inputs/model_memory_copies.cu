@@ -53,3 +53,32 @@ extern "C" __global__ void tensor_counts(const void* tmap, float* out, unsigned 
   __syncthreads();
   out[threadIdx.x] = reinterpret_cast<float*>(smem)[threadIdx.x];
 }
+
+// Two tensor copies (an A and a B tile of 8192 bytes each) complete on one
+// barrier that announces both (expect_tx 16384). Each copy writes one stage
+// of its ring: A [8192*s, +8192) in [0, 32768), B 32768 + [8192*s, +8192),
+// s = k & 3. The count alone (16384 per copy) would let A's last stage reach
+// into B's ring.
+extern "C" __global__ void tensor_pair(const void* tmapA, const void* tmapB, float* out, int iters) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+#pragma unroll 1
+  for (int k = 0; k < iters; ++k) {
+    const int s = k & 3;
+    const uint32_t bar = smem_u32(smem + 65536 + 8 * s);
+    if (threadIdx.x == 0) {
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16384;" ::"r"(bar) : "memory");
+      asm volatile(
+          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+              smem_u32(smem + s * 8192)),
+          "l"(tmapA), "r"(0), "r"(k * 64), "r"(bar)
+          : "memory");
+      asm volatile(
+          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+              smem_u32(smem + 32768 + s * 8192)),
+          "l"(tmapB), "r"(0), "r"(k * 64), "r"(bar)
+          : "memory");
+    }
+    __syncthreads();
+  }
+  out[threadIdx.x] = reinterpret_cast<float*>(smem)[threadIdx.x];
+}

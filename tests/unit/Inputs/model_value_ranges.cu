@@ -1,0 +1,236 @@
+// Ranges of index values for the value-analysis unit tests (issue 11): the
+// forms nvcc emits for remainders, stage wraps, phase flips, declared block
+// sizes and shuffled warp ids. Each kernel stores to the static shared array
+// `slot` at the index under test (4 bytes per entry), so that a test reads
+// the index's range off the store's address: offset = 4 * index (one kernel
+// stores bytes: offset = index).
+#include <cstdint>
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// x % 3u of an arbitrary unsigned x (a loaded value): nvcc divides by a
+// magic multiplier (mul.hi.u32 0xAAAAAAAB, shr 1) and subtracts 3 * q.
+// Every unsigned x gives [0, 2]: the range must not depend on knowing x.
+extern "C" __global__ void rem_unsigned_loaded(const unsigned* in, int* out) {
+  __shared__ int slot[64];
+  const unsigned x = in[threadIdx.x];
+  slot[x % 3u] = 1;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// x % 32 of a signed x of unknown sign: (-32, 32), stored at byte 32 + r of
+// `bytes`: offsets [1, 63]. nvcc: shr.s32 31; shr.u32 27; add; and -32; sub.
+extern "C" __global__ void rem_signed_loaded(const int* in, int* out) {
+  __shared__ uint8_t bytes[64];
+  const int x = in[threadIdx.x];
+  bytes[32 + x % 32] = 1;
+  __syncthreads();
+  out[threadIdx.x] = bytes[threadIdx.x & 63];
+}
+
+// A signed loop counter k >= 0 (starts at 0, only increments): k % 32 in
+// [0, 31], and k % 3 in [0, 2] (signed remainder by a non-power of two).
+extern "C" __global__ void rem_signed_counter(int* out, int n) {
+  __shared__ int slot[64];
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[k % 32] = k;
+    slot[32 + k % 3] = k;
+    __syncthreads();
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// Triton's `stage = (stage + 1) % 3` carried around a loop: [0, 2].
+extern "C" __global__ void stage_plus_one_mod(int* out, int n) {
+  __shared__ int slot[64];
+  int s = 0;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[s] = k;
+    __syncthreads();
+    s = (s + 1) % 3;
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// `if (++s == 5) { s = 0; phase ^= 1; }`: s in [0, 4], phase in [0, 1]
+// (nvcc: add, setp.eq 5, selp or a guarded move; xor of the phase).
+extern "C" __global__ void stage_wrap_phase(int* out, int n) {
+  __shared__ int slot[64];
+  int s = 0;
+  unsigned phase = 0;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[s] = k;
+    slot[32 + phase] = k;
+    __syncthreads();
+    if (++s == 5) {
+      s = 0;
+      phase ^= 1;
+    }
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// A stage index that counts down: s = s == 0 ? 3 : s - 1, in [0, 3].
+extern "C" __global__ void stage_count_down(int* out, int n) {
+  __shared__ int slot[64];
+  int s = 3;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[s] = k;
+    __syncthreads();
+    s = s == 0 ? 3 : s - 1;
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// __launch_bounds__(64) declares .maxntid 64: %tid.x in [0, 63], so slot[tid]
+// stays in [0, 256) bytes. The warp id tid / 32, broadcast by a shuffle from
+// lane 0, is in [0, 1]: slot[32 + warp] at offsets [128, 132].
+extern "C" __global__ void __launch_bounds__(64) declared_block(int* out) {
+  __shared__ int slot[64];
+  slot[threadIdx.x] = 1;
+  const int warp = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 32), 0);
+  __syncthreads();
+  slot[32 + warp] = 2;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x];
+}
+
+// Without declared bounds %tid.x is in [0, 1023]; the warp id in [0, 31].
+extern "C" __global__ void undeclared_block(int* out) {
+  __shared__ int slot[1024 + 32];
+  const int warp = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 32), 0);
+  slot[1024 + warp] = 2;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x];
+}
+
+// Strided stages: each stage is an 8192-byte tile followed by a 256-byte
+// header, stride 8448, four stages (s = k & 3). The copy writes
+// [8448*s, 8448*s + 8192); 64 threads write header words at 8448*s' + 8192 +
+// 4*tid. The intervals [0, 33536) and [8192, 33792) overlap, but no header
+// word lies in any stage's tile: NoAlias for every pair of stages. A word
+// written inside a tile (8448*s + 4096 + 4*tid) does alias the copy.
+constexpr uint32_t kTile = 8192;
+constexpr uint32_t kStride = 8448;
+constexpr uint32_t kBar = 4 * kStride;
+
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, uint32_t bytes, void* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(smem_u32(dst)),
+      "l"(src), "r"(bytes), "r"(smem_u32(bar))
+      : "memory");
+}
+
+extern "C" __global__ void __launch_bounds__(64) strided_headers(const float* src, float* out, int iters) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+#pragma unroll 1
+  for (int k = 0; k < iters; ++k) {
+    const int s = k & 3;
+    if (threadIdx.x == 0) bulk_copy(smem + s * kStride, src + k * 2048, kTile, smem + kBar + 8 * s);
+    reinterpret_cast<float*>(smem + s * kStride + kTile)[threadIdx.x] = static_cast<float>(k);
+    reinterpret_cast<float*>(smem + s * kStride + kTile / 2)[threadIdx.x] = 1.f;
+    __syncthreads();
+  }
+  out[threadIdx.x] = reinterpret_cast<float*>(smem + kTile)[threadIdx.x];
+}
+
+// A tensor copy's extent is not an operand: it is the expect_tx byte count
+// announced on its completion barrier (16384), so the copy of stage s writes
+// [16384*s, 16384*s + 16384) and the word after the ring (65536 + 64) is
+// outside it.
+extern "C" __global__ void tensor_expect_tx(const void* tmap, float* out, int iters) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+#pragma unroll 1
+  for (int k = 0; k < iters; ++k) {
+    const int s = k & 3;
+    const uint32_t bar = smem_u32(smem + 65536 + 8 * s);
+    if (threadIdx.x == 0) {
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16384;" ::"r"(bar) : "memory");
+      asm volatile(
+          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+              smem_u32(smem + s * 16384)),
+          "l"(tmap), "r"(0), "r"(k * 64), "r"(bar)
+          : "memory");
+    }
+    if (threadIdx.x == 0) *reinterpret_cast<int*>(smem + 65536 + 64) = k;
+    __syncthreads();
+  }
+  out[threadIdx.x] = reinterpret_cast<float*>(smem)[threadIdx.x];
+}
+
+// CUTLASS's PipelineState: ++index; if (index == 4) { index = 0; phase ^= 1; }
+// (nvcc: selp of the wrap, xor with a selp 1 / 0): index [0, 3], phase [0, 1].
+struct PipelineState {
+  int index = 0;
+  unsigned phase = 0;
+  __device__ void advance() {
+    if (++index == 4) {
+      index = 0;
+      phase ^= 1;
+    }
+  }
+};
+extern "C" __global__ void pipeline_state(int* out, int n) {
+  __shared__ int slot[64];
+  PipelineState st;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[st.index] = k;
+    slot[32 + st.phase] = k;
+    __syncthreads();
+    st.advance();
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// The stage advances only on some trips (a data-dependent condition): nvcc
+// nests two selp, `s = skip ? s : (s > 1 ? 0 : s + 1)`: [0, 2].
+extern "C" __global__ void conditional_advance(int* out, const int* advance, int n) {
+  __shared__ int slot[64];
+  int s = 0;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[s] = k;
+    __syncthreads();
+    if (advance[k]) {
+      s = s + 1;
+      if (s >= 3) s = 0;
+    }
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// A wrap whose body has a side effect (it counts the laps): nvcc keeps the
+// branch, `s += 1; if (s != 3) goto keep; laps[k] = 1; s = 0; keep:`: the s
+// that reaches the loop head is [0, 2] (s + 1 only where it differs from 3).
+extern "C" __global__ void branch_wrap(int* out, int* laps, int n) {
+  __shared__ int slot[64];
+  int s = 0;
+#pragma unroll 1
+  for (int k = 0; k < n; ++k) {
+    slot[s] = k;
+    __syncthreads();
+    if (++s == 3) {
+      s = 0;
+      laps[k] = 1;
+    }
+  }
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}
+
+// __block_size__((128, 2, 1)) declares .reqntid 128, 2, 1: %tid.x in
+// [0, 127], %tid.y in [0, 1]: slot[tid.x + 128 * tid.y] at [0, 1020], and
+// slot[tid.y] at [0, 4].
+extern "C" __global__ void __block_size__((128, 2, 1)) required_block(int* out) {
+  __shared__ int slot[256];
+  slot[threadIdx.x + 128 * threadIdx.y] = 1;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.y];
+}

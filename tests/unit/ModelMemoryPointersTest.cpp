@@ -1,0 +1,119 @@
+// Pointers loaded from memory in the memory analysis (model/Memory.h) over
+// real nvcc output (Inputs/model_memory_pointers.cu): struct fields through a
+// pointer and by value, arrays of structs, rank-indexed pointer tables.
+// Different slots are different objects, the same slot loaded twice is one.
+#include <gtest/gtest.h>
+
+#include "ModelInputs.h"
+#include "ModelMemoryFacts.h"
+#include "model/Memory.h"
+#include "model/Values.h"
+
+using namespace fenceline;
+using namespace fenceline::model;
+using namespace fenceline::testing;
+
+using ObjectKind = MemoryObject::Kind;
+
+// Mailbox {inbound @0, expected @8, payload @16} behind `const Mailbox* mb`.
+TEST(ModelMemoryPointers, FieldsThroughAPointer) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("fields_through_pointer");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId poll = findOne(fn, "ld.relaxed"), reset = findOne(fn, "st.u32"), expected = findOne(fn, "atom");
+  const InstId payload = findOne(fn, "ld.f32"), out = findOne(fn, "st.global.f32");
+  const int pollOp = addressOf(fn, poll), resetOp = addressOf(fn, reset), expectedOp = addressOf(fn, expected);
+  const int payloadOp = addressOf(fn, payload), outOp = addressOf(fn, out);
+  for (auto [inst, op] : {std::pair{poll, pollOp}, {reset, resetOp}, {expected, expectedOp}, {payload, payloadOp}}) {
+    EXPECT_EQ(m.objectOf(inst, op).kind, ObjectKind::Loaded) << valueText(fn, inst, op);
+    EXPECT_TRUE(m.isLoadedPointer(inst, op)) << valueText(fn, inst, op);
+  }
+  EXPECT_EQ(m.objectOf(out, outOp).kind, ObjectKind::Param);
+  EXPECT_FALSE(m.isLoadedPointer(out, outOp));
+  // mb->inbound loaded twice from [mb]: one object, one word.
+  EXPECT_EQ(m.objectOf(poll, pollOp), m.objectOf(reset, resetOp));
+  EXPECT_TRUE(m.sameWord(poll, reset));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, poll, pollOp, 0, reset, resetOp, 0));
+  // Different fields: different objects.
+  EXPECT_NE(m.objectOf(poll, pollOp), m.objectOf(expected, expectedOp));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, pollOp, 0, expected, expectedOp, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, reset, resetOp, 0, expected, expectedOp, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, payloadOp, 0, poll, pollOp, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, payloadOp, 0, expected, expectedOp, 0));
+  // A loaded pointer may point where a parameter does.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, payload, payloadOp, 0, out, outOp, 0));
+  // All three fields come from one struct: one root, which out's is not.
+  EXPECT_EQ(m.rootOf(poll, pollOp), m.rootOf(expected, expectedOp));
+  EXPECT_TRUE(m.rootOf(poll, pollOp).known()) << m.rootOf(poll, pollOp).toString();
+  EXPECT_TRUE(m.mayShareRoot(poll, expected));
+  EXPECT_NE(m.rootOf(poll, pollOp), m.rootOf(out, outOp));
+}
+
+// The same Mailbox passed by value: fields are parameter objects "p+8", "p+16".
+TEST(ModelMemoryPointers, FieldsOfAByValueStruct) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("fields_by_value");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId poll = findOne(fn, "ld.relaxed"), reset = findOne(fn, "st.global.u32");
+  const InstId expected = findOne(fn, "atom"), payload = findOne(fn, "ld.global.f32");
+  const InstId out = findOne(fn, "st.global.f32");
+  MemoryObject inbound = m.objectOf(poll, 1);
+  EXPECT_EQ(inbound.kind, ObjectKind::Param);
+  EXPECT_EQ(inbound.name, "fields_by_value_param_0");
+  EXPECT_EQ(m.objectOf(reset, 0), inbound);  // through cvta.to.global
+  EXPECT_EQ(m.objectOf(expected, 1).toString(), "param:fields_by_value_param_0+8");
+  EXPECT_EQ(m.objectOf(payload, 1).toString(), "param:fields_by_value_param_0+16");
+  EXPECT_FALSE(m.isLoadedPointer(poll, 1));  // ld.param reads no memory a thread could write
+  EXPECT_TRUE(m.sameWord(poll, reset));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, poll, 1, 0, reset, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, 1, 0, expected, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, expected, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, reset, 0, 0));
+  // Two pointer parameters (no __restrict__) may alias.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, payload, 1, 0, out, 0, 0));
+}
+
+// boxes[blockIdx.x] and boxes[0]: slots [p + 24*ctaid + 8] and [p + 8] are the
+// same slot in block 0, so the pointers loaded from them may be equal.
+TEST(ModelMemoryPointers, ArrayOfStructs) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("array_of_structs");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId poll = findOne(fn, "ld.relaxed"), mine = findOne(fn, "atom", 0), first = findOne(fn, "atom", 1);
+  const InstId payload = findOne(fn, "ld.f32");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, 1, 0, mine, 1, 0));       // .inbound vs .expected of one box
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, mine, 1, 0));    // .payload vs .expected
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, payload, 1, 0, poll, 1, 0));
+  EXPECT_EQ(m.objectOf(mine, 1).kind, ObjectKind::Loaded);
+  EXPECT_EQ(m.objectOf(first, 1).kind, ObjectKind::Loaded);
+  FENCELINE_MODEL_GAP_IF(m.alias(mine, 1, first, 1) == AliasResult::No,
+                         "array_of_structs: atomicAdd(boxes[blockIdx.x].expected) vs atomicAdd(boxes[0].expected): "
+                         "pointers loaded from slots [p + 24*ctaid.x + 8] and [p + 8] are NoAlias (Loaded vs Loaded "
+                         "with different names), expected May (ctaid.x may be 0: the slots may be one)");
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, mine, 1, 0, first, 1, 0));
+}
+
+// ptrs[peer] (pushed to) and ptrs[rank] (read): distinct objects by issue 11's
+// rule for rank-indexed pointer tables; flags[peer] loaded twice: one word.
+TEST(ModelMemoryPointers, RankIndexedTables) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("rank_table");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId push = findOne(fn, "st.f32"), pull = findOne(fn, "ld.f32");
+  const InstId reset = findOne(fn, "st.relaxed"), raise = findOne(fn, "st.release");
+  for (auto [inst, op] : {std::pair{push, 0}, {pull, 1}, {reset, 0}, {raise, 0}}) {
+    EXPECT_TRUE(m.isLoadedPointer(inst, op)) << valueText(fn, inst, op);
+    EXPECT_EQ(m.objectOf(inst, op).kind, ObjectKind::Loaded) << valueText(fn, inst, op);
+  }
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, push, 0, 0, pull, 1, 0));
+  EXPECT_TRUE(m.sameWord(reset, raise));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, reset, 0, 0, raise, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, reset, 0, 0, push, 0, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, raise, 0, 0, pull, 1, 0));
+  // Roots: entries of one table share it; the two tables do not.
+  EXPECT_EQ(m.rootOf(push, 0), m.rootOf(pull, 1))
+      << m.rootOf(push, 0).toString() << " " << m.rootOf(pull, 1).toString();
+  EXPECT_TRUE(m.mayShareRoot(push, pull));
+  EXPECT_NE(m.rootOf(push, 0), m.rootOf(reset, 0));
+  EXPECT_FALSE(m.mayShareRoot(push, reset));
+}

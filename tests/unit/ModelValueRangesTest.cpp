@@ -1,0 +1,242 @@
+// Ranges of index values in the value analysis (model/Values.h) over real
+// nvcc output (Inputs/model_value_ranges.cu): remainders by constants,
+// loop-carried stage indices and phases, declared block sizes and shuffled
+// warp ids. Each kernel stores to a static shared array `slot` at the index
+// under test, so the store's offset range is 4 * the index's range.
+#include <gtest/gtest.h>
+
+#include "ModelInputs.h"
+#include "ModelMemoryFacts.h"
+#include "model/Memory.h"
+#include "model/Values.h"
+
+using namespace fenceline;
+using namespace fenceline::model;
+using namespace fenceline::testing;
+
+namespace {
+
+// The offset range of the nth shared store (`store` names its width) into
+// the kernel's `slot` (or `bytes`) array.
+std::string slotOffsets(const FunctionModel& fn, size_t nth, std::string_view store = "st.shared.u32") {
+  AbstractValue v = fn.values->operandValue(findOne(fn, store, nth), 0);
+  if (v.baseKind != AbstractValue::BaseKind::SharedSymbol || !(v.base.ends_with("slot") || v.base.ends_with("bytes")))
+    return "not the slot array: " + v.toString();
+  return rangeText(v);
+}
+
+std::string storeValue(const FunctionModel& fn, size_t nth, std::string_view store = "st.shared.u32") {
+  return valueText(fn, findOne(fn, store, nth), 0) + "\n" + dump(fn);
+}
+
+}  // namespace
+
+// ---- Remainders by constants ----
+
+// x % 3u for any unsigned x: x - 3 * (x * 0xAAAAAAAB >> 33) is in [0, 2]
+// (the magic multiplier is exact for every 32-bit x).
+TEST(ModelValueRanges, UnsignedRemainderOfAnyValue) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("rem_unsigned_loaded");
+  FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 0) == "unbounded",
+                         "rem_unsigned_loaded: x % 3u of a loaded .u32 x (mul.wide.u32 x, 0xAAAAAAAB; shr.u64 33; "
+                         "cvt.u32.u64; mul.lo 3; sub.s32) is unbounded: remainderBound requires a known range of x, "
+                         "but every .u32 value is in [0, 2^32), where the multiplier is exact; expected [0, 8] bytes: "
+                             << valueText(fn, findOne(fn, "st.shared.u32"), 0));
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 8]") << storeValue(fn, 0);
+}
+
+// x % 32 of a signed x of unknown sign is in [-31, 31]; stored at byte
+// 32 + r: offsets [1, 63]. nvcc: x - ((x + (x >> 31 >>> 27)) & -32).
+TEST(ModelValueRanges, SignedRemainderOfAnyValue) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("rem_signed_loaded");
+  FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 0, "st.shared.u8") == "unbounded",
+                         "rem_signed_loaded: signed x % 32 of a loaded x (shr.s32 31; shr.u32 27; add; and -32; "
+                         "sub) is unbounded: remainderBound requires x >= 0; expected r in [-31, 31], byte offsets "
+                         "[1, 63]: "
+                             << valueText(fn, findOne(fn, "st.shared.u8"), 0));
+  EXPECT_EQ(slotOffsets(fn, 0, "st.shared.u8"), "[1, 63]") << storeValue(fn, 0, "st.shared.u8");
+}
+
+// A signed counter k >= 0: nvcc emits k % 32 as `and 124` of 4k and k % 3 as
+// the unsigned magic multiply: [0, 31] and [0, 2].
+TEST(ModelValueRanges, RemaindersOfANonNegativeCounter) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("rem_signed_counter");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 124]") << storeValue(fn, 0);
+  FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 1) == "unbounded",
+                         "rem_signed_counter: k % 3 of the loop counter k (k = 0, k += 1, nvcc proves k >= 0 and "
+                         "emits mul.wide.u32 k, 0xAAAAAAAB; shr.u64 33; mul.lo 3; sub) is unbounded; expected slot "
+                         "offsets [128, 136]: "
+                             << valueText(fn, findOne(fn, "st.shared.u32", 1), 0));
+  EXPECT_EQ(slotOffsets(fn, 1), "[128, 136]") << storeValue(fn, 1);
+}
+
+// ---- Loop-carried stage indices and phases ----
+
+// Triton's `s = (s + 1) % 3`: nvcc's signed magic (mul.hi.s32 0x55555556,
+// plus the sign bit) of s + 1, with s the loop-carried value: [0, 2].
+TEST(ModelValueRanges, PlusOneModuloStage) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("stage_plus_one_mod");
+  FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 0) == "unbounded",
+                         "stage_plus_one_mod: s = (s + 1) % 3 as nvcc emits it for int s (add 1; mul.hi.s32 "
+                         "0x55555556; shr.u32 31; add; mul.lo 3; sub) is not bounded to [0, 2]: isQuotient knows "
+                         "only div.u32, mul.wide.u32 / mul.hi.u32 + shr, not the signed mul.hi.s32 + sign-bit form; "
+                         "expected slot offsets [0, 8]: "
+                             << valueText(fn, findOne(fn, "st.shared.u32"), 0));
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 8]") << storeValue(fn, 0);
+}
+
+// `if (++s == 5) { s = 0; phase ^= 1; }`: selp 0 / s + 1 and xor with a selp
+// of 1 / 0: s in [0, 4], phase in [0, 1].
+TEST(ModelValueRanges, WrapAndPhaseFlip) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("stage_wrap_phase");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 16]") << storeValue(fn, 0);
+  EXPECT_EQ(slotOffsets(fn, 1), "[128, 132]") << storeValue(fn, 1);
+}
+
+// CUTLASS's PipelineState::advance: index [0, 3], phase [0, 1].
+TEST(ModelValueRanges, PipelineStateIndexAndPhase) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("pipeline_state");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 12]") << storeValue(fn, 0);
+  EXPECT_EQ(slotOffsets(fn, 1), "[128, 132]") << storeValue(fn, 1);
+}
+
+// A stage that advances on some trips only: selp(skip, s, selp(s > 1, 0, s + 1)).
+TEST(ModelValueRanges, ConditionalAdvance) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("conditional_advance");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 8]") << storeValue(fn, 0);
+}
+
+// A wrap with a side effect keeps nvcc's branch: `add s, 1; setp.ne s, 3;
+// @p bra keep; st.global; mov s, 0; keep:`. Only s + 1 != 3 falls through.
+TEST(ModelValueRanges, BranchGuardedWrap) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("branch_wrap");
+  FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 0) == "unbounded",
+                         "branch_wrap: s += 1; if (s == 3) { laps[k] = 1; s = 0; } compiled to a branch (setp.ne "
+                         "s, 3; @p bra; st.global; mov s, 0): the loop counter's verification does not refine the "
+                         "fall-through value s + 1 by the branch condition (only selp and guarded moves refine), so "
+                         "s + 1 grows past every threshold; expected s in [0, 2], slot offsets [0, 8]: "
+                             << valueText(fn, findOne(fn, "st.shared.u32"), 0));
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 8]") << storeValue(fn, 0);
+}
+
+// s = s == 0 ? 3 : s - 1, starting at 3: [0, 3].
+TEST(ModelValueRanges, CountDownStage) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("stage_count_down");
+  FENCELINE_MODEL_GAP_IF(slotOffsets(fn, 0) == "unbounded",
+                         "stage_count_down: s = s == 0 ? 3 : s - 1 from 3 (add -1; setp.eq s, 0; selp.b32 s, 3, "
+                         "s - 1) is unbounded: boundLoopCounter widens the upper end to the next setp constant at or "
+                         "above 3 and finds none (constants {-1..2}), though the upper end does not move; expected "
+                         "[0, 3]: "
+                             << valueText(fn, findOne(fn, "st.shared.u32"), 0));
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 12]") << storeValue(fn, 0);
+}
+
+// The stage kernels of model_memory_stages.cu, at the index itself.
+TEST(ModelValueRanges, StageIndicesOfTheRingKernels) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  const std::pair<const char*, const char*> kernels[] = {
+      {"stage_wrap", "[0, 3]"}, {"stage_modulo", "[0, 3]"}, {"stage_mask", "[0, 3]"}, {"stage_selp", "[0, 2]"},
+      {"stage_noinline", "[0, 3]"}};
+  for (auto [kernel, range] : kernels) {
+    const auto& fn = p.fn(kernel);
+    const InstId copy = findOne(fn, "cp.async.bulk");
+    // The copy's destination is smem + 16384 * s.
+    EXPECT_EQ(termRange(fn.values->operandValue(copy, 0), 16384), range) << kernel << ": " << valueText(fn, copy, 0);
+  }
+  const auto& fromMemory = p.fn("stage_from_memory");
+  const InstId copy = findOne(fromMemory, "cp.async.bulk");
+  EXPECT_EQ(rangeText(fromMemory.values->operandValue(copy, 0)), "unbounded") << valueText(fromMemory, copy, 0);
+}
+
+// ---- Phase bits ----
+
+// The phase bits of the ring kernels at their mbarrier.try_wait: [0, 1].
+TEST(ModelValueRanges, PhasesOfTheRingKernels) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  // (k / 4) & 1, (k >> 2) & 1, (k * 0xAAAAAAAB >> 33) & 1, k & 1.
+  for (const char* kernel : {"stage_modulo", "stage_mask", "stage_selp", "stage_noinline", "stage_from_memory"}) {
+    const auto& fn = p.fn(kernel);
+    const InstId wait = findOne(fn, "mbarrier.try_wait");
+    EXPECT_EQ(rangeText(fn.values->operandValue(wait, 2)), "[0, 1]") << kernel << ": " << valueText(fn, wait, 2);
+  }
+}
+
+// stage_wrap's `phase ^= s == 0` (xor of the loop-carried phase with a selp
+// 1 / 0) is read only by the wait: [0, 1], never the constant 0.
+TEST(ModelValueRanges, PhaseOfStageWrapReadOnlyByTheWait) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_stages");
+  const auto& fn = p.fn("stage_wrap");
+  const InstId wait = findOne(fn, "mbarrier.try_wait");
+  FENCELINE_MODEL_GAP_IF(rangeText(fn.values->operandValue(wait, 2)) == "[0, 0]",
+                         "stage_wrap: the phase (xor.b32 %r35, %r35, %r32, read only by mbarrier.try_wait.parity) "
+                         "is the constant "
+                             << fn.values->operandValue(wait, 2).toString()
+                             << " (UNSOUND): joinOf(phase) is entered from the xor's own evaluation, and the "
+                                "verification round reads the xor as the hypothesis [0, 0] itself; expected [0, 1]");
+  EXPECT_EQ(rangeText(fn.values->operandValue(wait, 2)), "[0, 1]") << valueText(fn, wait, 2);
+}
+
+// The same xor, when a shl reads the phase before the update (slot[32 + phase]).
+TEST(ModelValueRanges, PhaseReadBeforeItsUpdate) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  EXPECT_EQ(slotOffsets(p.fn("stage_wrap_phase"), 1), "[128, 132]") << storeValue(p.fn("stage_wrap_phase"), 1);
+}
+
+// ---- Declared block sizes and warp ids ----
+
+// __launch_bounds__(64) -> .maxntid 64: %tid.x in [0, 63].
+TEST(ModelValueRanges, DeclaredBlockBoundsTheThreadIndex) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("declared_block");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 252]") << storeValue(fn, 0);
+  const InstId read = findOne(fn, "ld.shared.u32");
+  EXPECT_EQ(rangeText(fn.values->operandValue(read, 1)), "[0, 252]") << valueText(fn, read, 1);
+}
+
+// __block_size__((128, 2, 1)) -> .reqntid 128, 2, 1: tid.x in [0, 127], tid.y in [0, 1].
+TEST(ModelValueRanges, RequiredBlockBoundsEachAxis) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("required_block");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 1020]") << storeValue(fn, 0);
+  const InstId read = findOne(fn, "ld.shared.u32");
+  EXPECT_EQ(rangeText(fn.values->operandValue(read, 1)), "[0, 4]") << valueText(fn, read, 1);
+}
+
+// Without declared bounds %tid.x is in [0, 1023].
+TEST(ModelValueRanges, UndeclaredBlockUsesTheHardwareLimit) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("undeclared_block");
+  const InstId read = findOne(fn, "ld.shared.u32");
+  EXPECT_EQ(rangeText(fn.values->operandValue(read, 1)), "[0, 4092]") << valueText(fn, read, 1);
+}
+
+// The warp id tid >> 5 broadcast by shfl.sync.idx (nvcc writes `%r|%p`):
+// [0, 1] with .maxntid 64, [0, 31] without.
+TEST(ModelValueRanges, ShuffledWarpId) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& declared = p.fn("declared_block");
+  const auto& undeclared = p.fn("undeclared_block");
+  FENCELINE_MODEL_GAP_IF(slotOffsets(declared, 1) == "unbounded",
+                         "declared_block / undeclared_block: shfl.sync.idx.b32 %r11|%p1, %r8, 0, 31, -1 writes a "
+                         "predicate pair, and the value analysis evaluates only instructions whose operand 0 is a "
+                         "register, so the shfl rule (the operand's range) never applies: "
+                             << valueText(declared, findOne(declared, "st.shared.u32", 1), 0)
+                             << "; expected [128, 132] and [4096, 4220]");
+  EXPECT_EQ(slotOffsets(declared, 1), "[128, 132]") << storeValue(declared, 1);
+  EXPECT_EQ(slotOffsets(undeclared, 0), "[4096, 4220]") << storeValue(undeclared, 0);
+  // Thread words and warp words of one array: overlapping with 64 threads,
+  // apart with 1024 (the warp words follow all 1024 thread words).
+  EXPECT_TRUE(aliasIs(declared, AliasResult::May, findOne(declared, "st.shared.u32", 0), 0, 0,
+                      findOne(declared, "st.shared.u32", 1), 0, 0));
+  EXPECT_TRUE(aliasIs(undeclared, AliasResult::No, findOne(undeclared, "st.shared.u32"), 0, 0,
+                      findOne(undeclared, "ld.shared.u32"), 1, 0));
+}

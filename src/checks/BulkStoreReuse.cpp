@@ -20,6 +20,7 @@
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
 #include "model/Paths.h"
+#include "model/Values.h"
 
 namespace fenceline::checks {
 
@@ -50,24 +51,60 @@ struct Reuse {
   InstId barrier = -1;  // the bar.sync that released the writer, if another thread writes
 };
 
+size_t elementBytes(std::string_view type) {
+  if (type.size() < 3) return 0;
+  int bits = 0;
+  for (char c : type.substr(2)) {
+    if (c < '0' || c > '9') return 0;
+    bits = bits * 10 + (c - '0');
+  }
+  return static_cast<size_t>(bits / 8);
+}
+
+// How many copies of the store's extent the source's shared object holds
+// (a ring of stage buffers, stage[r % D]; 1 for a single buffer). Stage
+// indices are loop-variant or peeled into constants, which the value
+// analysis cannot follow from round to round. In a D-deep ring the buffer a round
+// writes was stored D - 1 groups before: a rewrite reached with fewer groups
+// committed since this store writes another buffer of the ring. CUTLASS's
+// epilogue (StagesD buffers, tma_store_wait<StagesD - 1>) has that shape.
+int64_t ringDepth(const FunctionModel& fn, InstId store, int64_t extent) {
+  if (extent <= 0 || !fn.values || !fn.function) return 1;
+  const int source = fn.instructions[store].effect.source;
+  model::AbstractValue v = fn.values->operandValue(store, source);
+  if (!v.known || v.baseKind != model::AbstractValue::BaseKind::SharedSymbol) return 1;
+  auto sized = [&](const std::vector<ptx::Variable>& vars) -> int64_t {
+    for (const auto& var : vars)
+      if (var.name == v.base && var.arraySize > 0) return var.arraySize * static_cast<int64_t>(elementBytes(var.type));
+    return 0;
+  };
+  int64_t bytes = sized(fn.function->locals);
+  if (bytes == 0 && fn.module) bytes = sized(fn.module->globals);
+  return bytes >= 2 * extent ? bytes / extent : 1;
+}
+
 // Every unsettled reuse of one store's source (at most one per overwrite).
 std::vector<Reuse> reusesOf(const FunctionModel& fn, InstId store) {
   const int source = fn.instructions[store].effect.source;
   const int64_t extent = proxy::copyExtent(fn, store);
+  const int64_t ring = ringDepth(fn, store, extent);
   auto overlaps = [&](InstId w) { return overwritesShared(fn, w) && proxy::mayOverlap(fn, w, store, source, extent); };
+  // The rewrite may hit this store's own buffer: in the same round (group
+  // still open) or ring - 1 groups later.
+  auto sameBuffer = [&](const model::Pending& p) { return p.open || p.deepest >= ring - 1; };
   std::vector<Reuse> found;
   std::map<InstId, bool> reported;
   auto add = [&](InstId write, InstId barrier) {
     if (reported.try_emplace(write, true).second) found.push_back({store, write, barrier});
   };
-  model::walkWhilePending(fn, store, model::BulkWait::Read, [&](InstId i) {
+  model::walkWhilePending(fn, store, model::BulkWait::Read, [&](InstId i, const model::Pending& p) {
     const auto kind = fn.instructions[i].effect.kind;
-    if (i != store && overlaps(i)) add(i, -1);
+    if (i != store && sameBuffer(p) && overlaps(i)) add(i, -1);
     if (kind == EffectKind::Exit) {
       add(-1, -1);
       return false;
     }
-    if (kind == EffectKind::CtaBarrier) {
+    if (kind == EffectKind::CtaBarrier && sameBuffer(p)) {
       // The other threads leave this barrier while the copy still reads:
       // their writes up to their next barrier overlap it.
       auto isBarrier = [&](InstId j) { return fn.instructions[j].effect.kind == EffectKind::CtaBarrier; };

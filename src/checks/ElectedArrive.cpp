@@ -103,9 +103,12 @@ std::vector<InstId> consumerReads(const FunctionModel& fn, InstId release, Relea
     if (protocol::isAcquireFence(fn, i)) return true;
     return (e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && protocol::hasAcquireSemantics(e);
   };
+  // ld.global.nc reads memory the kernel treats as read-only (const
+  // __restrict__ inputs): never the data a release publishes.
   auto isRead = [&](InstId i) {
     const auto& e = fn.instructions[i].effect;
-    return (e.kind == EffectKind::Load && e.address >= 0) || proxy::isAsyncSharedRead(fn, i);
+    if (e.kind == EffectKind::Load && e.address >= 0) return !fn.instructions[i].hasModifier("nc");
+    return proxy::isAsyncSharedRead(fn, i);
   };
   std::vector<char> seen(fn.instructions.size(), 0);
   std::vector<InstId> reads;

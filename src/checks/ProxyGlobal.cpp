@@ -7,15 +7,15 @@
 // (bulk/TMA stores, reductions) are released to other threads only after the
 // issuer's `cp.async.bulk.wait_group N` (not `.read`) completed them.
 //
-// Per-thread CFG paths of one function carry both sides of an in-kernel
-// hand-off (block A writes and signals, block B waits and copies). A copy is
-// related to writes through one acquire point before it (spin-loop poll,
-// acquire load or RMW, acquire fence at .gpu or wider, griddepcontrol.wait)
-// that reaches it in the same loop iteration without an issuer fence, and
-// one release point before that acquire (release fence, release store or
-// RMW at .gpu or wider, a flag a spin loop polls) that the writes reach
-// without a fence by every writer. Within one CTA (bar.sync only) nothing is
-// reported: that is not the hand-off this check is about.
+// Both sides of an in-kernel hand-off are in one function (block 0 writes
+// and signals, block 1 waits and copies), usually on different branches. A
+// copy is related to writes through a wait before it (a spin-loop poll, an
+// acquire load or RMW at .gpu or wider) that reaches it in the same loop
+// iteration without an issuer fence, a signal on the same flag object (a
+// release store or RMW at .gpu or wider, a relaxed flag a spin loop polls),
+// and writes that reach the signal without a fence by every writer. Within
+// one CTA (bar.sync only) nothing is reported: that is not the hand-off this
+// check is about.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -84,23 +84,31 @@ bool isGlobalProxyFence(const FunctionModel& fn, InstId i) {
          e.semantics != model::Semantics::Acquire && (e.fenceSpace == Space::None || e.fenceSpace == Space::Global);
 }
 
+// A signal: a release store or RMW at .gpu or wider, or a relaxed flag
+// store / atomic that a spin loop of this function polls.
 bool isReleasePoint(const protocol::Context& ctx, InstId i) {
   const FunctionModel& fn = ctx.fn;
   const auto& e = fn.instructions[i].effect;
-  if (protocol::isReleaseFence(fn, i)) return atLeastGpu(fn, i);
+  if (e.address < 0) return false;
   if ((e.kind == EffectKind::Store || e.kind == EffectKind::ReadModifyWrite) && protocol::hasReleaseSemantics(e))
     return atLeastGpu(fn, i);
   return std::binary_search(ctx.signals.begin(), ctx.signals.end(), i);
 }
 
+// A wait: an acquire load or RMW at .gpu or wider, or the poll of a spin loop.
 bool isAcquirePoint(const protocol::Context& ctx, InstId i) {
   const FunctionModel& fn = ctx.fn;
   const auto& e = fn.instructions[i].effect;
-  if (e.kind == EffectKind::GridDependencyWait) return true;
-  if (protocol::isAcquireFence(fn, i)) return atLeastGpu(fn, i);
+  if (e.address < 0) return false;
   if ((e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && protocol::hasAcquireSemantics(e))
     return atLeastGpu(fn, i);
   return ctx.isPoll(i);
+}
+
+// The signal may be the one the wait observes: same flag object.
+bool sameFlag(const FunctionModel& fn, InstId release, InstId acquire) {
+  return fn.values->mayAlias(release, fn.instructions[release].effect.address, acquire,
+                             fn.instructions[acquire].effect.address);
 }
 
 // The loop headers a walk from `from` must not cross to stay in its iteration.
@@ -130,13 +138,15 @@ struct Finding {
 // Writes the async read at `copy` may see unfenced, through one hand-off.
 std::optional<Finding> unfencedHandOff(const protocol::Context& ctx, InstId copy, int operand) {
   const FunctionModel& fn = ctx.fn;
-  auto never = [](InstId) { return false; };
+  std::vector<InstId> releases;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && isReleasePoint(ctx, i)) releases.push_back(i);
   auto acquires = model::findReachingBackward(
       fn, copy, [&](InstId i) { return isAcquirePoint(ctx, i); }, [&](InstId i) { return isGlobalProxyFence(fn, i); });
   for (InstId acquire : acquires) {
     if (!reachesUnfenced(fn, acquire, copy)) continue;
-    auto releases = model::findReachingBackward(fn, acquire, [&](InstId i) { return isReleasePoint(ctx, i); }, never);
     for (InstId release : releases) {
+      if (!sameFlag(fn, release, acquire)) continue;
       auto broadFence = [&](InstId i) {
         if (!isGlobalProxyFence(fn, i) || !fn.roles) return isGlobalProxyFence(fn, i);
         auto set = fn.roles->instructionSet(i);
@@ -204,7 +214,7 @@ void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
   }
   for (InstId copy : writes) {
     InstId release = -1;
-    model::walkWhilePending(fn, copy, model::BulkWait::Complete, [&](InstId i) {
+    model::walkWhilePending(fn, copy, model::BulkWait::Complete, [&](InstId i, const model::Pending&) {
       if (release < 0 && isReleasePoint(ctx, i)) release = i;
       return release < 0;
     });

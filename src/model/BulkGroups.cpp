@@ -68,7 +68,7 @@ int bulkWaitDepth(const FunctionModel& fn, InstId wait) {
 }
 
 void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
-                      const std::function<bool(InstId)>& visit) {
+                      const std::function<bool(InstId, const Pending&)>& visit) {
   const BlockId start = fn.instructions[copy].block;
   if (start < 0) return;
   const ThreadSet issuer = fn.roles ? fn.roles->instructionSet(copy) : ThreadSet::All;
@@ -95,7 +95,11 @@ void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
         s = (s & kOpen) | afterWait(s & ~kOpen, bulkWaitDepth(fn, i));
         continue;
       }
-      if (!visit(i)) stopped = true;
+      Pending where;
+      where.open = s & kOpen;
+      for (int k = kMaxDepth; k >= 0 && where.deepest < 0; --k)
+        if (s & (1u << (k + 1))) where.deepest = k;
+      if (!visit(i, where)) stopped = true;
     }
     if (!s || stopped) continue;
     for (BlockId next : issuerSuccessors(fn, item.block, issuer)) {

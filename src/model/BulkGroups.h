@@ -33,11 +33,19 @@ bool isBulkWait(const FunctionModel& fn, InstId inst);
 // The N of `cp.async.bulk.wait_group[.read] N`, or -1 when it is not an immediate.
 int bulkWaitDepth(const FunctionModel& fn, InstId wait);
 
+// Where the copy stands when the walk reaches an instruction: its group may
+// still be open (not committed), and how many groups may at most have been
+// committed after its own (-1: none known pending in a committed state).
+struct Pending {
+  bool open = false;
+  int deepest = -1;
+};
+
 // Calls `visit` for every instruction the issuing thread reaches after `copy`
 // while the copy is not yet settled to `level`; `visit` returns false to stop
 // the walk along that path. Each instruction is visited at most once per
 // distinct count of groups committed after the copy's own (capped).
 void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
-                      const std::function<bool(InstId)>& visit);
+                      const std::function<bool(InstId, const Pending&)>& visit);
 
 }  // namespace fenceline::model

@@ -80,5 +80,9 @@ ExperimentInfo barrierInitRaceExperiment();
 ExperimentInfo litmusMpExperiment();
 ExperimentInfo litmusSbExperiment();
 ExperimentInfo litmusLbExperiment();
+ExperimentInfo bulkStoreReuseExperiment();
+ExperimentInfo proxyGlobalExperiment();
+ExperimentInfo electedArriveExperiment();
+ExperimentInfo mbarrierInitFenceExperiment();
 
 }  // namespace lab

@@ -11,6 +11,7 @@
 // is reported; at a bar.sync the other threads are released, so overlapping
 // writes reachable from that barrier (up to the next one) are reported too;
 // reaching the end of the kernel is reported at the store.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -61,26 +62,49 @@ size_t elementBytes(std::string_view type) {
   return static_cast<size_t>(bits / 8);
 }
 
-// How many copies of the store's extent the source's shared object holds
-// (a ring of stage buffers, stage[r % D]; 1 for a single buffer). Stage
-// indices are loop-variant or peeled into constants, which the value
-// analysis cannot follow from round to round. In a D-deep ring the buffer a round
-// writes was stored D - 1 groups before: a rewrite reached with fewer groups
-// committed since this store writes another buffer of the ring. CUTLASS's
-// epilogue (StagesD buffers, tma_store_wait<StagesD - 1>) has that shape.
+// How many buffers of the store's extent the kernel cycles through (a ring
+// of stage buffers, stage[r % D]; 1 for a single buffer). Stage indices
+// are loop-variant or peeled into constants, which the value analysis
+// cannot follow from round to round, so the depth comes from the layout:
+// the size of the source's shared object when it is a sized array; for
+// dynamic shared memory (one extern array carved into buffers, CUTLASS's
+// epilogue smem_D[StagesD]) or an address the value analysis cannot trace
+// to its object, the depth the kernel itself declares with its
+// waits: wait_group.read N keeps N stores in flight, so it cycles through
+// at least N + 1 buffers. In a D-deep ring the buffer a round rewrites was
+// stored D - 1 groups before: a rewrite reached with fewer groups committed
+// since this store writes another buffer of the ring.
 int64_t ringDepth(const FunctionModel& fn, InstId store, int64_t extent) {
-  if (extent <= 0 || !fn.values || !fn.function) return 1;
-  const int source = fn.instructions[store].effect.source;
-  model::AbstractValue v = fn.values->operandValue(store, source);
-  if (!v.known || v.baseKind != model::AbstractValue::BaseKind::SharedSymbol) return 1;
-  auto sized = [&](const std::vector<ptx::Variable>& vars) -> int64_t {
-    for (const auto& var : vars)
-      if (var.name == v.base && var.arraySize > 0) return var.arraySize * static_cast<int64_t>(elementBytes(var.type));
-    return 0;
-  };
-  int64_t bytes = sized(fn.function->locals);
-  if (bytes == 0 && fn.module) bytes = sized(fn.module->globals);
-  return bytes >= 2 * extent ? bytes / extent : 1;
+  const ptx::Variable* var = nullptr;
+  if (fn.values && fn.function) {
+    model::AbstractValue v = fn.values->operandValue(store, fn.instructions[store].effect.source);
+    auto find = [&](const std::vector<ptx::Variable>& vars) -> const ptx::Variable* {
+      for (const auto& candidate : vars)
+        if (candidate.name == v.base) return &candidate;
+      return nullptr;
+    };
+    if (v.known && v.baseKind == model::AbstractValue::BaseKind::SharedSymbol) {
+      var = find(fn.function->locals);
+      if (!var && fn.module) var = find(fn.module->globals);
+    }
+  }
+  if (var && var->arraySize > 0 && !var->isExtern) {
+    const int64_t bytes = var->arraySize * static_cast<int64_t>(elementBytes(var->type));
+    return extent > 0 && bytes >= 2 * extent ? bytes / extent : 1;
+  }
+  int deepest = 0;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && model::isBulkWait(fn, i)) deepest = std::max(deepest, model::bulkWaitDepth(fn, i));
+  return 1 + deepest;
+}
+
+// Some path from the store reaches a wait_group[.read] 0 (the kernel drains
+// its stores before it ends). The paths that skip it are then taken to be
+// those of threads that stored nothing (CUTLASS guards its store tail with a
+// flag the value analysis cannot relate to the stores).
+bool drainsSomewhere(const FunctionModel& fn, InstId store) {
+  auto drain = [&](InstId i) { return model::isBulkWait(fn, i) && model::bulkWaitDepth(fn, i) == 0; };
+  return model::findReachable(fn, store, drain, [](InstId) { return false; }) >= 0;
 }
 
 // Every unsettled reuse of one store's source (at most one per overwrite).
@@ -88,6 +112,7 @@ std::vector<Reuse> reusesOf(const FunctionModel& fn, InstId store) {
   const int source = fn.instructions[store].effect.source;
   const int64_t extent = proxy::copyExtent(fn, store);
   const int64_t ring = ringDepth(fn, store, extent);
+  const bool drains = drainsSomewhere(fn, store);
   auto overlaps = [&](InstId w) { return overwritesShared(fn, w) && proxy::mayOverlap(fn, w, store, source, extent); };
   // The rewrite may hit this store's own buffer: in the same round (group
   // still open) or ring - 1 groups later.
@@ -101,7 +126,7 @@ std::vector<Reuse> reusesOf(const FunctionModel& fn, InstId store) {
     const auto kind = fn.instructions[i].effect.kind;
     if (i != store && sameBuffer(p) && overlaps(i)) add(i, -1);
     if (kind == EffectKind::Exit) {
-      add(-1, -1);
+      if (!drains) add(-1, -1);
       return false;
     }
     if (kind == EffectKind::CtaBarrier && sameBuffer(p)) {

@@ -70,11 +70,33 @@ int asyncGlobalReadOperand(const FunctionModel& fn, InstId i) {
   return isGlobalTarget(e.sourceSpace) ? e.source : -1;
 }
 
-// An async copy that writes global memory: bulk/TMA store, reduction.
+bool isAcquirePoint(const protocol::Context& ctx, InstId i);
+
+// An async copy that writes global memory through an address (a bulk store
+// or reduction, not a tensor-map copy: its memory cannot be related to the
+// reads that follow a wait).
 bool isAsyncGlobalWrite(const FunctionModel& fn, InstId i) {
   const auto& e = fn.instructions[i].effect;
   return e.kind == EffectKind::AsyncCopy && e.proxy == model::Proxy::Async && e.writes &&
-         isGlobalTarget(e.destinationSpace);
+         e.destinationSpace == Space::Global && e.destination >= 0;
+}
+
+// A generic read of global memory after a wait (any acquire point of the
+// function) that may read what the async copy wrote: the consumer of the
+// release.
+bool readAfterAWait(const protocol::Context& ctx, InstId copy) {
+  const FunctionModel& fn = ctx.fn;
+  const int destination = fn.instructions[copy].effect.destination;
+  auto reads = [&](InstId i) {
+    const auto& e = fn.instructions[i].effect;
+    return e.kind == EffectKind::Load && e.address >= 0 && protocol::isDataRead(fn, i) &&
+           fn.values->mayAlias(i, e.address, copy, destination);
+  };
+  auto never = [](InstId) { return false; };
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && isAcquirePoint(ctx, i) && model::findReachable(fn, i, reads, never) >= 0)
+      return true;
+  return false;
 }
 
 // fence.proxy.async / .global in the generic-to-async direction.
@@ -213,6 +235,7 @@ void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
     if (f && reported.try_emplace(protocol::siteKey(fn, copy), true).second) out.push_back(renderRead(fn, *f));
   }
   for (InstId copy : writes) {
+    if (!readAfterAWait(ctx, copy)) continue;
     InstId release = -1;
     model::walkWhilePending(fn, copy, model::BulkWait::Complete, [&](InstId i, const model::Pending&) {
       if (release < 0 && isReleasePoint(ctx, i)) release = i;

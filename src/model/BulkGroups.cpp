@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/ThreadRoles.h"
+#include "model/Values.h"
 
 namespace fenceline::model {
 
@@ -37,12 +38,108 @@ bool isElection(ThreadSet set) {
   return set == ThreadSet::OneLane || set == ThreadSet::OneThread || set == ThreadSet::OneBlockThread;
 }
 
-// The successors the issuer takes out of `block`: when one successor is
-// executed only by the issuer's election and `block` is wider, the issuer
-// enters that one.
-std::vector<BlockId> issuerSuccessors(const FunctionModel& fn, BlockId block, ThreadSet issuer) {
+// The predicate that put the issuer on the copy's path: the guard of the
+// copy itself, or of the conditional branch into its block (from its only
+// predecessor). Later branches on the same predicate value (same
+// definition, or an equivalent setp) are taken the way the issuer takes them:
+// CUTLASS computes `issue_tma_store` once and guards the store, the commit
+// and the wait with it, in separate blocks.
+struct IssuerPredicate {
+  ValueReg reg = -1;
+  InstId definition = -1;
+  bool value = false;  // the predicate's value on the issuer's path
+};
+
+IssuerPredicate issuerPredicate(const FunctionModel& fn, InstId copy) {
+  IssuerPredicate p;
+  if (!fn.values) return p;
+  const Inst& in = fn.instructions[copy];
+  if (in.guard) {
+    p.reg = in.guard->reg;
+    p.value = !in.guard->negated;
+    p.definition = fn.values->definition(p.reg, copy);
+    return p;
+  }
+  const BasicBlock& b = fn.blocks[in.block];
+  if (b.predecessors.size() != 1) return p;
+  const BlockId pred = b.predecessors.front();
+  const BasicBlock& pb = fn.blocks[pred];
+  if (pb.last <= pb.first) return p;
+  const InstId branch = pb.last - 1;
+  const Inst& br = fn.instructions[branch];
+  if (br.opcode() != "bra" || !br.guard || br.operands.empty() || br.operands[0].kind != ptx::Operand::Kind::Label)
+    return p;
+  const bool taken = br.operands[0].label == in.block;
+  if (!taken && in.block != pred + 1) return p;
+  p.reg = br.guard->reg;
+  p.value = taken != br.guard->negated;  // the branch is taken when (p xor negated)
+  p.definition = fn.values->definition(p.reg, branch);
+  return p;
+}
+
+// Two definitions compute the same value for a thread: the same
+// instruction, or the same opcode and modifiers over operands that are equal
+// immediates, the same special register, or registers whose reaching
+// definitions compute the same value in turn (a few levels deep). An
+// unrolled epilogue recomputes `issue_tma_store` per subtile into fresh
+// registers: `and.b32 %r, %r1, 255; add.s32 %r2, %r, 31; setp.gt.u32 %p, %r2, 62`.
+bool sameComputation(const FunctionModel& fn, InstId a, InstId b, int depth) {
+  if (a < 0 || b < 0) return false;
+  if (a == b) return true;
+  if (depth == 0) return false;
+  const Inst& x = fn.instructions[a];
+  const Inst& y = fn.instructions[b];
+  if (x.opcode() != y.opcode() || x.syntax->modifiers != y.syntax->modifiers) return false;
+  if (x.operands.size() != y.operands.size() || x.effect.kind != EffectKind::None || x.guard || y.guard) return false;
+  if (x.opcode() == "ld" || x.opcode() == "atom" || x.opcode() == "shfl" || x.opcode() == "vote") return false;
+  for (size_t k = 1; k < x.operands.size(); ++k) {  // operand 0 is the register written
+    const ptx::Operand& ox = x.operands[k];
+    const ptx::Operand& oy = y.operands[k];
+    if (ox.kind != oy.kind) return false;
+    switch (ox.kind) {
+      case ptx::Operand::Kind::Integer:
+        if (ox.intValue != oy.intValue) return false;
+        break;
+      case ptx::Operand::Kind::Register: {
+        if (ox.reg == oy.reg && fn.values->definition(ox.reg, a) == fn.values->definition(oy.reg, b)) break;
+        const InstId dx = fn.values->definition(ox.reg, a), dy = fn.values->definition(oy.reg, b);
+        if (dx < 0 && dy < 0 && ox.reg == oy.reg) break;  // a parameter or special register, never redefined
+        if (!sameComputation(fn, dx, dy, depth - 1)) return false;
+        break;
+      }
+      case ptx::Operand::Kind::Special:
+      case ptx::Operand::Kind::Symbol:
+        if (ox.text != oy.text) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+bool samePredicateValue(const FunctionModel& fn, InstId a, InstId b) { return sameComputation(fn, a, b, 6); }
+
+// The successors the issuer takes out of `block`: the way its predicate
+// goes at a branch on the same predicate; into the block of its own
+// election when one successor is only the election's and `block` is wider;
+// otherwise all.
+std::vector<BlockId> issuerSuccessors(const FunctionModel& fn, BlockId block, ThreadSet issuer,
+                                      const IssuerPredicate& predicate) {
   const auto& successors = fn.blocks[block].successors;
-  if (!fn.roles || !isElection(issuer) || successors.size() != 2) return successors;
+  if (successors.size() != 2) return successors;
+  const BasicBlock& b = fn.blocks[block];
+  if (predicate.reg >= 0 && predicate.definition >= 0 && b.last > b.first) {
+    const InstId last = b.last - 1;
+    const Inst& br = fn.instructions[last];
+    if (br.opcode() == "bra" && br.guard && !br.operands.empty() && br.operands[0].kind == ptx::Operand::Kind::Label &&
+        samePredicateValue(fn, fn.values->definition(br.guard->reg, last), predicate.definition)) {
+      const bool taken = predicate.value != br.guard->negated;
+      const BlockId target = taken ? br.operands[0].label : block + 1;
+      if (std::find(successors.begin(), successors.end(), target) != successors.end()) return {target};
+    }
+  }
+  if (!fn.roles || !isElection(issuer)) return successors;
   if (fn.roles->blockSet(block) == issuer) return successors;
   for (BlockId s : successors)
     if (s >= 0 && fn.roles->blockSet(s) == issuer) return {s};
@@ -72,6 +169,7 @@ void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
   const BlockId start = fn.instructions[copy].block;
   if (start < 0) return;
   const ThreadSet issuer = fn.roles ? fn.roles->instructionSet(copy) : ThreadSet::All;
+  const IssuerPredicate predicate = issuerPredicate(fn, copy);
   std::vector<StateSet> seen(fn.blocks.size(), 0);
   struct Item {
     BlockId block;
@@ -102,7 +200,7 @@ void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
       if (!visit(i, where)) stopped = true;
     }
     if (!s || stopped) continue;
-    for (BlockId next : issuerSuccessors(fn, item.block, issuer)) {
+    for (BlockId next : issuerSuccessors(fn, item.block, issuer, predicate)) {
       if (next < 0) continue;
       StateSet fresh = s & ~seen[next];
       if (!fresh) continue;

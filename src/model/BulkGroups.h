@@ -7,8 +7,9 @@
 // (async writes to global released to other threads) both walk the issuing
 // thread's paths from a copy until such a wait settles it.
 //
-// The walk follows the issuing thread: at a branch into a block that only
-// the issuer's election executes (`if (threadIdx.x == 0)`, elect.sync), it
+// The walk follows the issuing thread: at a branch on the predicate that
+// guarded the copy (same register, same definition) it goes the way the
+// issuer went; at a branch into a block that only the issuer's election executes (`if (threadIdx.x == 0)`, elect.sync), it
 // assumes the issuer enters it, so that a wait placed in a later elected
 // block of the same shape counts (the CUTLASS epilogue: store in one
 // `if (issuer)` block, `tma_store_wait` in the next). Elections are compared

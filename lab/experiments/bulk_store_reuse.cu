@@ -54,10 +54,11 @@ __global__ void __launch_bounds__(kThreads) bulkStoreReuseFixed(const __grid_con
   storeRounds<true>(p);
 }
 
-// [0] words of the next round (the store read the rewritten tile), [1] anything else wrong.
+// [0] words of the next round (the store read the rewritten tile), [1] words
+// of a later round still, [2] anything else wrong.
 __global__ void countWrong(const uint32_t* destination, unsigned rounds, unsigned ctas, unsigned long long* counters) {
   const size_t words = static_cast<size_t>(rounds) * ctas * kTileWords;
-  unsigned next = 0, other = 0;
+  unsigned next = 0, later = 0, other = 0;
   for (size_t w = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; w < words;
        w += static_cast<size_t>(gridDim.x) * blockDim.x) {
     const size_t slot = w / kTileWords;
@@ -65,10 +66,12 @@ __global__ void countWrong(const uint32_t* destination, unsigned rounds, unsigne
     const uint32_t v = destination[w];
     if (v == tag(cta, round)) continue;
     if (v == tag(cta, round + 1)) ++next;
+    else if ((v & 0xffff0000u) == (tag(cta, 0) & 0xffff0000u) && (v & 0xffffu) > (round & 0xffffu)) ++later;
     else ++other;
   }
   if (next) atomicAdd(&counters[0], static_cast<unsigned long long>(next));
-  if (other) atomicAdd(&counters[1], static_cast<unsigned long long>(other));
+  if (later) atomicAdd(&counters[1], static_cast<unsigned long long>(later));
+  if (other) atomicAdd(&counters[2], static_cast<unsigned long long>(other));
 }
 
 std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant) {
@@ -78,29 +81,29 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
   const size_t words = static_cast<size_t>(p.rounds) * ctas * kTileWords;
   unsigned long long* counters = nullptr;
   check(cudaMalloc(&p.destination, words * 4), "cudaMalloc");
-  check(cudaMalloc(&counters, 2 * sizeof(unsigned long long)), "cudaMalloc");
+  check(cudaMalloc(&counters, 3 * sizeof(unsigned long long)), "cudaMalloc");
   void (*kernel)(Params) = variant == "fixed" ? bulkStoreReuseFixed : bulkStoreReuseUnfixed;
   Result result{"bulk-store-reuse", variant};
-  unsigned long long totals[2] = {0, 0};
+  unsigned long long totals[3] = {0, 0, 0};
   const auto began = std::chrono::steady_clock::now();
   for (uint64_t n = 0; n < ctx.iterations && (n == 0 || secondsSince(began) < ctx.budgetSeconds); ++n) {
     check(cudaMemset(p.destination, 0, words * 4), "cudaMemset");
-    check(cudaMemset(counters, 0, 2 * sizeof(unsigned long long)), "cudaMemset");
+    check(cudaMemset(counters, 0, 3 * sizeof(unsigned long long)), "cudaMemset");
     result.seconds += timedLaunch(ctx, "bulk-store-reuse", [&] { kernel<<<ctas, kThreads>>>(p); });
     countWrong<<<1024, 256>>>(p.destination, p.rounds, ctas, counters);
     check(cudaDeviceSynchronize(), "countWrong");
-    unsigned long long host[2];
+    unsigned long long host[3];
     check(cudaMemcpy(host, counters, sizeof host, cudaMemcpyDeviceToHost), "cudaMemcpy");
-    totals[0] += host[0];
-    totals[1] += host[1];
+    for (int k = 0; k < 3; ++k) totals[k] += host[k];
     result.trials += words;
     ++result.launches;
   }
   check(cudaFree(p.destination), "cudaFree");
   check(cudaFree(counters), "cudaFree");
-  result.violations = totals[0] + totals[1];
+  result.violations = totals[0] + totals[1] + totals[2];
   result.set("next_round", static_cast<double>(totals[0]));
-  result.set("other_wrong", static_cast<double>(totals[1]));
+  result.set("later_round", static_cast<double>(totals[1]));
+  result.set("other_wrong", static_cast<double>(totals[2]));
   result.set("ctas", ctas);
   result.set("threads", kThreads);
   result.set("rounds_per_launch", p.rounds);

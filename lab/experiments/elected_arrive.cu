@@ -9,6 +9,10 @@
 // Variants:
 //   unfixed   writes, lane 0 arrives                       -> elected-arrive
 //   fixed     writes, __syncwarp(), lane 0 arrives
+//   divergent lane 0 writes its 8 words and arrives in one branch, the
+//             other lanes write theirs in the other: nothing makes lane 0
+//             wait for them                                 -> elected-arrive
+//   divergent-syncwarp  the same branches, then __syncwarp(), then lane 0 arrives
 #include "../DeviceCommon.cuh"
 #include "../Experiment.h"
 
@@ -17,6 +21,7 @@ namespace lab::elected_arrive {
 constexpr unsigned kThreads = 64;  // warp 0 writes, warp 1 reads
 constexpr unsigned kMaxWordsPerLane = 64;
 constexpr unsigned kTileWords = 32 * kMaxWordsPerLane;
+constexpr unsigned kDivergentWords = 8;
 
 struct Params {
   unsigned long long* stale;
@@ -39,7 +44,9 @@ __device__ __forceinline__ void arrive(uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
-template <bool kSyncwarp>
+enum class Shape { Straight, StraightSyncwarp, Divergent, DivergentSyncwarp };
+
+template <Shape S>
 __device__ __forceinline__ void rounds(const Params& p) {
   __shared__ __align__(16) uint32_t tile[kTileWords];
   __shared__ __align__(8) uint64_t bars[2];
@@ -60,16 +67,34 @@ __device__ __forceinline__ void rounds(const Params& p) {
         return;
       }
       const unsigned n = wordsOf(lane, round);
-      for (unsigned j = 0; j < n; ++j) tile[lane * kMaxWordsPerLane + j] = tag(blockIdx.x, round);
-      if (kSyncwarp) __syncwarp();
-      if (lane == 0) arrive(full);
+      if (S == Shape::Straight || S == Shape::StraightSyncwarp) {
+        for (unsigned j = 0; j < n; ++j) tile[lane * kMaxWordsPerLane + j] = tag(blockIdx.x, round);
+        if (S == Shape::StraightSyncwarp) __syncwarp();
+        if (lane == 0) arrive(full);
+      } else {
+        // Eight words per lane, unrolled: the two branches are straight-line
+        // code, so nothing but the scheduler orders them.
+        if (lane == 0) {
+#pragma unroll
+          for (unsigned j = 0; j < kDivergentWords; ++j) tile[j] = tag(blockIdx.x, round);
+          if (S == Shape::Divergent) arrive(full);
+        } else {
+#pragma unroll
+          for (unsigned j = 0; j < kDivergentWords; ++j) tile[lane * kMaxWordsPerLane + j] = tag(blockIdx.x, round);
+        }
+        if (S == Shape::DivergentSyncwarp) {
+          __syncwarp();
+          if (lane == 0) arrive(full);
+        }
+      }
     } else {
       if (!mbarrierWait(full, parity, deadline)) {
         noteTimeout(p.timeouts);
         return;
       }
       for (unsigned w = 0; w < 32; ++w) {
-        const unsigned n = wordsOf(w, round);
+        const bool straight = S == Shape::Straight || S == Shape::StraightSyncwarp;
+        const unsigned n = straight ? wordsOf(w, round) : kDivergentWords;
         for (unsigned j = lane; j < n; j += 32)
           if (tile[w * kMaxWordsPerLane + j] != tag(blockIdx.x, round)) ++stale;
       }
@@ -81,9 +106,17 @@ __device__ __forceinline__ void rounds(const Params& p) {
 }
 
 __global__ void __launch_bounds__(kThreads) electedArriveUnfixed(const __grid_constant__ Params p) {
-  rounds<false>(p);  // expect: elected-arrive
+  rounds<Shape::Straight>(p);  // expect: elected-arrive
 }
-__global__ void __launch_bounds__(kThreads) electedArriveFixed(const __grid_constant__ Params p) { rounds<true>(p); }
+__global__ void __launch_bounds__(kThreads) electedArriveFixed(const __grid_constant__ Params p) {
+  rounds<Shape::StraightSyncwarp>(p);
+}
+__global__ void __launch_bounds__(kThreads) electedArriveDivergent(const __grid_constant__ Params p) {
+  rounds<Shape::Divergent>(p);  // expect: elected-arrive
+}
+__global__ void __launch_bounds__(kThreads) electedArriveDivergentSyncwarp(const __grid_constant__ Params p) {
+  rounds<Shape::DivergentSyncwarp>(p);
+}
 
 std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant) {
   const unsigned ctas = ctx.device->multiProcessorCount * static_cast<unsigned>(ctx.param("elected-arrive.ctas_per_sm", 8));
@@ -92,11 +125,15 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
   p.timeoutNs = static_cast<uint64_t>(ctx.param("elected-arrive.timeout_ms", 5000)) * 1000000ull;
   check(cudaMalloc(&p.stale, sizeof(unsigned long long)), "cudaMalloc");
   check(cudaMalloc(&p.timeouts, sizeof(unsigned)), "cudaMalloc");
-  void (*kernel)(Params) = variant == "fixed" ? electedArriveFixed : electedArriveUnfixed;
+  void (*kernel)(Params) = variant == "fixed"                ? electedArriveFixed
+                           : variant == "divergent"          ? electedArriveDivergent
+                           : variant == "divergent-syncwarp" ? electedArriveDivergentSyncwarp
+                                                             : electedArriveUnfixed;
   Result result{"elected-arrive", variant};
   unsigned long long words = 0;
+  const bool straight = variant == "unfixed" || variant == "fixed";
   for (unsigned r = 0; r < p.rounds; ++r)
-    for (unsigned l = 0; l < 32; ++l) words += 8 + ((l * 13 + r * 7) % (kMaxWordsPerLane - 8));
+    for (unsigned l = 0; l < 32; ++l) words += straight ? 8 + ((l * 13 + r * 7) % (kMaxWordsPerLane - 8)) : kDivergentWords;
   unsigned long long staleTotal = 0;
   unsigned timeoutTotal = 0;
   const auto began = std::chrono::steady_clock::now();
@@ -128,5 +165,5 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
 
 lab::ExperimentInfo lab::electedArriveExperiment() {
   return {"elected-arrive", "warp 0 writes a shared tile, lane 0 alone arrives for it (with or without __syncwarp)",
-          {"unfixed", "fixed"}, elected_arrive::runVariant};
+          {"unfixed", "fixed", "divergent", "divergent-syncwarp"}, elected_arrive::runVariant};
 }

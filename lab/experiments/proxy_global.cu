@@ -12,6 +12,13 @@
 //   unfixed        no proxy fence                              -> proxy-global
 //   writer-fence   every writer: fence.proxy.async.global before bar.sync
 //   issuer-fence   reader thread 0: fence.proxy.async.global after its acquire
+// The reverse direction, async-proxy writes read generically: the writer CTA
+// fills a shared tile, thread 0 bulk-stores it to the buffer
+// (cp.async.bulk.global.shared::cta) and raises "ready"; the reader threads
+// acquire the flag and read the buffer with plain loads.
+//   store-unfixed  release after cp.async.bulk.wait_group.read 0 only (source
+//                  read, writes not complete)                  -> proxy-global
+//   store-fixed    release after cp.async.bulk.wait_group 0
 #include "../DeviceCommon.cuh"
 #include "../Experiment.h"
 
@@ -22,6 +29,7 @@ constexpr unsigned kWordsPerThread = 16;
 constexpr unsigned kBufferWords = kThreads * kWordsPerThread;  // 8 KB
 
 enum class Fence { None, Writer, Issuer };
+enum class Store { ReadWait, CompleteWait };
 
 struct Params {
   uint32_t* buffers;   // [pairs][kBufferWords]
@@ -111,6 +119,69 @@ __device__ __forceinline__ void pairRounds(const Params& p, unsigned long long* 
   if (stale) atomicAdd(staleCount, stale);
 }
 
+template <Store S>
+__device__ __forceinline__ void storeRounds(const Params& p, unsigned long long* staleCount, unsigned* timeoutCount) {
+  __shared__ __align__(128) uint32_t tile[kBufferWords];
+  __shared__ unsigned gaveUp;
+  const unsigned pair = blockIdx.x / 2, t = threadIdx.x;
+  const bool writer = blockIdx.x % 2 == 0;
+  uint32_t* buffer = p.buffers + static_cast<size_t>(pair) * kBufferWords;
+  unsigned* ready = p.ready + 32 * pair;
+  unsigned* done = p.done + 32 * pair;
+  if (t == 0) gaveUp = 0;
+  __syncthreads();
+  const uint64_t deadline = deadlineAfter(p.timeoutNs);
+  unsigned long long stale = 0;
+  for (unsigned round = 0; round < p.rounds; ++round) {
+    if (writer) {
+      if (t == 0)
+        while (loadAcquireGpu(done) < round)
+          if (pastDeadline(deadline)) {
+            gaveUp = 1;
+            break;
+          }
+      __syncthreads();
+      if (gaveUp) break;
+      for (unsigned j = 0; j < kWordsPerThread; ++j) tile[j * kThreads + t] = tag(pair, round);
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      __syncthreads();
+      if (t == 0) {
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(buffer),
+                     "r"(sharedAddress(tile)), "r"(kBufferWords * 4)
+                     : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        if (S == Store::CompleteWait) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+        else asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        storeReleaseGpu(ready, round + 1);
+      }
+    } else {
+      if (t == 0)
+        while (loadAcquireGpu(ready) < round + 1)
+          if (pastDeadline(deadline)) {
+            gaveUp = 1;
+            break;
+          }
+      __syncthreads();
+      if (gaveUp) break;
+      for (unsigned j = 0; j < kWordsPerThread; ++j)
+        if (buffer[j * kThreads + t] != tag(pair, round)) ++stale;
+      __syncthreads();
+      if (t == 0) storeReleaseGpu(done, round + 1);
+    }
+  }
+  if (t == 0 && gaveUp) noteTimeout(timeoutCount);
+  if (stale) atomicAdd(staleCount, stale);
+}
+
+__global__ void __launch_bounds__(kThreads) proxyGlobalStoreUnfixed(const __grid_constant__ Params p,
+                                                                    unsigned long long* stale, unsigned* timeouts) {
+  storeRounds<Store::ReadWait>(p, stale, timeouts);  // expect: proxy-global
+}
+__global__ void __launch_bounds__(kThreads) proxyGlobalStoreFixed(const __grid_constant__ Params p,
+                                                                  unsigned long long* stale, unsigned* timeouts) {
+  storeRounds<Store::CompleteWait>(p, stale, timeouts);
+}
+
 __global__ void __launch_bounds__(kThreads) proxyGlobalUnfixed(const __grid_constant__ Params p, unsigned long long* stale,
                                                            unsigned* timeouts) {
   pairRounds<Fence::None>(p, stale, timeouts);  // expect: proxy-global
@@ -136,9 +207,11 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
   Counters c{};
   check(cudaMalloc(&c.stale, sizeof(unsigned long long)), "cudaMalloc");
   check(cudaMalloc(&c.timeouts, sizeof(unsigned)), "cudaMalloc");
-  void (*kernel)(Params, unsigned long long*, unsigned*) = variant == "writer-fence"   ? proxyGlobalWriterFence
-                           : variant == "issuer-fence" ? proxyGlobalIssuerFence
-                                                       : proxyGlobalUnfixed;
+  void (*kernel)(Params, unsigned long long*, unsigned*) = variant == "writer-fence"    ? proxyGlobalWriterFence
+                                                          : variant == "issuer-fence"  ? proxyGlobalIssuerFence
+                                                          : variant == "store-unfixed" ? proxyGlobalStoreUnfixed
+                                                          : variant == "store-fixed"   ? proxyGlobalStoreFixed
+                                                                                       : proxyGlobalUnfixed;
   Result result{"proxy-global", variant};
   unsigned long long staleTotal = 0;
   unsigned timeoutTotal = 0;
@@ -156,7 +229,8 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
     check(cudaMemcpy(&timeouts, c.timeouts, sizeof timeouts, cudaMemcpyDeviceToHost), "cudaMemcpy");
     staleTotal += stale;
     timeoutTotal += timeouts;
-    result.trials += static_cast<unsigned long long>(pairs) * p.rounds * (kThreads - 1) * kWordsPerThread;
+    const unsigned readers = variant.rfind("store-", 0) == 0 ? kThreads : kThreads - 1;
+    result.trials += static_cast<unsigned long long>(pairs) * p.rounds * readers * kWordsPerThread;
     ++result.launches;
   }
   for (void* ptr : {static_cast<void*>(p.buffers), static_cast<void*>(p.ready), static_cast<void*>(p.done),
@@ -176,5 +250,5 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
 
 lab::ExperimentInfo lab::proxyGlobalExperiment() {
   return {"proxy-global", "generic st.global, flag, then the partner CTA bulk-copies the buffer (async proxy)",
-          {"unfixed", "writer-fence", "issuer-fence"}, proxy_global::runVariant};
+          {"unfixed", "writer-fence", "issuer-fence", "store-unfixed", "store-fixed"}, proxy_global::runVariant};
 }

@@ -38,43 +38,57 @@ bool isElection(ThreadSet set) {
   return set == ThreadSet::OneLane || set == ThreadSet::OneThread || set == ThreadSet::OneBlockThread;
 }
 
-// The predicate that put the issuer on the copy's path: the guard of the
+// The predicates that put the issuer on the copy's path: the guard of the
 // copy itself, or of the conditional branch into its block (from its only
-// predecessor). Later branches on the same predicate value (same
-// definition, or an equivalent setp) are taken the way the issuer takes them:
-// CUTLASS computes `issue_tma_store` once and guards the store, the commit
-// and the wait with it, in separate blocks.
-struct IssuerPredicate {
-  ValueReg reg = -1;
+// predecessor), and what that implies through or.pred / and.pred / not.pred
+// (`@!(p | q)` means p and q are both false). Later branches on the same
+// predicate value (same definition, or an equivalent setp) are taken the way
+// the issuer takes them: CUTLASS computes `issue_tma_store` once and guards
+// the store, the commit and the wait with it, in separate blocks.
+struct PredicateFact {
   InstId definition = -1;
   bool value = false;  // the predicate's value on the issuer's path
 };
+using IssuerPredicate = std::vector<PredicateFact>;
+
+void addFacts(const FunctionModel& fn, InstId definition, bool value, int depth, IssuerPredicate& facts) {
+  if (definition < 0) return;
+  facts.push_back({definition, value});
+  if (depth == 0) return;
+  const Inst& d = fn.instructions[definition];
+  if (d.opcode() != "or" && d.opcode() != "and" && d.opcode() != "not") return;
+  if (!d.hasModifier("pred")) return;
+  // or = false: every operand false; and = true: every operand true; not: the operand's opposite.
+  const bool implies = d.opcode() == "not" || (d.opcode() == "or" && !value) || (d.opcode() == "and" && value);
+  if (!implies) return;
+  for (size_t k = 1; k < d.operands.size(); ++k)
+    if (d.operands[k].kind == ptx::Operand::Kind::Register)
+      addFacts(fn, fn.values->definition(d.operands[k].reg, definition), d.opcode() == "not" ? !value : value,
+               depth - 1, facts);
+}
 
 IssuerPredicate issuerPredicate(const FunctionModel& fn, InstId copy) {
-  IssuerPredicate p;
-  if (!fn.values) return p;
+  IssuerPredicate facts;
+  if (!fn.values) return facts;
   const Inst& in = fn.instructions[copy];
   if (in.guard) {
-    p.reg = in.guard->reg;
-    p.value = !in.guard->negated;
-    p.definition = fn.values->definition(p.reg, copy);
-    return p;
+    addFacts(fn, fn.values->definition(in.guard->reg, copy), !in.guard->negated, 3, facts);
+    return facts;
   }
   const BasicBlock& b = fn.blocks[in.block];
-  if (b.predecessors.size() != 1) return p;
+  if (b.predecessors.size() != 1) return facts;
   const BlockId pred = b.predecessors.front();
   const BasicBlock& pb = fn.blocks[pred];
-  if (pb.last <= pb.first) return p;
+  if (pb.last <= pb.first) return facts;
   const InstId branch = pb.last - 1;
   const Inst& br = fn.instructions[branch];
   if (br.opcode() != "bra" || !br.guard || br.operands.empty() || br.operands[0].kind != ptx::Operand::Kind::Label)
-    return p;
+    return facts;
   const bool taken = br.operands[0].label == in.block;
-  if (!taken && in.block != pred + 1) return p;
-  p.reg = br.guard->reg;
-  p.value = taken != br.guard->negated;  // the branch is taken when (p xor negated)
-  p.definition = fn.values->definition(p.reg, branch);
-  return p;
+  if (!taken && in.block != pred + 1) return facts;
+  // The branch is taken when (p xor negated).
+  addFacts(fn, fn.values->definition(br.guard->reg, branch), taken != br.guard->negated, 3, facts);
+  return facts;
 }
 
 // Two definitions compute the same value for a thread: the same
@@ -129,14 +143,17 @@ std::vector<BlockId> issuerSuccessors(const FunctionModel& fn, BlockId block, Th
   const auto& successors = fn.blocks[block].successors;
   if (successors.size() != 2) return successors;
   const BasicBlock& b = fn.blocks[block];
-  if (predicate.reg >= 0 && predicate.definition >= 0 && b.last > b.first) {
+  if (!predicate.empty() && b.last > b.first) {
     const InstId last = b.last - 1;
     const Inst& br = fn.instructions[last];
-    if (br.opcode() == "bra" && br.guard && !br.operands.empty() && br.operands[0].kind == ptx::Operand::Kind::Label &&
-        samePredicateValue(fn, fn.values->definition(br.guard->reg, last), predicate.definition)) {
-      const bool taken = predicate.value != br.guard->negated;
-      const BlockId target = taken ? br.operands[0].label : block + 1;
-      if (std::find(successors.begin(), successors.end(), target) != successors.end()) return {target};
+    if (br.opcode() == "bra" && br.guard && !br.operands.empty() && br.operands[0].kind == ptx::Operand::Kind::Label) {
+      const InstId definition = fn.values->definition(br.guard->reg, last);
+      for (const PredicateFact& fact : predicate) {
+        if (!samePredicateValue(fn, definition, fact.definition)) continue;
+        const bool taken = fact.value != br.guard->negated;
+        const BlockId target = taken ? br.operands[0].label : block + 1;
+        if (std::find(successors.begin(), successors.end(), target) != successors.end()) return {target};
+      }
     }
   }
   if (!fn.roles || !isElection(issuer)) return successors;

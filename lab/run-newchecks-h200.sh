@@ -16,10 +16,12 @@ run() {  # run NAME ARGS...: one invocation, table to the log, JSON to NAME.json
   timeout 280 "$B" "$@" --json "$OUT/$name.json" 2>&1 | tee -a "$OUT/lab.log"
 }
 
-run newchecks --iterations 10 --budget-seconds 150 --seed 1 \
+run newchecks --iterations 100 --budget-seconds 200 --seed 1 \
   --experiments bulk-store-reuse,proxy-global,elected-arrive,mbarrier-init-fence
-# The knobs most likely to widen a window: more rounds per launch for the
-# pair hand-off, fewer CTAs per SM for the elected arrive (less contention).
-run knobs --iterations 5 --budget-seconds 60 --seed 2 \
-  --experiments proxy-global,elected-arrive --variants unfixed \
-  --param proxy-global.rounds=8000 --param elected-arrive.ctas_per_sm=1 --param elected-arrive.rounds=8000
+# Knobs that may widen a window: more rounds per launch for the pair hand-off,
+# one CTA per SM for the elected arrive (less contention), more CTAs per SM
+# for the re-initialized barrier.
+run knobs --iterations 20 --budget-seconds 60 --seed 2 \
+  --experiments proxy-global,elected-arrive,mbarrier-init-fence --variants unfixed,divergent,store-unfixed \
+  --param proxy-global.rounds=8000 --param elected-arrive.ctas_per_sm=1 --param elected-arrive.rounds=8000 \
+  --param mbarrier-init-fence.ctas_per_sm=16

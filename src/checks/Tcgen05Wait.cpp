@@ -3,19 +3,20 @@
 // arrive, bar.sync / bar.arrive, a cluster barrier arrive, tcgen05.dealloc)
 // it must complete them: tcgen05.wait::ld for its loads, tcgen05.wait::st
 // for its stores. And a hand-off of tcgen05 work from one thread to another
-// through a thread synchronization is ordered only with
-// tcgen05.fence::before_thread_sync before the synchronization (in the
-// thread whose tcgen05 work precedes it) and tcgen05.fence::after_thread_sync
-// after it (in the thread whose tcgen05 work follows it). tcgen05.commit's
-// mbarrier arrive carries the "before" side implicitly.
+// through a relaxed thread synchronization (mbarrier.arrive.relaxed,
+// mbarrier.try_wait.relaxed, barrier.cluster.arrive.relaxed) is ordered only
+// with tcgen05.fence::before_thread_sync before it (in the thread whose
+// tcgen05 work precedes it) and tcgen05.fence::after_thread_sync after it (in
+// the thread whose tcgen05 work follows it); release/acquire synchronization
+// and tcgen05.commit's arrive need no fence (see `releases` below).
 //
 // Three findings, each reported at the operation where the wait or fence is
-// missing: a signal reached from a tcgen05.ld/st without the wait; a thread
+// missing: a signal reached from a tcgen05.ld/st without the wait; a relaxed
 // synchronization reached from tcgen05 work without the before-fence, when
-// another thread's tcgen05 work follows it; and tcgen05 work after a thread
-// synchronization without the after-fence, when the synchronization follows
-// another thread's tcgen05 work (a bar.sync after it, or a wait on a barrier
-// that tcgen05.commit or a tcgen05 thread's arrive completes).
+// another thread's tcgen05 work follows it; and tcgen05 work after a
+// relaxed synchronization without the after-fence, when the synchronization
+// follows another thread's tcgen05 work (a cluster barrier after it, or a
+// wait on a barrier that tcgen05.commit or a tcgen05 thread's arrive completes).
 #include <algorithm>
 #include <map>
 
@@ -59,6 +60,36 @@ bool isTcgen05Commit(const FunctionModel& fn, InstId i) {
 bool isThreadSyncSignal(const FunctionModel& fn, InstId i) {
   auto k = kindOf(fn, i);
   return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || proxy::isHandOffArrive(fn, i);
+}
+
+// Whether a synchronization carries the memory ordering that the tcgen05
+// fences otherwise supply. CUTLASS's and Triton's Blackwell kernels hand
+// tcgen05 work over with release arrives, acquire waits, bar.sync and
+// tcgen05.commit and emit no tcgen05.fence::*_thread_sync; the ISA's
+// canonical patterns that show the fences synchronize with .relaxed
+// operations (mbarrier.try_wait.relaxed.cluster; tcgen05.fence::after_thread_sync;
+// tcgen05.ld), see NVIDIA/cutlass#2974. The fences are required around
+// relaxed synchronization only.
+bool releases(const FunctionModel& fn, InstId sync) {
+  return protocol::hasReleaseSemantics(fn.instructions[sync].effect);
+}
+
+bool acquires(const FunctionModel& fn, InstId sync) {
+  const auto& e = fn.instructions[sync].effect;
+  if (e.kind == EffectKind::CtaBarrier && e.scope == model::Scope::Cluster) {
+    // barrier.cluster.wait acquires what the arrives released: after
+    // barrier.cluster.arrive.relaxed there is nothing to acquire.
+    auto arrives = model::findReachingBackward(
+        fn, sync,
+        [&](InstId i) {
+          const auto& a = fn.instructions[i].effect;
+          return a.kind == EffectKind::CtaBarrierArrive && a.scope == model::Scope::Cluster;
+        },
+        [](InstId) { return false; });
+    for (InstId a : arrives)
+      if (!releases(fn, a)) return false;
+  }
+  return protocol::hasAcquireSemantics(e);
 }
 
 // A signal that tensor memory may be reused or consumed.
@@ -180,6 +211,7 @@ void checkTcgen05Wait(const model::FunctionModel& fn, Findings& out) {
   auto before = isKind(EffectKind::Tcgen05FenceBefore);
   for (InstId x : work) {
     for (InstId s : model::findAllReachable(fn, x, [&](InstId i) { return isThreadSyncSignal(fn, i); }, before)) {
+      if (releases(fn, s)) continue;
       auto after = workAfter(s);
       if (std::any_of(after.begin(), after.end(), [&](InstId y) { return possiblyOtherThread(fn, x, y); }))
         emit({s, x, Report::MissingBefore});
@@ -195,7 +227,7 @@ void checkTcgen05Wait(const model::FunctionModel& fn, Findings& out) {
       if (fromOther(y)) emit({y, sync, Report::MissingAfter});
   };
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    if (fn.instructions[i].block < 0) continue;
+    if (fn.instructions[i].block < 0 || acquires(fn, i)) continue;
     if (kindOf(fn, i) == EffectKind::CtaBarrier) {
       std::vector<InstId> sources = model::findReachingBackward(fn, i, [&](InstId j) { return isTcgen05Work(fn, j); },
                                                                 never);

@@ -1,8 +1,9 @@
 // tcgen05-wait (sm_100a, compile-only: no Blackwell GPU in the lab):
 // tcgen05.ld / tcgen05.st complete only at tcgen05.wait::ld / ::st, which
 // must come before the thread signals that the tensor memory may be reused;
-// tcgen05 work handed between threads through a thread synchronization needs
-// tcgen05.fence::before_thread_sync before and ::after_thread_sync after it.
+// tcgen05 work handed between threads through a relaxed thread
+// synchronization needs tcgen05.fence::before_thread_sync before and
+// ::after_thread_sync after it.
 // Shapes: inline asm, cuda::ptx, a CUTLASS-style allocate / MMA / epilogue
 // sequence with our own wrappers.
 // RUN: %fenceline check --arch sm_100a --verify %s
@@ -64,8 +65,12 @@ __global__ void ptx_st_sync_without_wait(uint32_t taddr, uint32_t value) {
 __global__ void ptx_st_wait_then_sync(uint32_t taddr, uint32_t value) { store_then_free<true>(taddr, value); }
 
 // 3. CUTLASS-style: warp 0 allocates tensor memory and publishes its address
-// through shared memory and __syncthreads(); one elected lane of warp 1
-// issues tcgen05.mma and commits to `full`; warps 2-5 wait and tcgen05.ld.
+// through shared memory; one elected lane of warp 1 issues tcgen05.mma and
+// commits to `full`; warps 2-5 wait and tcgen05.ld. With release/acquire
+// synchronization (bar.sync, the default acquire try_wait) this is the shape
+// CUTLASS and Triton emit without tcgen05.fence: clean. With relaxed
+// synchronization (barrier.cluster.arrive.relaxed, try_wait.relaxed) the
+// hand-offs need tcgen05.fence::before_thread_sync / ::after_thread_sync.
 struct TmemAllocator {
   __device__ static void allocate(uint32_t* slot) {
     asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(smem(slot)) : "memory");
@@ -87,16 +92,49 @@ __device__ __forceinline__ bool elect_one() {
   asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(elected));
   return elected != 0;
 }
+__device__ __forceinline__ void cluster_sync_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void wait_parity_relaxed(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n\t.reg .pred done;\n\tWAIT:\n\t"
+      "mbarrier.try_wait.parity.relaxed.cluster.shared::cta.b64 done, [%0], %1;\n\t"
+      "@!done bra WAIT;\n\t}" ::"r"(smem(bar)), "r"(parity)
+      : "memory");
+}
+
+// Release/acquire hand-offs, no tcgen05.fence: clean.
+__global__ void cutlass_style_release_acquire(uint64_t a, uint64_t b, uint32_t idesc, uint32_t* out) {
+  __shared__ uint32_t tmem_slot;
+  __shared__ alignas(8) uint64_t full;
+  init_barrier(&full, 1);
+  const unsigned warp = threadIdx.x / 32;
+  if (warp == 0) TmemAllocator::allocate(&tmem_slot);
+  __syncthreads();
+  const uint32_t tmem = tmem_slot;
+  if (warp == 1) {
+    if (elect_one()) {
+      umma_bf16(tmem, a, b, idesc);
+      umma_arrive(&full);
+    }
+  } else if (warp >= 2) {
+    wait_parity(&full, 0);
+    uint32_t v[1];
+    cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));
+    cuda::ptx::tcgen05_wait_ld();
+    out[threadIdx.x] = v[0];
+  }
+}
 
 template <bool kFences>
-__device__ __forceinline__ void mma_pipeline(uint64_t a, uint64_t b, uint32_t idesc, uint32_t* out) {
+__device__ __forceinline__ void relaxed_pipeline(uint64_t a, uint64_t b, uint32_t idesc, uint32_t* out) {
   __shared__ uint32_t tmem_slot;
   __shared__ alignas(8) uint64_t full;
   init_barrier(&full, 1);
   const unsigned warp = threadIdx.x / 32;
   if (warp == 0) TmemAllocator::allocate(&tmem_slot);
   if (kFences) cuda::ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();  // expect: tcgen05-wait
+  cluster_sync_relaxed();  // expect: tcgen05-wait
   if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
   const uint32_t tmem = tmem_slot;
   if (warp == 1) {
@@ -105,7 +143,7 @@ __device__ __forceinline__ void mma_pipeline(uint64_t a, uint64_t b, uint32_t id
       umma_arrive(&full);
     }
   } else if (warp >= 2) {
-    wait_parity(&full, 0);
+    wait_parity_relaxed(&full, 0);
     if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
     uint32_t v[1];
     cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));  // expect: tcgen05-wait
@@ -113,9 +151,10 @@ __device__ __forceinline__ void mma_pipeline(uint64_t a, uint64_t b, uint32_t id
     out[threadIdx.x] = v[0];
   }
 }
-__global__ void cutlass_style_without_fences(uint64_t a, uint64_t b, uint32_t idesc, uint32_t* out) {
-  mma_pipeline<false>(a, b, idesc, out);  // the three findings are on the template's lines
+__global__ void __cluster_dims__(1, 1, 1) relaxed_handoff_without_fences(uint64_t a, uint64_t b, uint32_t idesc,
+                                                                          uint32_t* out) {
+  relaxed_pipeline<false>(a, b, idesc, out);  // the three findings are on the template's lines
 }
-__global__ void cutlass_style_fenced(uint64_t a, uint64_t b, uint32_t idesc, uint32_t* out) {
-  mma_pipeline<true>(a, b, idesc, out);
+__global__ void __cluster_dims__(1, 1, 1) relaxed_handoff_fenced(uint64_t a, uint64_t b, uint32_t idesc, uint32_t* out) {
+  relaxed_pipeline<true>(a, b, idesc, out);
 }

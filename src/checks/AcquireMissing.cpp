@@ -30,9 +30,9 @@ bool isNonCoherentRead(const Context& ctx, InstId inst) {
   const FunctionModel& fn = ctx.fn;
   if (!isDataRead(fn, inst) || !fn.instructions[inst].hasModifier("nc")) return false;
   int operand = fn.instructions[inst].effect.address;
-  if (ctx.flow.isLoadedPointer(inst, operand)) return true;
-  std::string root = ctx.flow.addressRoot(inst, operand);
-  return !root.empty() && ctx.writtenRoots.count(root) > 0;
+  if (fn.memory->isLoadedPointer(inst, operand)) return true;
+  model::MemoryObject root = fn.memory->rootOf(inst, operand);
+  return root.known() && ctx.writtenRoots.count(root) > 0;
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
     for (InstId poll : spin.polls) {
       if (hasAcquireSemantics(fn.instructions[poll].effect)) continue;
       auto guarded = [&](InstId i) {
-        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPollAccess(i) && !ctx.flow.sameAddress(i, poll);
+        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPollAccess(i) && !fn.memory->sameWord(i, poll);
       };
       auto acquire = [&](InstId i) { return isAcquireFence(fn, i); };
       InstId read = model::findReachable(fn, poll, guarded, acquire);

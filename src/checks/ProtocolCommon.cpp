@@ -26,8 +26,8 @@ bool isFloatingPoint(const model::Inst& inst) {
 
 }  // namespace
 
-Context::Context(const FunctionModel& function) : fn(function), flow(function) {
-  spins = model::findSpinLoops(fn, flow);
+Context::Context(const FunctionModel& function) : fn(function) {
+  spins = model::findSpinLoops(fn);
   // FENCELINE_DEBUG_SPINS=1 lists the spin loops found (for triaging real code).
   if (std::getenv("FENCELINE_DEBUG_SPINS"))
     for (const auto& spin : spins)
@@ -44,19 +44,20 @@ Context::Context(const FunctionModel& function) : fn(function), flow(function) {
     bool polled = false;
     for (const auto& spin : spins)
       for (InstId poll : spin.polls)
-        if (flow.mayShareObject(i, poll)) polled = true;
+        if (fn.memory->mayShareRoot(i, poll)) polled = true;
     if (polled) signals.push_back(i);
   }
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const MemoryEffect& e = fn.instructions[i].effect;
     if (e.address < 0) continue;
     if (e.kind != EffectKind::Load && e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite) continue;
-    std::string root = flow.addressRoot(i, e.address);
-    if (model::writesGlobalMemory(fn, i) && !root.empty()) writtenRoots.insert(root);
-    if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && !root.empty()) systemRoots.insert(root);
+    model::MemoryObject root = fn.memory->rootOf(i, e.address);
+    if (model::writesGlobalMemory(fn, i) && root.known()) writtenRoots.insert(root);
+    if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && root.known()) systemRoots.insert(root);
     bool flagWrite = e.kind == EffectKind::ReadModifyWrite ||
                      (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
-    if (flagWrite && model::writesGlobalMemory(fn, i) && root.starts_with("loaded(")) raisesPeerFlags = true;
+    if (flagWrite && model::writesGlobalMemory(fn, i) && root.kind == model::MemoryObject::Kind::Loaded)
+      raisesPeerFlags = true;
   }
 }
 
@@ -71,11 +72,10 @@ bool Context::isPoll(InstId inst) const { return spinContaining(inst) != nullptr
 bool Context::isConsumingDecrement(InstId inst) const {
   const auto& i = fn.instructions[inst];
   if (i.effect.kind != EffectKind::ReadModifyWrite || !i.hasModifier("add") || i.operands.empty()) return false;
-  std::string amount = flow.operandKey(inst, static_cast<int>(i.operands.size()) - 1);
-  if (!amount.starts_with("-") && !amount.starts_with("neg(")) return false;
+  if (!fn.values->isNegation(inst, static_cast<int>(i.operands.size()) - 1)) return false;
   for (const auto& spin : spins)
     for (InstId poll : spin.polls)
-      if (flow.sameAddress(poll, inst) && model::reachable(fn, poll, inst)) return true;
+      if (fn.memory->sameWord(poll, inst) && model::reachable(fn, poll, inst)) return true;
   return false;
 }
 
@@ -83,7 +83,7 @@ bool Context::isPollAccess(InstId inst) const {
   if (isPoll(inst)) return true;
   for (const auto& spin : spins)
     for (InstId poll : spin.polls)
-      if (flow.sameAddress(inst, poll)) return true;
+      if (fn.memory->sameWord(inst, poll)) return true;
   return false;
 }
 
@@ -131,7 +131,7 @@ bool releasesFor(const Context& ctx, InstId inst, InstId signal) {
   const MemoryEffect& e = ctx.fn.instructions[inst].effect;
   const MemoryEffect& s = ctx.fn.instructions[signal].effect;
   return s.kind == EffectKind::ReadModifyWrite && hasReleaseSemantics(e) &&
-         (e.kind == EffectKind::ReadModifyWrite || e.kind == EffectKind::Store) && ctx.flow.sameAddress(inst, signal);
+         (e.kind == EffectKind::ReadModifyWrite || e.kind == EffectKind::Store) && ctx.fn.memory->sameWord(inst, signal);
 }
 
 Scope scopeOf(const FunctionModel& fn, InstId inst) {
@@ -142,9 +142,9 @@ Scope scopeOf(const FunctionModel& fn, InstId inst) {
 Scope requiredScope(const Context& ctx, InstId access) {
   int operand = ctx.fn.instructions[access].effect.address;
   if (operand < 0) return Scope::Gpu;
-  if (ctx.flow.isLoadedPointer(access, operand)) return Scope::Sys;
-  std::string root = ctx.flow.addressRoot(access, operand);
-  if (!root.empty() && ctx.systemRoots.count(root)) return Scope::Sys;
+  if (ctx.fn.memory->isLoadedPointer(access, operand)) return Scope::Sys;
+  model::MemoryObject root = ctx.fn.memory->rootOf(access, operand);
+  if (root.known() && ctx.systemRoots.count(root)) return Scope::Sys;
   // A kernel that raises flags on peer GPUs and waits on a flag of its own:
   // the flag it waits on is raised by the peers.
   if (ctx.raisesPeerFlags && ctx.isPoll(access)) return Scope::Sys;
@@ -165,13 +165,12 @@ bool isDataRead(const FunctionModel& fn, InstId inst) {
 
 bool isPublishedWrite(const Context& ctx, InstId inst, InstId signal) {
   if (inst == signal || !model::writesGlobalMemory(ctx.fn, inst)) return false;
-  if (ctx.flow.sameAddress(inst, signal)) return false;
+  if (ctx.fn.memory->sameWord(inst, signal)) return false;
   // Another signal on the same flag object (a flag written to every peer in turn).
   if (std::binary_search(ctx.signals.begin(), ctx.signals.end(), inst)) {
-    const auto& flow = ctx.flow;
     int a = ctx.fn.instructions[inst].effect.address, b = ctx.fn.instructions[signal].effect.address;
-    std::string ra = flow.addressRoot(inst, a), rb = flow.addressRoot(signal, b);
-    if (ra.empty() || ra == rb) return false;
+    model::MemoryObject ra = ctx.fn.memory->rootOf(inst, a), rb = ctx.fn.memory->rootOf(signal, b);
+    if (!ra.known() || ra == rb) return false;
   }
   return true;
 }

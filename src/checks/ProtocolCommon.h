@@ -18,7 +18,8 @@
 #include <vector>
 
 #include "model/Program.h"
-#include "model/RegisterFlow.h"
+#include "model/Memory.h"
+#include "model/Values.h"
 #include "model/SpinLoops.h"
 #include "report/Diagnostic.h"
 
@@ -30,11 +31,10 @@ using model::Scope;
 
 struct Context {
   const FunctionModel& fn;
-  model::RegisterFlow flow;
   std::vector<model::SpinLoop> spins;
   std::vector<InstId> signals;  // sorted
-  std::set<std::string> writtenRoots;  // objects some store or atomic writes
-  std::set<std::string> systemRoots;   // objects accessed with an explicit .sys operation
+  std::set<model::MemoryObject> writtenRoots;  // roots some store or atomic writes
+  std::set<model::MemoryObject> systemRoots;   // roots accessed with an explicit .sys operation
   bool raisesPeerFlags = false;        // a flag store or atomic through a pointer read from memory
 
   explicit Context(const FunctionModel& function);

@@ -8,8 +8,12 @@
 // source-level hand-off site.
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "checks/Checks.h"
 #include "checks/ProxyCommon.h"
+#include "model/Memory.h"
+#include "model/Values.h"
 
 namespace fenceline::checks {
 
@@ -68,6 +72,29 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
     else if (isGenericSharedAccess(fn, i)) accesses.push_back(i);
   }
   if (copies.empty() || accesses.empty()) return;
+  // FENCELINE_DEBUG_MEMORY=1 prints where each access and copy lands (for triaging real code).
+  if (std::getenv("FENCELINE_DEBUG_MEMORY")) {
+    for (InstId c : copies)
+      fmt::print(stderr, "copy   ptx:{} {} -> {}\n", fn.instructions[c].syntax->pos.line, describe(fn, c),
+                 fn.memory->copyDestination(c).toString());
+    for (InstId a : accesses)
+      fmt::print(stderr, "access ptx:{} {} -> {} ({})\n", fn.instructions[a].syntax->pos.line, describe(fn, a),
+                 fn.memory->location(a, fn.instructions[a].effect.address).toString(),
+                 fn.values->operandValue(a, fn.instructions[a].effect.address).toString());
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+      if (isMbarrierWait(fn, i) || isHandOffArrive(fn, i))
+        fmt::print(stderr, "mbar   ptx:{} {} -> {} ({})\n", fn.instructions[i].syntax->pos.line,
+                   fn.instructions[i].opcode() + (isMbarrierWait(fn, i) ? ".wait" : ".arrive"),
+                   fn.memory->location(i, fn.instructions[i].effect.address).toString(),
+                   fn.values->operandValue(i, fn.instructions[i].effect.address).toString());
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+      if (readsThroughDescriptor(fn, i)) {
+        auto operands = fn.memory->matrixOperands(i);
+        std::string text = operands.decoded ? "" : " (not decoded)";
+        for (const auto& op : operands.operands) text += " " + op.toString();
+        fmt::print(stderr, "mma    ptx:{} {} ->{}\n", fn.instructions[i].syntax->pos.line, describe(fn, i), text);
+      }
+  }
 
   FindingSet findings;
   ReachCache reach(fn);

@@ -40,7 +40,7 @@ bool isFloatAccumulation(const FunctionModel& fn, InstId i) {
 bool headsReleaseSequence(const Context& ctx, InstId i, InstId signal) {
   const auto& e = ctx.fn.instructions[i].effect;
   return i != signal && ctx.fn.instructions[signal].effect.kind == model::EffectKind::ReadModifyWrite &&
-         e.kind == model::EffectKind::ReadModifyWrite && hasReleaseSemantics(e) && ctx.flow.sameAddress(i, signal);
+         e.kind == model::EffectKind::ReadModifyWrite && hasReleaseSemantics(e) && ctx.fn.memory->sameWord(i, signal);
 }
 
 }  // namespace

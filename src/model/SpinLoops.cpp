@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <set>
 
+#include "model/Memory.h"
+#include "model/Operands.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -66,7 +68,6 @@ InstId decidingBranch(const FunctionModel& fn, const SpinLoop& spin, BlockId b) 
 // The predicate walk for one exit branch.
 struct ExitWalk {
   const FunctionModel& fn;
-  const RegisterFlow& flow;
   const SpinLoop& loop;
   std::set<InstId> polls;
   std::set<InstId> comparisons;
@@ -75,7 +76,7 @@ struct ExitWalk {
 
   void visit(ValueReg reg, InstId at) {
     if (carried) return;
-    std::vector<InstId> defs = flow.reachingDefinitions(reg, at);
+    std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
     bool inside = false, outside = false;
     for (InstId d : defs) (loop.contains(fn, d) ? inside : outside) = true;
     if (inside && outside) {
@@ -84,7 +85,7 @@ struct ExitWalk {
       // the previous iteration.
       bool samePoll = true;
       for (InstId d : defs)
-        samePoll = samePoll && readsGlobalMemory(fn, d) && flow.sameAddress(d, defs.front());
+        samePoll = samePoll && readsGlobalMemory(fn, d) && fn.memory->sameWord(d, defs.front());
       if (!samePoll) {
         carried = true;
         return;
@@ -117,12 +118,11 @@ struct ExitWalk {
 // Does the address register's value change across iterations?
 struct AddressWalk {
   const FunctionModel& fn;
-  const RegisterFlow& flow;
   const SpinLoop& loop;
   std::set<InstId> onStack;
 
   bool variant(ValueReg reg, InstId at) {
-    std::vector<InstId> defs = flow.reachingDefinitions(reg, at);
+    std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
     bool inside = false, outside = false;
     for (InstId d : defs) (loop.contains(fn, d) ? inside : outside) = true;
     if (inside && outside) return true;
@@ -165,7 +165,8 @@ bool SpinLoop::contains(const FunctionModel& fn, InstId inst) const {
   return inst >= 0 && containsBlock(fn, fn.blockOf[inst]);
 }
 
-std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn, const RegisterFlow& flow) {
+std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
+  if (!fn.values || !fn.memory) return {};
   std::vector<SpinLoop> spins;
   for (int32_t l = 0; l < static_cast<int32_t>(fn.loops.size()); ++l) {
     SpinLoop spin;
@@ -181,7 +182,7 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn, const RegisterFlow&
       InstId branch = decidingBranch(fn, spin, b);
       if (branch < 0) continue;
       const Inst& inst = fn.instructions[branch];
-      ExitWalk walk{fn, flow, spin, {}, {}, {}, false};
+      ExitWalk walk{fn, spin, {}, {}, {}, false};
       walk.visit(inst.guard->reg, branch);
       if (walk.carried || walk.polls.empty()) continue;
       polls.insert(walk.polls.begin(), walk.polls.end());
@@ -193,7 +194,7 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn, const RegisterFlow&
     for (auto it = polls.begin(); it != polls.end();) {
       const MemoryEffect& e = fn.instructions[*it].effect;
       const ptx::Operand& address = fn.instructions[*it].operands[e.address];
-      AddressWalk walk{fn, flow, spin, {}};
+      AddressWalk walk{fn, spin, {}};
       bool variant = address.base.kind == ptx::Operand::Kind::Register && walk.variant(address.base.reg, *it);
       it = variant ? polls.erase(it) : std::next(it);
     }
@@ -211,15 +212,15 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn, const RegisterFlow&
   return spins;
 }
 
-bool valueDependsOn(const RegisterFlow& flow, ValueReg reg, InstId at, const std::vector<InstId>& sources) {
-  const FunctionModel& fn = flow.function();
+bool valueDependsOn(const FunctionModel& fn, ValueReg reg, InstId at, const std::vector<InstId>& sources) {
+  if (!fn.values) return false;
   std::set<std::pair<ValueReg, InstId>> seen;
   std::vector<std::pair<ValueReg, InstId>> work{{reg, at}};
   while (!work.empty()) {
     auto [r, where] = work.back();
     work.pop_back();
     if (!seen.insert({r, where}).second || seen.size() > 4096) continue;
-    for (InstId d : flow.reachingDefinitions(r, where)) {
+    for (InstId d : fn.values->reachingDefinitions(r, where)) {
       if (std::find(sources.begin(), sources.end(), d) != sources.end()) return true;
       const EffectKind kind = fn.instructions[d].effect.kind;
       if (kind != EffectKind::None && kind != EffectKind::CtaBarrier) continue;

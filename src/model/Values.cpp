@@ -8,6 +8,14 @@
 // definitions it reads.
 //
 // Inlined parameters and return values read through Inst::boundStore.
+//
+// Bounded loop counters: a register assigned in a loop from its own previous
+// value (a stage index `s = s + 1 == N ? 0 : s + 1`, `(s + 1) % N`, a phase
+// bit `p ^= 1`) gets a range by guess and verify: assume the range of its
+// initial values, evaluate the update under that assumption (selp and guarded
+// moves refine their operands by the predicate that selects them), widen to
+// the next comparison constant while the update leaves the range, and accept
+// the first range the update maps into itself (an inductive invariant).
 #include "model/Values.h"
 
 #include <algorithm>
@@ -16,8 +24,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/Operands.h"
 #include "model/ReachingDefinitions.h"
 #include "model/ValueAlgebra.h"
+#include "model/ValueIdentity.h"
 
 namespace fenceline::model {
 
@@ -44,31 +54,63 @@ constexpr SpecialRange kSpecials[] = {
     {"%cluster_nctarank", 1, 32}, {"%smid", 0, 1023}, {"%nwarpid", 1, 1024},
 };
 
-AbstractValue special(const std::string& name) {
+// The most threads per block along one axis that the kernel declares
+// (.reqntid / .maxntid), or 0 when it declares none.
+int64_t declaredThreads(const ptx::Function* function, char axis) {
+  if (!function) return 0;
+  const size_t index = axis == 'x' ? 0 : axis == 'y' ? 1 : 2;
+  for (const auto& [directive, sizes] : function->performanceDirectives)
+    if ((directive == ".reqntid" || directive == ".maxntid") && !sizes.empty()) {
+      int64_t size = index < sizes.size() ? sizes[index] : 1;
+      if (size > 0) return size;
+    }
+  return 0;
+}
+
+AbstractValue special(const std::string& name, const ptx::Function* function) {
+  if (name.size() == 6 && (name.starts_with("%tid.") || name.starts_with("%ntid")))
+    if (int64_t threads = declaredThreads(function, name.back()))
+      return name.starts_with("%tid.") ? term(name, 0, threads - 1) : term(name, threads, threads);
   for (const auto& s : kSpecials)
     if (name.starts_with(s.prefix)) return term(name, s.low, s.high);
   return term(name);
 }
 
-// Opcodes whose operand 0 is not a destination even when it is a register.
-bool writesOperand0(const ptx::Instruction& i) {
-  static const std::unordered_set<std::string_view> noDest = {"nanosleep", "pmevent", "trap", "exit", "ret", "bra", "brx",
-                                                "call", "fence", "membar", "setmaxnreg", "griddepcontrol",
-                                                "st", "red", "prefetch", "prefetchu", "cp", "stmatrix",
-                                                "sust", "sured", "tensormap", "brkpt", "stackrestore"};
-  if (i.opcode == "bar" || i.opcode == "barrier") return i.hasModifier("red");
-  if (noDest.count(i.opcode)) return false;
-  if (i.opcode == "multimem") return i.hasModifier("ld_reduce");
-  if (i.opcode == "mbarrier") return i.hasModifier("arrive") || i.hasModifier("arrive_drop") ||
-                                     i.hasModifier("try_wait") || i.hasModifier("test_wait") ||
-                                     i.hasModifier("pending_count");
-  return true;
+using Range = std::pair<int64_t, int64_t>;
+
+// The range of a value that is known to satisfy `value <cmp> bound` (or to
+// fail it, when `holds` is false). Comparisons as setp writes them.
+std::optional<Range> clip(Range r, std::string_view cmp, int64_t bound, bool holds) {
+  auto negate = [](std::string_view c) -> std::string_view {
+    if (c == "eq") return "ne";
+    if (c == "ne") return "eq";
+    if (c == "lt" || c == "lo") return "ge";
+    if (c == "le" || c == "ls") return "gt";
+    if (c == "gt" || c == "hi") return "le";
+    if (c == "ge" || c == "hs") return "lt";
+    return "";
+  };
+  if (!holds) cmp = negate(cmp);
+  if (cmp == "eq") r = {std::max(r.first, bound), std::min(r.second, bound)};
+  else if (cmp == "ne") {
+    if (r.first == bound) ++r.first;
+    if (r.second == bound) --r.second;
+  } else if (cmp == "lt" || cmp == "lo") r.second = std::min(r.second, bound - 1);
+  else if (cmp == "le" || cmp == "ls") r.second = std::min(r.second, bound);
+  else if (cmp == "gt" || cmp == "hi") r.first = std::max(r.first, bound + 1);
+  else if (cmp == "ge" || cmp == "hs") r.first = std::max(r.first, bound);
+  else return std::nullopt;
+  if (r.first > r.second) return std::nullopt;  // never selected: keep the unrefined value
+  return r;
 }
 
-void collectDefs(const ptx::Operand& op, std::vector<ValueReg>& out) {
-  if (op.kind == Kind::Register && op.reg >= 0) out.push_back(op.reg);
-  if (op.kind == Kind::Vector || op.kind == Kind::PredicatePair)
-    for (const auto& e : op.elements) collectDefs(e, out);
+// The comparison of a setp: eq, ne, lt, ... (the first modifier that is one).
+std::string_view comparisonOf(const ptx::Instruction& setp) {
+  static constexpr std::string_view kComparisons[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+  for (const auto& m : setp.modifiers)
+    for (auto c : kComparisons)
+      if (m == c) return c;
+  return {};
 }
 
 // Width in bytes of a type modifier (.b32 -> 4), or 0.
@@ -107,6 +149,12 @@ struct ValueAnalysis::Impl {
   std::vector<uint8_t> placeholderUsed;   // per register
 
   std::unique_ptr<ReachingDefinitions> reaching;
+  std::unique_ptr<detail::ValueIdentity> identity;
+  // Assumed ranges of loop-carried registers while a bound is being verified.
+  std::unordered_map<ValueReg, Range> hypothesis;
+  // Every integer constant a setp compares with, and its neighbours (the
+  // widening thresholds: `s + 1 == N` bounds s by N - 1).
+  std::vector<int64_t> thresholds;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
 
@@ -118,16 +166,18 @@ struct ValueAnalysis::Impl {
     joined.resize(fn.registerNames.size());
     joinState.assign(fn.registerNames.size(), 0);
     placeholderUsed.assign(fn.registerNames.size(), 0);
-    std::vector<ValueReg> out;
-    for (size_t i = 0; i < n; ++i) {
-      const Inst& inst = fn.instructions[i];
-      if (inst.operands.empty() || !writesOperand0(*inst.syntax)) continue;
-      out.clear();
-      collectDefs(inst.operands[0], out);
-      for (ValueReg r : out)
-        if (static_cast<size_t>(r) < defs.size()) defs[r].push_back(static_cast<InstId>(i));
-    }
+    for (size_t i = 0; i < n; ++i)
+      for (ValueReg r : writtenRegisters(fn.instructions[i]))
+        if (r >= 0 && static_cast<size_t>(r) < defs.size()) defs[r].push_back(static_cast<InstId>(i));
     reaching = std::make_unique<ReachingDefinitions>(fn, defs);
+    identity = std::make_unique<detail::ValueIdentity>(fn, defs);
+    for (const Inst& inst : fn.instructions)
+      if (inst.opcode() == "setp")
+        for (const auto& op : inst.operands)
+          if (op.kind == Kind::Integer && op.intValue > INT64_MIN + 1 && op.intValue < INT64_MAX - 1)
+            for (int64_t delta : {-1, 0, 1}) thresholds.push_back(op.intValue + delta);
+    std::sort(thresholds.begin(), thresholds.end());
+    thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
     // Evaluate definitions in program order, so that operands are mostly
     // known already and recursion stays shallow (and results do not depend on
     // the order in which checks ask).
@@ -136,13 +186,22 @@ struct ValueAnalysis::Impl {
       if (inst.operands.empty() || inst.operands[0].kind != Kind::Register) continue;
       ValueReg r = inst.operands[0].reg;
       if (r < 0 || static_cast<size_t>(r) >= defs.size() || fn.registerTypes[r] == ".pred") continue;
-      if (!writesOperand0(*inst.syntax)) continue;
+      if (!writesFirstOperand(*inst.syntax)) continue;
       valueDefinedBy(static_cast<InstId>(i), r);
     }
   }
 
   std::string name(InstId i, const char* kind) const { return std::string(kind) + ":" + std::to_string(i); }
   std::string loopName(ValueReg r) const { return "loop:" + fn.registerNames[r] + "@" + std::to_string(r); }
+
+  // The placeholder for a register's value from the previous trip (bounded
+  // while a hypothesis about it is being verified).
+  AbstractValue placeholder(ValueReg reg) {
+    placeholderUsed[reg] = 1;
+    if (auto it = hypothesis.find(reg); it != hypothesis.end())
+      return term(loopName(reg), it->second.first, it->second.second);
+    return term(loopName(reg));
+  }
 
   InstId definition(ValueReg reg, InstId at) const {
     if (reg < 0 || static_cast<size_t>(reg) >= defs.size()) return -1;
@@ -173,7 +232,8 @@ struct ValueAnalysis::Impl {
     if (def.guard && defs[reg].size() > 1) {
       // @p mov r, x: r keeps its previous value where p is false.
       AbstractValue before = defs[reg].front() == d ? values::top() : valueOf(reg, d);
-      if (before.known) v = join(v, before, name(d, "join"));
+      const bool taken = !def.guard->negated;
+      if (before.known) v = join(refine(v, def.guard->reg, d, taken), refine(before, def.guard->reg, d, !taken), name(d, "join"));
     }
     return v;
   }
@@ -183,10 +243,7 @@ struct ValueAnalysis::Impl {
     if (inst.operands.empty() || inst.operands[0].kind != Kind::Register || inst.operands[0].reg != reg)
       return term(name(d, "def"));  // one element of a vector / predicate pair
     if (defState[d] == 2) return defValue[d];
-    if (defState[d] == 1) {  // a cycle through single definitions
-      placeholderUsed[reg] = 1;
-      return term(loopName(reg));
-    }
+    if (defState[d] == 1) return placeholder(reg);  // a cycle through single definitions
     if (depth >= kMaxDepth) return term(name(d, "def"));
     defState[d] = 1;
     ++depth;
@@ -200,10 +257,7 @@ struct ValueAnalysis::Impl {
 
   AbstractValue joinOf(ValueReg reg) {
     if (joinState[reg] == 2) return joined[reg];
-    if (joinState[reg] == 1) {
-      placeholderUsed[reg] = 1;
-      return term(loopName(reg));
-    }
+    if (joinState[reg] == 1) return placeholder(reg);
     joinState[reg] = 1;
     size_t logMark = computedLog.size(), joinMark = joinedLog.size();
     placeholderUsed[reg] = 0;
@@ -232,17 +286,112 @@ struct ValueAnalysis::Impl {
     } else {
       result = *init;
     }
-    if (placeholderUsed[reg]) {
-      // Values computed meanwhile may hold the placeholder: recompute on demand.
-      for (size_t k = logMark; k < computedLog.size(); ++k) defState[computedLog[k]] = 0;
-      computedLog.resize(logMark);
-      for (size_t k = joinMark; k < joinedLog.size(); ++k) joinState[joinedLog[k]] = 0;
-      joinedLog.resize(joinMark);
-    }
+    if (placeholderUsed[reg] && !result.hasBase() && !result.offsetRange())
+      if (auto bound = boundLoopCounter(reg, logMark, joinMark)) result = term(loop, bound->first, bound->second);
+    if (placeholderUsed[reg]) invalidateSince(logMark, joinMark);  // values computed meanwhile hold the placeholder
     joined[reg] = result;
     joinState[reg] = 2;
     joinedLog.push_back(reg);
     return result;
+  }
+
+  void invalidateSince(size_t logMark, size_t joinMark) {
+    for (size_t k = logMark; k < computedLog.size(); ++k) defState[computedLog[k]] = 0;
+    computedLog.resize(logMark);
+    for (size_t k = joinMark; k < joinedLog.size(); ++k) joinState[joinedLog[k]] = 0;
+    joinedLog.resize(joinMark);
+  }
+
+  // The range of every definition of `reg` (all must be bounded, none a pointer).
+  std::optional<Range> rangeOfDefinitions(ValueReg reg) {
+    std::optional<Range> all;
+    for (InstId d : defs[reg]) {
+      AbstractValue v = valueDefinedBy(d, reg);
+      auto r = v.hasBase() ? std::nullopt : v.offsetRange();
+      if (!r) return std::nullopt;
+      all = all ? Range{std::min(all->first, r->first), std::max(all->second, r->second)} : *r;
+    }
+    return all;
+  }
+
+  // Guess and verify (see the file comment): a range that every definition
+  // of `reg` stays in when its previous-trip value is assumed to lie in it.
+  // Called while joinOf(reg) is in progress; leaves no hypothesis behind.
+  std::optional<Range> boundLoopCounter(ValueReg reg, size_t logMark, size_t joinMark) {
+    // Start from the definitions that are bounded without any assumption
+    // (the initial values), as the first pass computed them.
+    std::optional<Range> guess;
+    for (InstId d : defs[reg]) {
+      AbstractValue v = valueDefinedBy(d, reg);
+      if (v.hasBase()) return std::nullopt;
+      if (auto r = v.offsetRange()) guess = guess ? Range{std::min(guess->first, r->first), std::max(guess->second, r->second)} : *r;
+    }
+    if (!guess) return std::nullopt;
+    std::optional<Range> accepted;
+    for (int round = 0; round < 8 && !accepted; ++round) {
+      invalidateSince(logMark, joinMark);
+      hypothesis[reg] = *guess;
+      std::optional<Range> next = rangeOfDefinitions(reg);
+      if (!next) break;
+      if (next->first >= guess->first && next->second <= guess->second) {
+        accepted = guess;
+        break;
+      }
+      // Widen: the lower end to what the update reached, the upper end to the
+      // next comparison constant at or above it.
+      auto it = std::lower_bound(thresholds.begin(), thresholds.end(), next->second);
+      if (it == thresholds.end() || next->first < guess->first - (int64_t(1) << 20)) break;
+      guess = Range{std::min(guess->first, next->first), std::max(guess->second, *it)};
+    }
+    hypothesis.erase(reg);
+    invalidateSince(logMark, joinMark);
+    return accepted;
+  }
+
+  // A value as operand `taken ? 1 : 2` of a selp (or a guarded move) sees it:
+  // where the value is the compared register plus a constant, its range is
+  // clipped by the comparison (`s + 1 == N ? 0 : s + 1` selects s + 1 only
+  // below N).
+  AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds) {
+    if (!v.known || v.hasBase() || predicate < 0) return v;
+    auto range = v.offsetRange();
+    if (!range) return v;
+    InstId d = definition(predicate, at);
+    if (d < 0) return v;
+    const Inst& setp = fn.instructions[d];
+    if (setp.opcode() != "setp" || setp.operands.size() < 3 || setp.operands[0].kind != Kind::Register ||
+        setp.operands[0].reg != predicate)
+      return v;
+    std::string_view cmp = comparisonOf(*setp.syntax);
+    if (cmp.empty()) return v;
+    AbstractValue left = src(d, 1), right = src(d, 2);
+    // value <cmp> bound, with the compared value as operand 1 (swap the
+    // comparison when the constant comes first).
+    if (left.isConstant() && !right.isConstant()) {
+      std::swap(left, right);
+      static constexpr std::pair<std::string_view, std::string_view> kSwapped[] = {
+          {"lt", "gt"}, {"gt", "lt"}, {"le", "ge"}, {"ge", "le"}, {"lo", "hi"}, {"hi", "lo"}, {"ls", "hs"}, {"hs", "ls"}};
+      for (auto [a, b] : kSwapped)
+        if (cmp == a) {
+          cmp = b;
+          break;
+        }
+    }
+    if (!right.isConstant() || !left.known || left.hasBase()) return v;
+    // v = left + delta for every thread?
+    AbstractValue difference = subtract(v, left, "refine");
+    if (!difference.isConstant()) return v;
+    auto leftRange = left.offsetRange();
+    if (!leftRange) return v;
+    const bool unsignedCompare = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs";
+    if (unsignedCompare && leftRange->first < 0) return v;
+    auto clipped = clip(*leftRange, cmp, right.constant, holds);
+    if (!clipped) return v;
+    Range r{clipped->first + difference.constant, clipped->second + difference.constant};
+    r = {std::max(r.first, range->first), std::min(r.second, range->second)};
+    if (r.first > r.second || (r.first == range->first && r.second == range->second)) return v;
+    if (r.first == r.second) return constant(r.first);
+    return term(name(at, "refine") + ":" + std::to_string(predicate), r.first, r.second);
   }
 
   const ptx::Variable* variable(const Inst& inst, const std::string& symbol) const {
@@ -273,7 +422,7 @@ struct ValueAnalysis::Impl {
     switch (op.kind) {
       case Kind::Register: return valueOf(op.reg, at);
       case Kind::Integer: return constant(op.intValue);
-      case Kind::Special: return special(op.text);
+      case Kind::Special: return special(op.text, fn.function);
       case Kind::Symbol: return symbolValue(fn.instructions[at], op.text);
       case Kind::Address: {
         AbstractValue base;
@@ -317,8 +466,10 @@ struct ValueAnalysis::Impl {
     if (op == "cvt") return isIntegerConversion(s) ? src(d, 1) : term(opaque);
     if (op == "add" && !s.hasModifier("f32") && !s.hasModifier("f64") && !s.hasModifier("f16"))
       return nonTop(add(src(d, 1), src(d, 2), opaque), opaque);
-    if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64"))
+    if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64")) {
+      if (auto divisor = remainderDivisor(d)) return term(opaque, 0, *divisor - 1);
       return nonTop(subtract(src(d, 1), src(d, 2), opaque), opaque);
+    }
     if ((op == "mul" && (s.hasModifier("lo") || s.hasModifier("wide"))) ||
         ((op == "mad") && (s.hasModifier("lo") || s.hasModifier("wide")))) {
       AbstractValue a = src(d, 1), b = src(d, 2);
@@ -333,7 +484,14 @@ struct ValueAnalysis::Impl {
       return term(opaque);
     }
     if (op == "and" || op == "or" || op == "xor" || op == "shr" || op == "rem" || op == "div") return bitwise(d, opaque);
-    if (op == "selp") return join(src(d, 1), src(d, 2), name(d, "join"));
+    if (op == "selp") {
+      ValueReg p = inst.operands.size() > 3 && inst.operands[3].kind == Kind::Register ? inst.operands[3].reg : -1;
+      return join(refine(src(d, 1), p, d, true), refine(src(d, 2), p, d, false), name(d, "join"));
+    }
+    // A shuffle returns another lane's operand: the operand's range.
+    if (op == "shfl") return boundedLike(src(d, 1), opaque);
+    if (op == "bfe" && s.hasModifier("u32")) return bitfield(d, opaque);
+    if ((op == "min" || op == "max") && !s.hasModifier("f32") && !s.hasModifier("f64")) return minMax(d, opaque);
     if (op == "ld" && s.hasModifier("param")) {
       if (inst.boundStore >= 0) return nonTop(src(inst.boundStore, 1), opaque);
       const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
@@ -347,10 +505,134 @@ struct ValueAnalysis::Impl {
       }
       return term(opaque);
     }
+    if (op == "ld" || op == "ldu") return loadedValue(d, opaque);
     return term(opaque);
   }
 
+  // A 64-bit scalar load reads a pointer (a struct field, a pointer-table
+  // entry): its value is an object of its own, named by the address it was
+  // read from, so that `s->inbound` and `s->expected` are different objects
+  // and two loads of `ptrs[peer]` the same one.
+  AbstractValue loadedValue(InstId d, const std::string& opaque) {
+    const Inst& inst = fn.instructions[d];
+    const MemoryEffect& e = inst.effect;
+    if (e.kind != EffectKind::Load || e.address < 0) return term(opaque);
+    bool pointerWide = false;
+    for (const auto& m : inst.syntax->modifiers) {
+      if (m == "v2" || m == "v4" || m == "v8") return term(opaque);
+      if (m == "u64" || m == "b64" || m == "s64") pointerWide = true;
+    }
+    if (!pointerWide) return term(opaque);
+    std::string from = identity->addressKey(d, e.address);
+    if (from.empty()) return term(opaque);
+    return values::object(BaseKind::Loaded, "load(" + from + ")", Space::Generic);
+  }
+
   AbstractValue nonTop(AbstractValue v, const std::string& opaque) { return v.known ? v : term(opaque); }
+
+  // The definition of a register operand, or -1.
+  InstId definitionOf(InstId at, size_t k) {
+    const auto& ops = fn.instructions[at].operands;
+    return k < ops.size() && ops[k].kind == Kind::Register ? definition(ops[k].reg, at) : -1;
+  }
+
+  // Is operand k of `at` the value x (same abstract value) for every thread?
+  bool sameAs(InstId at, size_t k, const AbstractValue& x) {
+    AbstractValue v = src(at, k);
+    return v.known && x.known && v == x;
+  }
+
+  // `sub r, x, y` where y is x rounded down to a multiple of c: nvcc's
+  // remainder by a constant, `x - (x & -2^k)` (signed x % 2^k for x >= 0) or
+  // `x - c * (x * M >> s)` (unsigned x % c by a magic multiplier). Then r is
+  // x % c, in [0, c - 1]: returns c. Only for x >= 0.
+  std::optional<int64_t> remainderDivisor(InstId d) {
+    AbstractValue x = src(d, 1);
+    auto range = x.hasBase() ? std::nullopt : x.offsetRange();
+    if (!range || range->first < 0 || range->second >= (int64_t(1) << 32)) return std::nullopt;
+    InstId y = definitionOf(d, 2);
+    if (y < 0) return std::nullopt;
+    const Inst& round = fn.instructions[y];
+    // x & -2^k
+    if (round.opcode() == "and") {
+      AbstractValue mask = src(y, 2);
+      if (!mask.isConstant() || mask.constant >= 0) return std::nullopt;
+      int64_t c = -mask.constant;
+      if ((c & (c - 1)) != 0 || !sameAs(y, 1, x)) return std::nullopt;
+      return c;
+    }
+    // c * q (mul.lo, or shl for c = 2^k) with q = floor(x / c)
+    int64_t c = 0;
+    InstId q = -1;
+    if (round.opcode() == "mul" && round.hasModifier("lo")) {
+      AbstractValue k = src(y, 2);
+      if (!k.isConstant()) return std::nullopt;
+      c = k.constant;
+      q = definitionOf(y, 1);
+    }
+    if (c <= 1 || q < 0 || !isQuotient(q, x, c, range->second)) return std::nullopt;
+    return c;
+  }
+
+  // Is the value defined at `q` floor(x / c) for every x in [0, xMax]?
+  // Forms: div.u32 x, c; cvt.u32.u64 (shr.u64 (mul.wide.u32 x, M), s);
+  // shr.u32 (mul.hi.u32 x, M), s. A magic multiplier M is exact when
+  // 2^s <= M * c <= 2^s + 2^s / (xMax + 1) (Granlund and Montgomery).
+  bool isQuotient(InstId q, const AbstractValue& x, int64_t c, int64_t xMax) {
+    for (int hops = 0; hops < 2 && q >= 0 && fn.instructions[q].opcode() == "cvt"; ++hops) q = definitionOf(q, 1);
+    if (q < 0) return false;
+    const Inst& in = fn.instructions[q];
+    if (in.opcode() == "div" && in.hasModifier("u32")) return sameAs(q, 1, x) && src(q, 2).isConstant() && src(q, 2).constant == c;
+    if (in.opcode() != "shr") return false;
+    AbstractValue amount = src(q, 2);
+    if (!amount.isConstant() || amount.constant < 0 || amount.constant > 63) return false;
+    int64_t shift = amount.constant;
+    InstId m = definitionOf(q, 1);
+    if (m < 0) return false;
+    const Inst& mul = fn.instructions[m];
+    if (mul.opcode() != "mul" || !sameAs(m, 1, x)) return false;
+    if (mul.hasModifier("hi")) shift += 32;
+    else if (!mul.hasModifier("wide")) return false;
+    AbstractValue multiplier = src(m, 2);
+    if (!multiplier.isConstant()) return false;
+    unsigned __int128 M = static_cast<uint32_t>(multiplier.constant);  // a .u32 immediate, maybe printed negative
+    unsigned __int128 power = static_cast<unsigned __int128>(1) << shift;
+    unsigned __int128 product = M * static_cast<unsigned __int128>(c);
+    return product >= power && product - power <= power / (static_cast<unsigned __int128>(xMax) + 1);
+  }
+
+  // An opaque value with the range of `v` (when it has one).
+  AbstractValue boundedLike(const AbstractValue& v, const std::string& opaque) {
+    auto r = v.hasBase() ? std::nullopt : v.offsetRange();
+    return r ? term(opaque, r->first, r->second) : term(opaque);
+  }
+
+  // bfe.u32 d, a, pos, len: bits [pos, pos + len) of a, zero-extended.
+  AbstractValue bitfield(InstId d, const std::string& opaque) {
+    AbstractValue a = src(d, 1), pos = src(d, 2), len = src(d, 3);
+    if (!pos.isConstant() || !len.isConstant() || len.constant <= 0 || len.constant > 32 || pos.constant < 0 ||
+        pos.constant > 31)
+      return term(opaque);
+    int64_t high = (int64_t(1) << len.constant) - 1;
+    auto r = a.hasBase() ? std::nullopt : a.offsetRange();
+    if (r && r->first >= 0 && r->second < (int64_t(1) << 32)) high = std::min(high, r->second >> pos.constant);
+    return term(opaque, 0, high);
+  }
+
+  AbstractValue minMax(InstId d, const std::string& opaque) {
+    const bool isMin = fn.instructions[d].opcode() == "min";
+    AbstractValue a = src(d, 1), b = src(d, 2);
+    auto ra = a.hasBase() ? std::nullopt : a.offsetRange();
+    auto rb = b.hasBase() ? std::nullopt : b.offsetRange();
+    if (ra && rb)
+      return isMin ? term(opaque, std::min(ra->first, rb->first), std::min(ra->second, rb->second))
+                   : term(opaque, std::max(ra->first, rb->first), std::max(ra->second, rb->second));
+    // min(x, C) <= C (and >= 0 when unsigned).
+    const ptx::Instruction& s = *fn.instructions[d].syntax;
+    const bool isUnsigned = s.hasModifier("u32") || s.hasModifier("u64") || s.hasModifier("u16");
+    if (isMin && isUnsigned && (ra || rb)) return term(opaque, 0, ra ? ra->second : rb->second);
+    return term(opaque);
+  }
 
   // and / or / xor / shr / rem / div: exact on constants; otherwise an opaque
   // term, bounded when the operation bounds it.
@@ -372,7 +654,10 @@ struct ValueAnalysis::Impl {
     bool nonNegative = range && range->first >= 0;
     if (op == "and" && (b.isConstant() || a.isConstant())) {
       int64_t mask = b.isConstant() ? b.constant : a.constant;
-      if (mask >= 0) return term(opaque, 0, mask);
+      auto other = b.isConstant() ? range : b.offsetRange();
+      const bool otherNonNegative = other && other->first >= 0;
+      if (mask >= 0) return term(opaque, 0, otherNonNegative ? std::min(mask, other->second) : mask);
+      if (otherNonNegative) return term(opaque, 0, other->second);  // and only clears bits
     }
     if ((op == "or" || op == "xor") && nonNegative) {
       // Both non-negative and bounded: the result stays below the next power of two.
@@ -427,90 +712,39 @@ Space ValueAnalysis::addressSpace(InstId at, int k) const {
   return Space::Generic;
 }
 
-int64_t ValueAnalysis::accessSize(InstId at, int k) const {
-  const auto& insts = impl_->fn.instructions;
-  if (at < 0 || static_cast<size_t>(at) >= insts.size()) return -1;
-  const Inst& inst = insts[at];
-  const MemoryEffect& e = inst.effect;
-  switch (e.kind) {
-    case EffectKind::MbarrierInit: case EffectKind::MbarrierArrive: case EffectKind::MbarrierExpectTx:
-    case EffectKind::MbarrierWait: case EffectKind::MbarrierInval:
-      return 8;
-    case EffectKind::AsyncCopy: {
-      if (inst.hasModifier("tensor")) return -1;  // box size lives in the tensor map
-      if (k == e.mbarrier) return 8;
-      // cp.async[.bulk] [dst], [src], size: the first integer-valued operand after the addresses.
-      for (size_t o = 2; o < inst.operands.size(); ++o) {
-        if (inst.operands[o].kind == ptx::Operand::Kind::Address) continue;
-        AbstractValue v = operandValue(at, static_cast<int>(o));
-        return v.isConstant() && v.constant > 0 ? v.constant : -1;
-      }
-      return -1;
-    }
-    default: break;
-  }
-  if (inst.opcode() == "ldmatrix" || inst.opcode() == "stmatrix") return 16;
-  int64_t width = 0, count = 1;
-  for (const auto& m : inst.syntax->modifiers) {
-    if (m == "v2") count = 2;
-    else if (m == "v4") count = 4;
-    else if (m == "v8") count = 8;
-    else if (int64_t w = typeWidth(m)) width = w;
-  }
-  return width ? width * count : -1;
+std::vector<InstId> ValueAnalysis::reachingDefinitions(ValueReg reg, InstId at) const {
+  return impl_->identity->reachingDefinitions(reg, at);
 }
 
-bool ValueAnalysis::sameObject(InstId a, int oa, InstId b, int ob) const {
-  AbstractValue va = operandValue(a, oa), vb = operandValue(b, ob);
-  if (!va.known || !vb.known || va.baseKind == BaseKind::None || va.baseKind == BaseKind::Unknown) return false;
-  return va.baseKind == vb.baseKind && va.base == vb.base;
+bool ValueAnalysis::sameValue(InstId a, int oa, InstId b, int ob) const {
+  int32_t x = identity(a, oa);
+  return x >= 0 && x == identity(b, ob);
 }
 
-namespace {
+int32_t ValueAnalysis::identity(InstId at, int operand) const { return impl_->identity->identity(at, operand); }
+std::optional<int64_t> ValueAnalysis::constantOf(InstId at, int operand) const {
+  return impl_->identity->constantOf(at, operand);
+}
+bool ValueAnalysis::isNegation(InstId at, int operand) const { return impl_->identity->isNegation(at, operand); }
+bool ValueAnalysis::isInvariant(InstId at, int operand) const { return impl_->identity->isInvariant(at, operand); }
+bool ValueAnalysis::readsAtomicResult(InstId at, int operand) const {
+  return impl_->identity->readsAtomicResult(at, operand);
+}
+bool ValueAnalysis::isSpecialRegister(InstId at, int operand, std::string_view name) const {
+  return impl_->identity->isSpecialRegister(at, operand, name);
+}
+bool ValueAnalysis::isMerged(InstId at, int operand) const { return impl_->identity->isMergedAddress(at, operand); }
 
-bool disjointSpaces(Space a, Space b) {
-  auto concrete = [](Space s) { return s != Space::None && s != Space::Generic; };
-  if (!concrete(a) || !concrete(b) || a == b) return false;
-  auto isShared = [](Space s) { return s == Space::SharedCta || s == Space::SharedCluster; };
-  auto isGlobal = [](Space s) { return s == Space::Global || s == Space::Tensor; };
-  if (isShared(a) && isShared(b)) return false;
-  if (isGlobal(a) && isGlobal(b)) return false;
-  return true;
+ValueAnalysis::Identities ValueAnalysis::identitiesNamed(InstId at, int operand) const {
+  auto ids = impl_->identity->identitiesNamed(at, operand);
+  return {ids.thread, ids.block};
 }
 
-}  // namespace
+const detail::ValueIdentity& ValueAnalysis::identityEngine() const { return *impl_->identity; }
 
-bool ValueAnalysis::mayAlias(InstId a, int oa, InstId b, int ob) const {
-  if (disjointSpaces(addressSpace(a, oa), addressSpace(b, ob))) return false;
-  AbstractValue va = operandValue(a, oa), vb = operandValue(b, ob);
-  if (!va.known || !vb.known) return true;
-  auto isObject = [](BaseKind k) { return k == BaseKind::SharedSymbol || k == BaseKind::GlobalSymbol; };
-  auto externShared = [&](const AbstractValue& v, InstId at) {
-    const ptx::Variable* var = impl_->variable(impl_->fn.instructions[at], v.base);
-    return var && (var->isExtern || var->arraySize == 0);
-  };
-  if (va.baseKind != vb.baseKind || va.base != vb.base) {
-    // Different named objects are disjoint, except dynamic (extern) shared arrays, which share one base.
-    if (isObject(va.baseKind) && isObject(vb.baseKind)) {
-      if (va.baseKind == BaseKind::SharedSymbol && vb.baseKind == BaseKind::SharedSymbol && externShared(va, a) &&
-          externShared(vb, b))
-        return true;
-      return false;
-    }
-    // A kernel parameter points to global memory: never into a shared symbol.
-    bool kernel = impl_->fn.function && impl_->fn.function->isEntry;
-    if (kernel && ((va.baseKind == BaseKind::Param && vb.baseKind == BaseKind::SharedSymbol) ||
-                   (vb.baseKind == BaseKind::Param && va.baseKind == BaseKind::SharedSymbol)))
-      return false;
-    return true;
-  }
-  // Same base (or both without one): compare offset intervals.
-  auto ra = va.offsetRange(), rb = vb.offsetRange();
-  if (!ra || !rb) return true;
-  int64_t sa = accessSize(a, oa), sb = accessSize(b, ob);
-  bool aBeforeB = sa > 0 && ra->second + sa <= rb->first;
-  bool bBeforeA = sb > 0 && rb->second + sb <= ra->first;
-  return !(aBeforeB || bBeforeA);
+const ptx::Variable* ValueAnalysis::variable(InstId at, const std::string& symbol) const {
+  if (at < 0 || static_cast<size_t>(at) >= impl_->fn.instructions.size()) return nullptr;
+  return impl_->variable(impl_->fn.instructions[at], symbol);
 }
 
 }  // namespace fenceline::model

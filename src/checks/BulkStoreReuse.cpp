@@ -21,7 +21,7 @@
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
 #include "model/Paths.h"
-#include "model/Values.h"
+#include "model/Memory.h"
 
 namespace fenceline::checks {
 
@@ -75,15 +75,17 @@ size_t elementBytes(std::string_view type) {
 // stored D - 1 groups before: a rewrite reached with fewer groups committed
 // since this store writes another buffer of the ring.
 int64_t ringDepth(const FunctionModel& fn, InstId store, int64_t extent) {
+  // The source's memory object (model/Memory.h): a sized shared symbol, or
+  // the dynamic shared buffer / unknown.
   const ptx::Variable* var = nullptr;
-  if (fn.values && fn.function) {
-    model::AbstractValue v = fn.values->operandValue(store, fn.instructions[store].effect.source);
+  if (fn.memory && fn.function) {
+    const model::MemoryObject object = fn.memory->copySource(store).object;
     auto find = [&](const std::vector<ptx::Variable>& vars) -> const ptx::Variable* {
       for (const auto& candidate : vars)
-        if (candidate.name == v.base) return &candidate;
+        if (candidate.name == object.name) return &candidate;
       return nullptr;
     };
-    if (v.known && v.baseKind == model::AbstractValue::BaseKind::SharedSymbol) {
+    if (object.kind == model::MemoryObject::Kind::SharedSymbol) {
       var = find(fn.function->locals);
       if (!var && fn.module) var = find(fn.module->globals);
     }

@@ -18,6 +18,7 @@
 #include "checks/Checks.h"
 #include "checks/ProtocolCommon.h"
 #include "checks/ProxyCommon.h"
+#include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
@@ -46,7 +47,7 @@ bool widerThan(ThreadSet writer, ThreadSet releaser) {
 bool isSharedOrGlobal(const FunctionModel& fn, InstId i) {
   const auto& e = fn.instructions[i].effect;
   Space s = e.space;
-  if (s == Space::Generic && fn.values && e.address >= 0) s = fn.values->addressSpace(i, e.address);
+  if (s == Space::Generic && fn.memory && e.address >= 0) s = fn.memory->space(i, e.address);
   return s == Space::SharedCta || s == Space::SharedCluster || s == Space::Global || s == Space::Generic ||
          s == Space::None;
 }
@@ -54,7 +55,7 @@ bool isSharedOrGlobal(const FunctionModel& fn, InstId i) {
 bool isShared(const FunctionModel& fn, InstId i) {
   const auto& e = fn.instructions[i].effect;
   Space s = e.space;
-  if (s == Space::Generic && fn.values && e.address >= 0) s = fn.values->addressSpace(i, e.address);
+  if (s == Space::Generic && fn.memory && e.address >= 0) s = fn.memory->space(i, e.address);
   return s == Space::SharedCta || s == Space::SharedCluster;
 }
 
@@ -87,7 +88,8 @@ bool isThreadSync(const FunctionModel& fn, InstId i) {
 bool mayRead(const FunctionModel& fn, InstId read, InstId write) {
   const auto& r = fn.instructions[read].effect;
   const int w = fn.instructions[write].effect.address;
-  if (r.kind == EffectKind::Load && r.address >= 0) return fn.values->mayAlias(read, r.address, write, w);
+  if (r.kind == EffectKind::Load && r.address >= 0)
+    return fn.memory->alias(read, r.address, write, w) != model::AliasResult::No;
   if (proxy::isAsyncSharedRead(fn, read))
     return proxy::mayOverlap(fn, write, read, r.source, proxy::copyExtent(fn, read));
   return false;
@@ -150,7 +152,7 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind
 }  // namespace
 
 void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
-  if (!fn.roles || !fn.values) return;
+  if (!fn.roles || !fn.memory) return;
   std::vector<InstId> writes, releases;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (fn.instructions[i].block < 0) continue;

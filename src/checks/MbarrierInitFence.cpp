@@ -22,6 +22,7 @@
 #include "checks/Checks.h"
 #include "checks/ProtocolCommon.h"
 #include "checks/ProxyCommon.h"
+#include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/Values.h"
 
@@ -118,7 +119,7 @@ report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse
 }  // namespace
 
 void checkMbarrierInitFence(const model::FunctionModel& fn, Findings& out) {
-  if (!fn.values) return;
+  if (!fn.memory) return;
   std::vector<InstId> inits;
   std::vector<BarrierUse> uses;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
@@ -131,7 +132,7 @@ void checkMbarrierInitFence(const model::FunctionModel& fn, Findings& out) {
   for (InstId init : inits) {
     const int address = fn.instructions[init].effect.address;
     for (const BarrierUse& u : uses) {
-      if (!fn.values->mayAlias(init, address, u.inst, u.operand)) continue;
+      if (fn.memory->alias(init, address, u.inst, u.operand) == model::AliasResult::No) continue;
       if (!model::reachable(fn, init, u.inst) || fenced(fn, init, u)) continue;
       if (reported.try_emplace(protocol::siteKey(fn, init), true).second) out.push_back(render(fn, init, u));
       break;

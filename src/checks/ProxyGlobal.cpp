@@ -26,6 +26,7 @@
 #include "checks/ProtocolCommon.h"
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
+#include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
@@ -54,8 +55,8 @@ bool isGenericGlobalWrite(const FunctionModel& fn, InstId i) {
   if (e.kind != EffectKind::Store || e.proxy != model::Proxy::Generic || e.mbarrier >= 0 || e.address < 0) return false;
   if (e.semantics != model::Semantics::Weak && e.semantics != model::Semantics::None) return false;
   if (e.space == Space::Global) return true;
-  if (e.space != Space::Generic || !fn.values) return false;
-  Space narrowed = fn.values->addressSpace(i, e.address);
+  if (e.space != Space::Generic || !fn.memory) return false;
+  Space narrowed = fn.memory->space(i, e.address);
   return narrowed == Space::Global || narrowed == Space::Generic || narrowed == Space::None;
 }
 
@@ -90,7 +91,7 @@ bool readAfterAWait(const protocol::Context& ctx, InstId copy) {
   auto reads = [&](InstId i) {
     const auto& e = fn.instructions[i].effect;
     return e.kind == EffectKind::Load && e.address >= 0 && protocol::isDataRead(fn, i) &&
-           fn.values->mayAlias(i, e.address, copy, destination);
+           fn.memory->alias(i, e.address, copy, destination) != model::AliasResult::No;
   };
   auto never = [](InstId) { return false; };
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
@@ -129,8 +130,8 @@ bool isAcquirePoint(const protocol::Context& ctx, InstId i) {
 
 // The signal may be the one the wait observes: same flag object.
 bool sameFlag(const FunctionModel& fn, InstId release, InstId acquire) {
-  return fn.values->mayAlias(release, fn.instructions[release].effect.address, acquire,
-                             fn.instructions[acquire].effect.address);
+  return fn.memory->alias(release, fn.instructions[release].effect.address, acquire,
+                          fn.instructions[acquire].effect.address) != model::AliasResult::No;
 }
 
 // The loop headers a walk from `from` must not cross to stay in its iteration.
@@ -177,7 +178,8 @@ std::optional<Finding> unfencedHandOff(const protocol::Context& ctx, InstId copy
       auto writes = model::findReachingBackward(
           fn, release, [&](InstId i) { return isGenericGlobalWrite(fn, i); }, broadFence);
       for (InstId write : writes) {
-        if (!fn.values->mayAlias(write, fn.instructions[write].effect.address, copy, operand)) continue;
+        if (fn.memory->alias(write, fn.instructions[write].effect.address, copy, operand) == model::AliasResult::No)
+          continue;
         auto covering = [&](InstId i) { return isGlobalProxyFence(fn, i) && proxy::fenceCoversThreadsOf(fn, i, write); };
         if (model::everyPathPasses(fn, write, release, covering)) continue;
         return Finding{copy, acquire, release, write};
@@ -220,7 +222,7 @@ report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId rele
 }  // namespace
 
 void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
-  if (!fn.values) return;
+  if (!fn.memory) return;
   std::vector<InstId> reads, writes;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (fn.instructions[i].block < 0) continue;

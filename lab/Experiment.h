@@ -80,6 +80,8 @@ ExperimentInfo barrierInitRaceExperiment();
 ExperimentInfo litmusMpExperiment();
 ExperimentInfo litmusSbExperiment();
 ExperimentInfo litmusLbExperiment();
+ExperimentInfo gemmExperiment();
+ExperimentInfo gemmLatencyExperiment();
 ExperimentInfo bulkStoreReuseExperiment();
 ExperimentInfo proxyGlobalExperiment();
 ExperimentInfo electedArriveExperiment();

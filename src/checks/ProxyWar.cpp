@@ -71,7 +71,6 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
     if (isAsyncSharedWrite(fn, i)) copies.push_back(i);
     else if (isGenericSharedAccess(fn, i)) accesses.push_back(i);
   }
-  if (copies.empty() || accesses.empty()) return;
   // FENCELINE_DEBUG_MEMORY=1 prints where each access and copy lands (for triaging real code).
   if (std::getenv("FENCELINE_DEBUG_MEMORY")) {
     for (InstId c : copies)
@@ -96,13 +95,16 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
       }
   }
 
+  if (copies.empty() || accesses.empty()) return;
+
   FindingSet findings;
   ReachCache reach(fn);
+  const AccessIndex index(fn, accesses);
   for (InstId copy : copies) {
     const int destination = fn.instructions[copy].effect.destination;
     std::vector<InstId> waits = waitsBefore(fn, copy);
-    const int64_t extent = copyExtent(fn, copy);
-    for (InstId access : accesses) {
+    const int64_t extent = copyExtent(fn, copy, destination);
+    for (InstId access : index.candidates(fn.memory->location(copy, destination, extent))) {
       if (!mayOverlap(fn, access, copy, destination, extent)) continue;
       HandOff h = analyzeHandOff(fn, reach, access, copy, waits, /*reportAtAsync=*/false);
       if (!h.hazard) continue;

@@ -19,7 +19,10 @@
 #include "model/Values.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+
+#include <fmt/format.h>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -104,6 +107,8 @@ std::optional<Range> clip(Range r, std::string_view cmp, int64_t bound, bool hol
   return r;
 }
 
+bool comparisonUnknown(std::string_view cmp) { return cmp.empty(); }
+
 // The comparison of a setp: eq, ne, lt, ... (the first modifier that is one).
 std::string_view comparisonOf(const ptx::Instruction& setp) {
   static constexpr std::string_view kComparisons[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
@@ -178,6 +183,11 @@ struct ValueAnalysis::Impl {
             for (int64_t delta : {-1, 0, 1}) thresholds.push_back(op.intValue + delta);
     std::sort(thresholds.begin(), thresholds.end());
     thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
+    // Registers assigned more than once first, each from outside any of its
+    // own definitions, so that a loop counter's range is verified with all
+    // of its updates evaluable (boundLoopCounter).
+    for (size_t r = 0; r < defs.size(); ++r)
+      if (defs[r].size() > 1 && fn.registerTypes[r] != ".pred") joinOf(static_cast<ValueReg>(r));
     // Evaluate definitions in program order, so that operands are mostly
     // known already and recursion stays shallow (and results do not depend on
     // the order in which checks ask).
@@ -321,17 +331,25 @@ struct ValueAnalysis::Impl {
     // Start from the definitions that are bounded without any assumption
     // (the initial values), as the first pass computed them.
     std::optional<Range> guess;
+    // An update being evaluated further up the stack cannot be re-evaluated
+    // under the guess: no bound (its register is bounded from outside later
+    // only if asked again; the constructor asks from outside first).
+    for (InstId d : defs[reg])
+      if (defState[d] == 1) return std::nullopt;
     for (InstId d : defs[reg]) {
       AbstractValue v = valueDefinedBy(d, reg);
       if (v.hasBase()) return std::nullopt;
       if (auto r = v.offsetRange()) guess = guess ? Range{std::min(guess->first, r->first), std::max(guess->second, r->second)} : *r;
     }
+    static const bool debug = std::getenv("FENCELINE_DEBUG_BOUNDS") != nullptr;
+    if (debug) fmt::print(stderr, "bound {}: guess {}\n", fn.registerNames[reg], guess ? fmt::format("[{}, {}]", guess->first, guess->second) : "none");
     if (!guess) return std::nullopt;
     std::optional<Range> accepted;
     for (int round = 0; round < 8 && !accepted; ++round) {
       invalidateSince(logMark, joinMark);
       hypothesis[reg] = *guess;
       std::optional<Range> next = rangeOfDefinitions(reg);
+      if (debug) fmt::print(stderr, "  round {}: [{}, {}] -> {}\n", round, guess->first, guess->second, next ? fmt::format("[{}, {}]", next->first, next->second) : "unbounded");
       if (!next) break;
       if (next->first >= guess->first && next->second <= guess->second) {
         accepted = guess;
@@ -352,10 +370,11 @@ struct ValueAnalysis::Impl {
   // where the value is the compared register plus a constant, its range is
   // clipped by the comparison (`s + 1 == N ? 0 : s + 1` selects s + 1 only
   // below N).
-  AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds) {
+  // `never` (when given) is set when the comparison cannot come out `holds`
+  // for any value in range: that operand is never the one selected.
+  AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds, bool* never = nullptr) {
     if (!v.known || v.hasBase() || predicate < 0) return v;
-    auto range = v.offsetRange();
-    if (!range) return v;
+    const std::optional<Range> range = v.offsetRange();  // the unrefined range, if any
     InstId d = definition(predicate, at);
     if (d < 0) return v;
     const Inst& setp = fn.instructions[d];
@@ -377,21 +396,44 @@ struct ValueAnalysis::Impl {
           break;
         }
     }
-    if (!right.isConstant() || !left.known || left.hasBase()) return v;
+    if (!left.known || left.hasBase()) return v;
+    if (!right.isConstant()) return refineWrap(v, left, right, setp, cmp, holds, at, predicate);
     // v = left + delta for every thread?
     AbstractValue difference = subtract(v, left, "refine");
     if (!difference.isConstant()) return v;
+    const bool unsignedCompare = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs" ||
+                                 setp.hasModifier("u32") || setp.hasModifier("u16");
     auto leftRange = left.offsetRange();
+    // An unsigned 32-bit comparison sees the register's bits as [0, 2^32).
+    if (!leftRange && unsignedCompare && !setp.hasModifier("u64")) leftRange = Range{0, (int64_t(1) << 32) - 1};
     if (!leftRange) return v;
-    const bool unsignedCompare = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs";
     if (unsignedCompare && leftRange->first < 0) return v;
     auto clipped = clip(*leftRange, cmp, right.constant, holds);
-    if (!clipped) return v;
+    if (!clipped) {
+      if (never && !comparisonUnknown(cmp)) *never = true;
+      return v;
+    }
     Range r{clipped->first + difference.constant, clipped->second + difference.constant};
-    r = {std::max(r.first, range->first), std::min(r.second, range->second)};
-    if (r.first > r.second || (r.first == range->first && r.second == range->second)) return v;
+    if (range) {
+      r = {std::max(r.first, range->first), std::min(r.second, range->second)};
+      if (r.first > r.second || (r.first == range->first && r.second == range->second)) return v;
+    }
     if (r.first == r.second) return constant(r.first);
     return term(name(at, "refine") + ":" + std::to_string(predicate), r.first, r.second);
+  }
+
+  // `x = y + d` (d > 0) compared unsigned `x < y`: true only when the add
+  // wrapped around, so x's bits lie in [0, d - 1] (nvcc's clamp of a
+  // remaining count: `y + TILE < y ? y + TILE : TILE`).
+  AbstractValue refineWrap(const AbstractValue& v, const AbstractValue& left, const AbstractValue& right,
+                           const Inst& setp, std::string_view cmp, bool holds, InstId at, ValueReg predicate) {
+    const bool isUnsigned = setp.hasModifier("u32") || cmp == "lo" || cmp == "hs";
+    const bool less = (cmp == "lt" || cmp == "lo") == holds && (cmp == "lt" || cmp == "lo" || cmp == "ge" || cmp == "hs");
+    if (!isUnsigned || !less || !right.known) return v;
+    AbstractValue d = subtract(left, right, "wrap");
+    AbstractValue fromLeft = subtract(v, left, "wrap");
+    if (!d.isConstant() || d.constant <= 0 || !fromLeft.isConstant() || fromLeft.constant != 0) return v;
+    return term(name(at, "refine") + ":" + std::to_string(predicate), 0, d.constant - 1);
   }
 
   const ptx::Variable* variable(const Inst& inst, const std::string& symbol) const {
@@ -467,7 +509,7 @@ struct ValueAnalysis::Impl {
     if (op == "add" && !s.hasModifier("f32") && !s.hasModifier("f64") && !s.hasModifier("f16"))
       return nonTop(add(src(d, 1), src(d, 2), opaque), opaque);
     if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64")) {
-      if (auto divisor = remainderDivisor(d)) return term(opaque, 0, *divisor - 1);
+      if (auto largest = remainderBound(d)) return term(opaque, 0, *largest);
       return nonTop(subtract(src(d, 1), src(d, 2), opaque), opaque);
     }
     if ((op == "mul" && (s.hasModifier("lo") || s.hasModifier("wide"))) ||
@@ -486,7 +528,12 @@ struct ValueAnalysis::Impl {
     if (op == "and" || op == "or" || op == "xor" || op == "shr" || op == "rem" || op == "div") return bitwise(d, opaque);
     if (op == "selp") {
       ValueReg p = inst.operands.size() > 3 && inst.operands[3].kind == Kind::Register ? inst.operands[3].reg : -1;
-      return join(refine(src(d, 1), p, d, true), refine(src(d, 2), p, d, false), name(d, "join"));
+      bool neverFirst = false, neverSecond = false;
+      AbstractValue first = refine(src(d, 1), p, d, true, &neverFirst);
+      AbstractValue second = refine(src(d, 2), p, d, false, &neverSecond);
+      if (neverFirst && !neverSecond) return second;
+      if (neverSecond && !neverFirst) return first;
+      return join(first, second, name(d, "join"));
     }
     // A shuffle returns another lane's operand: the operand's range.
     if (op == "shfl") return boundedLike(src(d, 1), opaque);
@@ -542,24 +589,25 @@ struct ValueAnalysis::Impl {
     return v.known && x.known && v == x;
   }
 
-  // `sub r, x, y` where y is x rounded down to a multiple of c: nvcc's
-  // remainder by a constant, `x - (x & -2^k)` (signed x % 2^k for x >= 0) or
-  // `x - c * (x * M >> s)` (unsigned x % c by a magic multiplier). Then r is
-  // x % c, in [0, c - 1]: returns c. Only for x >= 0.
-  std::optional<int64_t> remainderDivisor(InstId d) {
+  // `sub r, x, y` where y is x rounded down: nvcc's remainder by a constant,
+  // `x - (x & M)` (= x & ~M: signed x % 2^k for x >= 0, where nvcc may also
+  // clear the bits x never has) or `x - c * (x * M >> s)` (unsigned x % c by
+  // a magic multiplier, = x % c). Returns the largest value r may take.
+  // Only for 0 <= x < 2^32.
+  std::optional<int64_t> remainderBound(InstId d) {
     AbstractValue x = src(d, 1);
     auto range = x.hasBase() ? std::nullopt : x.offsetRange();
     if (!range || range->first < 0 || range->second >= (int64_t(1) << 32)) return std::nullopt;
     InstId y = definitionOf(d, 2);
     if (y < 0) return std::nullopt;
     const Inst& round = fn.instructions[y];
-    // x & -2^k
+    // x - (x & M) = x & ~M, and x has no bits at or above bit-length(xMax).
     if (round.opcode() == "and") {
       AbstractValue mask = src(y, 2);
-      if (!mask.isConstant() || mask.constant >= 0) return std::nullopt;
-      int64_t c = -mask.constant;
-      if ((c & (c - 1)) != 0 || !sameAs(y, 1, x)) return std::nullopt;
-      return c;
+      if (!mask.isConstant() || !sameAs(y, 1, x)) return std::nullopt;
+      uint64_t width = 1;
+      while (width <= static_cast<uint64_t>(range->second)) width <<= 1;
+      return static_cast<int64_t>(~static_cast<uint64_t>(mask.constant) & (width - 1));
     }
     // c * q (mul.lo, or shl for c = 2^k) with q = floor(x / c)
     int64_t c = 0;
@@ -571,7 +619,7 @@ struct ValueAnalysis::Impl {
       q = definitionOf(y, 1);
     }
     if (c <= 1 || q < 0 || !isQuotient(q, x, c, range->second)) return std::nullopt;
-    return c;
+    return c - 1;
   }
 
   // Is the value defined at `q` floor(x / c) for every x in [0, xMax]?

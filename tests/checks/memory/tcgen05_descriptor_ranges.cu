@@ -6,9 +6,11 @@
 // a write made after the fence must be to another buffer (the scales: no
 // proxy-raw) or it is an unfenced operand write (proxy-raw at the MMA).
 // XFAIL: *
-// XFAIL reason (issue 11 shape 3): today's check does not decode the
-// descriptors' start address within one dynamic buffer, so the scale write is
-// taken as an operand write (false proxy-raw).
+// XFAIL reason (issue 11 shape 3): the descriptors are decoded (start address
+// and stride byte offset), but the instruction descriptor is a kernel
+// parameter here, so N is unknown and B's span is taken as 256 rows, which
+// reaches the scale buffer (false proxy-raw). With a constant idesc (the
+// form Triton and CUTLASS emit) the operands are exact.
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cstdint>
 

@@ -8,10 +8,6 @@
 // plain write into an operand stage (zero-filling a partial tile) before the
 // wgmma needs a fence.proxy.async (proxy-raw at the wgmma; the same write is
 // also overwritten by the next TMA refill of the stage: proxy-war at the release).
-// XFAIL: *
-// XFAIL reason (issue 11 shape 3): the descriptors are not decoded to a byte
-// range, so the scale-factor writes are taken as operand writes (false
-// proxy-raw on the clean kernels).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda_bf16.h>
 

@@ -112,7 +112,7 @@ bool drainsSomewhere(const FunctionModel& fn, InstId store) {
 // Every unsettled reuse of one store's source (at most one per overwrite).
 std::vector<Reuse> reusesOf(const FunctionModel& fn, InstId store) {
   const int source = fn.instructions[store].effect.source;
-  const int64_t extent = proxy::copyExtent(fn, store);
+  const int64_t extent = proxy::copyExtent(fn, store, source);
   const int64_t ring = ringDepth(fn, store, extent);
   const bool drains = drainsSomewhere(fn, store);
   auto overlaps = [&](InstId w) { return overwritesShared(fn, w) && proxy::mayOverlap(fn, w, store, source, extent); };

@@ -91,7 +91,7 @@ bool mayRead(const FunctionModel& fn, InstId read, InstId write) {
   if (r.kind == EffectKind::Load && r.address >= 0)
     return fn.memory->alias(read, r.address, write, w) != model::AliasResult::No;
   if (proxy::isAsyncSharedRead(fn, read))
-    return proxy::mayOverlap(fn, write, read, r.source, proxy::copyExtent(fn, read));
+    return proxy::mayOverlap(fn, write, read, r.source, proxy::copyExtent(fn, read, r.source));
   return false;
 }
 

@@ -82,5 +82,9 @@ ExperimentInfo litmusSbExperiment();
 ExperimentInfo litmusLbExperiment();
 ExperimentInfo gemmExperiment();
 ExperimentInfo gemmLatencyExperiment();
+ExperimentInfo bulkStoreReuseExperiment();
+ExperimentInfo proxyGlobalExperiment();
+ExperimentInfo electedArriveExperiment();
+ExperimentInfo mbarrierInitFenceExperiment();
 
 }  // namespace lab

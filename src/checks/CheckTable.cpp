@@ -30,6 +30,21 @@ constexpr CheckInfo kChecks[] = {
     {"barrier-init-race", Severity::Warning,
      "grid-scope counter is initialized inside the kernel whose other blocks update it",
      "docs/checks/barrier-init-race.md", checkBarrierInitRace},
+    {"mbarrier-init-fence", Severity::Warning,
+     "mbarrier used by the async proxy or other CTAs without fence.mbarrier_init after its init",
+     "docs/checks/mbarrier-init-fence.md", checkMbarrierInitFence},
+    {"elected-arrive", Severity::Warning,
+     "one elected thread releases data other threads wrote, with no warp or block synchronization before",
+     "docs/checks/elected-arrive.md", checkElectedArrive},
+    {"tcgen05-wait", Severity::Warning,
+     "tcgen05.ld/st not waited, or tcgen05 work handed between threads without tcgen05.fence, at a sync",
+     "docs/checks/tcgen05-wait.md", checkTcgen05Wait},
+    {"proxy-global", Severity::Warning,
+     "global memory crosses proxies (generic writes -> TMA read, TMA writes -> generic read) through a hand-off",
+     "docs/checks/proxy-global.md", checkProxyGlobal},
+    {"bulk-store-reuse", Severity::Warning,
+     "shared memory a bulk/TMA store still reads is overwritten (or the CTA exits) before wait_group.read",
+     "docs/checks/bulk-store-reuse.md", checkBulkStoreReuse},
 };
 }  // namespace
 

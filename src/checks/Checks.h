@@ -17,5 +17,10 @@ void checkReleaseMissing(const model::FunctionModel&, Findings&);    // ReleaseM
 void checkScopeTooNarrow(const model::FunctionModel&, Findings&);    // ScopeTooNarrow.cpp
 void checkBarrierReuse(const model::FunctionModel&, Findings&);      // BarrierReuse.cpp
 void checkBarrierInitRace(const model::FunctionModel&, Findings&);   // BarrierInitRace.cpp
+void checkMbarrierInitFence(const model::FunctionModel&, Findings&);  // MbarrierInitFence.cpp
+void checkElectedArrive(const model::FunctionModel&, Findings&);      // ElectedArrive.cpp
+void checkTcgen05Wait(const model::FunctionModel&, Findings&);        // Tcgen05Wait.cpp
+void checkProxyGlobal(const model::FunctionModel&, Findings&);        // ProxyGlobal.cpp
+void checkBulkStoreReuse(const model::FunctionModel&, Findings&);     // BulkStoreReuse.cpp
 
 }  // namespace fenceline::checks

@@ -28,6 +28,7 @@ enum Flag : uint16_t {
   HasMbarrier = 1 << 5,   // st.async / red.async: the last [..] operand is an mbarrier
   NoMemory = 1 << 6,      // has a [..] operand but no memory effect (prefetch)
   Shared = 1 << 7,        // defaults to shared::cta when no space modifier is given
+  TensorMemory = 1 << 8,  // tcgen05 [taddr]: a tensor-memory address, no state space
 };
 
 struct Row {
@@ -56,6 +57,9 @@ constexpr Row kTable[] = {
     {"st", {}, EK::Store, P::Generic, Se::Weak, Sc::None, Writes},
     {"stmatrix", {}, EK::Store, P::Generic, Se::Weak, Sc::None, Writes},
     {"tensormap", {"replace"}, EK::Store, P::Generic, Se::Weak, Sc::None, Writes},
+    // tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu [dst], [src], 128:
+    // copies a tensor map from shared to global memory and fences the tensormap proxy.
+    {"tensormap", {"cp_fenceproxy"}, EK::Store, P::Generic, Se::Weak, Sc::None, Writes},
     {"atom", {}, EK::ReadModifyWrite, P::Generic, Se::Relaxed, Sc::Gpu, Reads | Writes},
     {"red", {"async"}, EK::ReadModifyWrite, P::Generic, Se::Relaxed, Sc::Cluster, Writes | HasMbarrier},
     {"red", {}, EK::ReadModifyWrite, P::Generic, Se::Relaxed, Sc::Gpu, Writes},
@@ -118,7 +122,25 @@ constexpr Row kTable[] = {
     {"tcgen05", {"mma"}, EK::Tcgen05, P::Async, Se::None, Sc::None, Reads | Shared},
     {"tcgen05", {"cp"}, EK::Tcgen05, P::Async, Se::None, Sc::None, Reads | Shared},
     {"tcgen05", {"commit"}, EK::MbarrierArrive, P::Async, Se::Release, Sc::Cta, Reads | Writes},
-    {"tcgen05", {}, EK::Tcgen05, P::None, Se::None, Sc::None, 0},
+    // tcgen05 tensor-memory accesses, waits, thread-sync fences and allocation
+    // (PTX ISA 8.6+, "tcgen05" instructions). The [taddr] operand of ld/st is a
+    // tensor-memory address: no state space the other rows know.
+    {"tcgen05", {"ld"}, EK::Tcgen05Load, P::Async, Se::None, Sc::None, TensorMemory},
+    {"tcgen05", {"st"}, EK::Tcgen05Store, P::Async, Se::None, Sc::None, TensorMemory},
+    {"tcgen05", {"wait::ld"}, EK::Tcgen05WaitLoad, P::None, Se::None, Sc::None, 0},
+    {"tcgen05", {"wait::st"}, EK::Tcgen05WaitStore, P::None, Se::None, Sc::None, 0},
+    {"tcgen05", {"fence::before_thread_sync"}, EK::Tcgen05FenceBefore, P::None, Se::None, Sc::None, 0},
+    {"tcgen05", {"fence::after_thread_sync"}, EK::Tcgen05FenceAfter, P::None, Se::None, Sc::None, 0},
+    {"tcgen05", {"alloc"}, EK::Tcgen05Alloc, P::Async, Se::None, Sc::None, Writes | Shared},
+    {"tcgen05", {"relinquish_alloc_permit"}, EK::Tcgen05Alloc, P::None, Se::None, Sc::None, 0},
+    {"tcgen05", {"dealloc"}, EK::Tcgen05Dealloc, P::Async, Se::None, Sc::None, TensorMemory},
+    {"tcgen05", {}, EK::Tcgen05, P::None, Se::None, Sc::None, 0},  // tcgen05.shift
+
+    // Programmatic dependent launch: griddepcontrol.wait blocks until the
+    // prerequisite grids have completed and their memory operations are
+    // visible to this grid; launch_dependents only schedules.
+    {"griddepcontrol", {"wait"}, EK::GridDependencyWait, P::Generic, Se::Acquire, Sc::Gpu, 0},
+    {"griddepcontrol", {}, EK::None, P::None, Se::None, Sc::None, 0},
 
     // Control.
     {"call", {}, EK::Call, P::None, Se::None, Sc::None, 0},
@@ -289,6 +311,10 @@ MemoryEffect classify(const ptx::Instruction& inst) {
     }
     return e;
   }
+  if (row->flags & TensorMemory) {
+    e.address = addresses.empty() ? -1 : addresses.front();
+    return e;
+  }
   if (e.kind == EffectKind::Wgmma || e.kind == EffectKind::Tcgen05) {
     if (e.proxy == Proxy::Async) e.space = Space::SharedCta;  // through descriptors: no [..] operand
     return e;
@@ -311,7 +337,9 @@ std::string_view toString(EffectKind k) {
       "none", "load", "store", "rmw", "fence", "proxy-fence", "mbarrier-init", "mbarrier-init-fence",
       "mbarrier-arrive", "mbarrier-expect-tx", "mbarrier-wait", "mbarrier-inval", "cta-barrier",
       "cta-barrier-arrive", "warp-sync", "async-copy", "async-commit", "async-wait", "wgmma-fence", "wgmma",
-      "wgmma-commit", "wgmma-wait", "tcgen05", "call", "exit", "unknown"};
+      "wgmma-commit", "wgmma-wait", "tcgen05", "call", "exit", "unknown", "tcgen05-load", "tcgen05-store",
+      "tcgen05-wait-load", "tcgen05-wait-store", "tcgen05-fence-before", "tcgen05-fence-after", "tcgen05-alloc",
+      "tcgen05-dealloc", "grid-dependency-wait"};
   auto i = static_cast<size_t>(k);
   return i < std::size(names) ? names[i] : "?";
 }

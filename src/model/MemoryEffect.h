@@ -52,6 +52,18 @@ enum class EffectKind : uint8_t {
   Call,              // call
   Exit,              // ret, exit, trap
   Unknown,           // a memory-looking opcode fenceline does not classify (reported as unanalyzed)
+  // tcgen05 tensor-memory operations (sm_100), PTX ISA "Tensor Memory" and
+  // "tcgen05 memory consistency model". ld/st are asynchronous: their
+  // registers (ld) or tensor memory (st) are settled only by the matching wait.
+  Tcgen05Load,        // tcgen05.ld: tensor memory -> registers
+  Tcgen05Store,       // tcgen05.st: registers -> tensor memory
+  Tcgen05WaitLoad,    // tcgen05.wait::ld: every prior tcgen05.ld of this thread has completed
+  Tcgen05WaitStore,   // tcgen05.wait::st: every prior tcgen05.st of this thread has completed
+  Tcgen05FenceBefore, // tcgen05.fence::before_thread_sync: orders prior tcgen05 ops before a later thread sync
+  Tcgen05FenceAfter,  // tcgen05.fence::after_thread_sync: orders later tcgen05 ops after a prior thread sync
+  Tcgen05Alloc,       // tcgen05.alloc (writes the tensor-memory address to shared memory), relinquish_alloc_permit
+  Tcgen05Dealloc,     // tcgen05.dealloc: tensor memory is given back
+  GridDependencyWait, // griddepcontrol.wait: prerequisite grids have completed and their memory is visible
 };
 
 enum class Semantics : uint8_t { None, Weak, Volatile, Relaxed, Acquire, Release, AcqRel, Sc };

@@ -54,7 +54,7 @@ __device__ __forceinline__ float memcpy_tiles(const float* src, int iters) {
   __shared__ alignas(128) float tile[kTileFloats];
 #pragma nv_diag_suppress static_var_with_dynamic_init
   __shared__ block_barrier bar;
-  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  if (threadIdx.x == 0) init(&bar, blockDim.x);  // expect: mbarrier-init-fence, mbarrier-init-fence
   __syncthreads();
   float acc = 0.f;
   for (int k = 0; k < iters; ++k) {

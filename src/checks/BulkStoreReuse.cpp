@@ -1,0 +1,187 @@
+// bulk-store-reuse: a bulk or TMA store out of shared memory
+// (cp.async.bulk.global.shared::cta, cp.async.bulk.tensor.*.global.shared::cta,
+// cp.reduce.async.bulk[.tensor] into global memory) reads its source
+// asynchronously, until `cp.async.bulk.wait_group.read N` (or `wait_group N`)
+// covers its committed bulk async-group. Overwriting the source before that
+// (generic stores, a TMA load into it) lets the store send the new data; the
+// CTA exiting before it ends the shared memory under the copy.
+//
+// The issuing thread's paths are walked from the store (model/BulkGroups.h).
+// While the store is unsettled: an overlapping write on the issuer's own path
+// is reported; at a bar.sync the other threads are released, so overlapping
+// writes reachable from that barrier (up to the next one) are reported too;
+// reaching the end of the kernel is reported at the store.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "checks/ProxyCommon.h"
+#include "model/BulkGroups.h"
+#include "model/Paths.h"
+#include "model/Memory.h"
+
+namespace fenceline::checks {
+
+namespace {
+
+using model::EffectKind;
+using model::FunctionModel;
+using model::InstId;
+using model::Space;
+
+bool isShared(Space s) { return s == Space::SharedCta || s == Space::SharedCluster; }
+
+// A bulk copy that reads shared memory and completes through a bulk
+// async-group: its destination is global memory (or a tensor map).
+bool isBulkStore(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  return e.kind == EffectKind::AsyncCopy && e.proxy == model::Proxy::Async && e.source >= 0 &&
+         isShared(e.sourceSpace) && (e.destinationSpace == Space::Global || e.destinationSpace == Space::Tensor);
+}
+
+bool overwritesShared(const FunctionModel& fn, InstId i) {
+  return proxy::isGenericSharedWrite(fn, i) || proxy::isAsyncSharedWrite(fn, i);
+}
+
+struct Reuse {
+  InstId store = -1;
+  InstId write = -1;    // the overwrite, or -1 for the end of the kernel
+  InstId barrier = -1;  // the bar.sync that released the writer, if another thread writes
+};
+
+size_t elementBytes(std::string_view type) {
+  if (type.size() < 3) return 0;
+  int bits = 0;
+  for (char c : type.substr(2)) {
+    if (c < '0' || c > '9') return 0;
+    bits = bits * 10 + (c - '0');
+  }
+  return static_cast<size_t>(bits / 8);
+}
+
+// How many buffers of the store's extent the kernel cycles through (a ring
+// of stage buffers, stage[r % D]; 1 for a single buffer). Stage indices
+// are loop-variant or peeled into constants, which the value analysis
+// cannot follow from round to round, so the depth comes from the layout:
+// the size of the source's shared object when it is a sized array; for
+// dynamic shared memory (one extern array carved into buffers, CUTLASS's
+// epilogue smem_D[StagesD]) or an address the value analysis cannot trace
+// to its object, the depth the kernel itself declares with its
+// waits: wait_group.read N keeps N stores in flight, so it cycles through
+// at least N + 1 buffers. In a D-deep ring the buffer a round rewrites was
+// stored D - 1 groups before: a rewrite reached with fewer groups committed
+// since this store writes another buffer of the ring.
+int64_t ringDepth(const FunctionModel& fn, InstId store, int64_t extent) {
+  // The source's memory object (model/Memory.h): a sized shared symbol, or
+  // the dynamic shared buffer / unknown.
+  const ptx::Variable* var = nullptr;
+  if (fn.memory && fn.function) {
+    const model::MemoryObject object = fn.memory->copySource(store).object;
+    auto find = [&](const std::vector<ptx::Variable>& vars) -> const ptx::Variable* {
+      for (const auto& candidate : vars)
+        if (candidate.name == object.name) return &candidate;
+      return nullptr;
+    };
+    if (object.kind == model::MemoryObject::Kind::SharedSymbol) {
+      var = find(fn.function->locals);
+      if (!var && fn.module) var = find(fn.module->globals);
+    }
+  }
+  if (var && var->arraySize > 0 && !var->isExtern) {
+    const int64_t bytes = var->arraySize * static_cast<int64_t>(elementBytes(var->type));
+    return extent > 0 && bytes >= 2 * extent ? bytes / extent : 1;
+  }
+  int deepest = 0;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && model::isBulkWait(fn, i)) deepest = std::max(deepest, model::bulkWaitDepth(fn, i));
+  return 1 + deepest;
+}
+
+// Some path from the store reaches a wait_group[.read] 0 (the kernel drains
+// its stores before it ends). The paths that skip it are then taken to be
+// those of threads that stored nothing (CUTLASS guards its store tail with a
+// flag the value analysis cannot relate to the stores).
+bool drainsSomewhere(const FunctionModel& fn, InstId store) {
+  auto drain = [&](InstId i) { return model::isBulkWait(fn, i) && model::bulkWaitDepth(fn, i) == 0; };
+  return model::findReachable(fn, store, drain, [](InstId) { return false; }) >= 0;
+}
+
+// Every unsettled reuse of one store's source (at most one per overwrite).
+std::vector<Reuse> reusesOf(const FunctionModel& fn, InstId store) {
+  const int source = fn.instructions[store].effect.source;
+  const int64_t extent = proxy::copyExtent(fn, store, source);
+  const int64_t ring = ringDepth(fn, store, extent);
+  const bool drains = drainsSomewhere(fn, store);
+  auto overlaps = [&](InstId w) { return overwritesShared(fn, w) && proxy::mayOverlap(fn, w, store, source, extent); };
+  // The rewrite may hit this store's own buffer: in the same round (group
+  // still open) or ring - 1 groups later.
+  auto sameBuffer = [&](const model::Pending& p) { return p.open || p.deepest >= ring - 1; };
+  std::vector<Reuse> found;
+  std::map<InstId, bool> reported;
+  auto add = [&](InstId write, InstId barrier) {
+    if (reported.try_emplace(write, true).second) found.push_back({store, write, barrier});
+  };
+  model::walkWhilePending(fn, store, model::BulkWait::Read, [&](InstId i, const model::Pending& p) {
+    const auto kind = fn.instructions[i].effect.kind;
+    if (i != store && sameBuffer(p) && overlaps(i)) add(i, -1);
+    if (kind == EffectKind::Exit) {
+      if (!drains) add(-1, -1);
+      return false;
+    }
+    if (kind == EffectKind::CtaBarrier && sameBuffer(p)) {
+      // The other threads leave this barrier while the copy still reads:
+      // their writes up to their next barrier overlap it.
+      auto isBarrier = [&](InstId j) { return fn.instructions[j].effect.kind == EffectKind::CtaBarrier; };
+      for (InstId w : model::findAllReachable(fn, i, overlaps, isBarrier)) add(w, i);
+    }
+    return true;
+  });
+  return found;
+}
+
+report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
+  const std::string store = proxy::describe(fn, r.store);
+  if (r.write < 0) {
+    auto d = protocol::makeDiagnostic(
+        fn, r.store, "bulk-store-reuse",
+        fmt::format("the kernel can end while this {} is still reading its shared-memory source; no "
+                    "cp.async.bulk.wait_group.read covers its bulk async-group",
+                    store),
+        "before the kernel ends, the issuing thread executes cp.async.bulk.commit_group and then "
+        "cp.async.bulk.wait_group.read 0 (CUTLASS tma_store_wait<0>(), "
+        "cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>()))");
+    return d;
+  }
+  auto d = protocol::makeDiagnostic(
+      fn, r.write, "bulk-store-reuse",
+      fmt::format("shared memory is overwritten ({}) while the {} issued before may still be reading it; no "
+                  "cp.async.bulk.wait_group.read covers the store's bulk async-group",
+                  proxy::describe(fn, r.write), store),
+      fmt::format("the thread that issued the {} commits it (cp.async.bulk.commit_group) and waits with "
+                  "cp.async.bulk.wait_group.read N (N = groups allowed to stay in flight; CUTLASS "
+                  "tma_store_wait<N>()) before the buffer is written again{}",
+                  store, r.barrier >= 0 ? ", and before the barrier that lets the other threads write it" : ""));
+  protocol::addNote(d, fn, r.store, "the bulk store that reads this shared memory asynchronously");
+  if (r.barrier >= 0)
+    protocol::addNote(d, fn, r.barrier, "the writers leave this barrier while the issuing thread has not waited");
+  return d;
+}
+
+}  // namespace
+
+void checkBulkStoreReuse(const model::FunctionModel& fn, Findings& out) {
+  std::map<std::string, bool> reported;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0 || !isBulkStore(fn, i)) continue;
+    for (const Reuse& r : reusesOf(fn, i)) {
+      const std::string key = protocol::siteKey(fn, r.write >= 0 ? r.write : r.store) + (r.write < 0 ? "#exit" : "");
+      if (!reported.try_emplace(key, true).second) continue;
+      out.push_back(render(fn, r));
+    }
+  }
+}
+
+}  // namespace fenceline::checks

@@ -1,0 +1,182 @@
+// elected-arrive: threads of a warp (or of several warps) write shared or
+// global memory with generic stores, then one elected thread (`lane == 0`,
+// `elect.sync`, `threadIdx.x == k`) releases the data: an mbarrier arrive, a
+// release store or a release atomic. The release orders the elected
+// thread's own writes only; the other writers must first synchronize with
+// it (`__syncwarp()` / bar.warp.sync in a warp, bar.sync or a named barrier
+// across warps). Reported when some path from a write to the elected release
+// passes none of those, and a consumer reads what was written: a read that
+// may alias the write after a wait on the same mbarrier, or (for a release
+// to global memory) after an acquire. The read-then-release direction (a
+// consumer frees a stage after reading it) is proxy-war's.
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "checks/ProxyCommon.h"
+#include "model/Memory.h"
+#include "model/Paths.h"
+#include "model/ThreadRoles.h"
+#include "model/Values.h"
+
+namespace fenceline::checks {
+
+namespace {
+
+using model::EffectKind;
+using model::FunctionModel;
+using model::InstId;
+using model::Space;
+using model::ThreadSet;
+
+bool isElected(ThreadSet s) {
+  return s == ThreadSet::OneLane || s == ThreadSet::OneThread || s == ThreadSet::OneBlockThread;
+}
+
+// Written by possibly more threads than the elected release covers.
+bool widerThan(ThreadSet writer, ThreadSet releaser) {
+  if (writer == ThreadSet::All || writer == ThreadSet::Subset || writer == ThreadSet::OneWarp) return true;
+  // Lane 0 of every warp writes, one thread of the block releases.
+  return writer == ThreadSet::OneLane && (releaser == ThreadSet::OneThread || releaser == ThreadSet::OneBlockThread);
+}
+
+bool isSharedOrGlobal(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  Space s = e.space;
+  if (s == Space::Generic && fn.memory && e.address >= 0) s = fn.memory->space(i, e.address);
+  return s == Space::SharedCta || s == Space::SharedCluster || s == Space::Global || s == Space::Generic ||
+         s == Space::None;
+}
+
+bool isShared(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  Space s = e.space;
+  if (s == Space::Generic && fn.memory && e.address >= 0) s = fn.memory->space(i, e.address);
+  return s == Space::SharedCta || s == Space::SharedCluster;
+}
+
+// A generic data store (weak: flags and atomics are not the data).
+bool isDataWrite(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  if (e.kind != EffectKind::Store || e.proxy != model::Proxy::Generic || e.address < 0 || e.mbarrier >= 0) return false;
+  if (e.semantics != model::Semantics::Weak && e.semantics != model::Semantics::None) return false;
+  return isSharedOrGlobal(fn, i);
+}
+
+enum class ReleaseKind { Arrive, GlobalRelease };
+
+std::optional<ReleaseKind> releaseKind(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  if (proxy::isHandOffArrive(fn, i)) return ReleaseKind::Arrive;
+  if ((e.kind == EffectKind::Store || e.kind == EffectKind::ReadModifyWrite) && e.mbarrier < 0 &&
+      protocol::hasReleaseSemantics(e))
+    return ReleaseKind::GlobalRelease;
+  return std::nullopt;
+}
+
+bool isThreadSync(const FunctionModel& fn, InstId i) {
+  auto k = fn.instructions[i].effect.kind;
+  return k == EffectKind::WarpSync || k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive;
+}
+
+// Does a consumer read memory `write` may have written, after a wait the
+// release is for? Generic loads and async-proxy reads of shared memory.
+bool mayRead(const FunctionModel& fn, InstId read, InstId write) {
+  const auto& r = fn.instructions[read].effect;
+  const int w = fn.instructions[write].effect.address;
+  if (r.kind == EffectKind::Load && r.address >= 0)
+    return fn.memory->alias(read, r.address, write, w) != model::AliasResult::No;
+  if (proxy::isAsyncSharedRead(fn, read))
+    return proxy::mayOverlap(fn, write, read, r.source, proxy::copyExtent(fn, read, r.source));
+  return false;
+}
+
+// The reads a consumer makes after a wait that the release is for: after an
+// mbarrier wait on the same barrier (an arrive), after an acquire (a release
+// to global memory). Generic loads and async-proxy reads of shared memory.
+std::vector<InstId> consumerReads(const FunctionModel& fn, InstId release, ReleaseKind kind) {
+  auto isWait = [&](InstId i) {
+    const auto& e = fn.instructions[i].effect;
+    if (kind == ReleaseKind::Arrive) return e.kind == EffectKind::MbarrierWait && proxy::sameBarrier(fn, release, i);
+    if (protocol::isAcquireFence(fn, i)) return true;
+    return (e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && protocol::hasAcquireSemantics(e);
+  };
+  // ld.global.nc reads memory the kernel treats as read-only (const
+  // __restrict__ inputs): never the data a release publishes.
+  auto isRead = [&](InstId i) {
+    const auto& e = fn.instructions[i].effect;
+    if (e.kind == EffectKind::Load && e.address >= 0) return !fn.instructions[i].hasModifier("nc");
+    return proxy::isAsyncSharedRead(fn, i);
+  };
+  std::vector<char> seen(fn.instructions.size(), 0);
+  std::vector<InstId> reads;
+  for (InstId wait = 0; wait < static_cast<InstId>(fn.instructions.size()); ++wait) {
+    if (fn.instructions[wait].block < 0 || !isWait(wait)) continue;
+    auto isWaitAgain = [&](InstId i) { return i != wait && isWait(i); };
+    for (InstId r : model::findAllReachable(fn, wait, isRead, isWaitAgain))
+      if (!seen[r]) {
+        seen[r] = 1;
+        reads.push_back(r);
+      }
+  }
+  return reads;
+}
+
+struct Finding {
+  InstId release = -1;
+  InstId write = -1;
+};
+
+report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind kind) {
+  const ThreadSet set = fn.roles->instructionSet(f.release);
+  const char* who = set == ThreadSet::OneLane ? "one lane of the warp" : "one thread";
+  auto d = protocol::makeDiagnostic(
+      fn, f.release, "elected-arrive",
+      fmt::format("{} executed by {} releases data other threads wrote, with no __syncwarp()/bar.sync between their "
+                  "writes and it; the release orders only the releasing thread's own writes",
+                  kind == ReleaseKind::Arrive ? "this mbarrier arrive" : "this release", who),
+      set == ThreadSet::OneLane
+          ? "insert __syncwarp() (bar.warp.sync) after the writes, executed by every writing lane, before the elected "
+            "release; or let every writing thread arrive (arrival count = writers)"
+          : "insert __syncthreads() or a named barrier (bar.sync id, count) among the writers after their writes and "
+            "before the elected release; or let every writing thread arrive");
+  protocol::addNote(d, fn, f.write, "written by more threads than the one that releases; no warp or block "
+                                    "synchronization orders this write before the release");
+  return d;
+}
+
+}  // namespace
+
+void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
+  if (!fn.roles || !fn.memory) return;
+  std::vector<InstId> writes, releases;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;
+    if (isDataWrite(fn, i)) writes.push_back(i);
+    else if (releaseKind(fn, i) && isElected(fn.roles->instructionSet(i))) releases.push_back(i);
+  }
+  if (writes.empty() || releases.empty()) return;
+  std::map<std::string, bool> reported;
+  auto sync = [&](InstId i) { return isThreadSync(fn, i); };
+  for (InstId release : releases) {
+    const ThreadSet releaser = fn.roles->instructionSet(release);
+    const ReleaseKind kind = *releaseKind(fn, release);
+    std::optional<std::vector<InstId>> reads;
+    for (InstId write : writes) {
+      if (!widerThan(fn.roles->instructionSet(write), releaser)) continue;
+      if (kind == ReleaseKind::GlobalRelease && isShared(fn, write)) continue;  // no other CTA reads it
+      if (!model::reachable(fn, write, release) || model::everyPathPasses(fn, write, release, sync)) continue;
+      if (!reads) reads = consumerReads(fn, release, kind);
+      if (std::none_of(reads->begin(), reads->end(), [&](InstId r) { return mayRead(fn, r, write); })) continue;
+      if (reported.try_emplace(protocol::siteKey(fn, release), true).second)
+        out.push_back(render(fn, {release, write}, kind));
+      break;
+    }
+  }
+}
+
+}  // namespace fenceline::checks

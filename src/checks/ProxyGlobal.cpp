@@ -1,0 +1,251 @@
+// proxy-global: the proxy rule in global memory. Generic writes to global
+// memory that the async proxy reads later (a TMA load or bulk copy from
+// global, a TMA reduce into it) after a flag, grid or cross-GPU hand-off need
+// a `fence.proxy.async.global` (or unqualified `fence.proxy.async`): in the
+// writer, between its writes and its release, or in the issuer, between its
+// acquire and the copy. And the reverse: async-proxy writes to global memory
+// (bulk/TMA stores, reductions) are released to other threads only after the
+// issuer's `cp.async.bulk.wait_group N` (not `.read`) completed them.
+//
+// Both sides of an in-kernel hand-off are in one function (block 0 writes
+// and signals, block 1 waits and copies), usually on different branches. A
+// copy is related to writes through a wait before it (a spin-loop poll, an
+// acquire load or RMW at .gpu or wider) that reaches it in the same loop
+// iteration without an issuer fence, a signal on the same flag object (a
+// release store or RMW at .gpu or wider, a relaxed flag a spin loop polls),
+// and writes that reach the signal without a fence by every writer. Within
+// one CTA (bar.sync only) nothing is reported: that is not the hand-off this
+// check is about.
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "checks/ProxyCommon.h"
+#include "model/BulkGroups.h"
+#include "model/Memory.h"
+#include "model/Paths.h"
+#include "model/ThreadRoles.h"
+#include "model/Values.h"
+
+namespace fenceline::checks {
+
+namespace {
+
+using model::EffectKind;
+using model::FunctionModel;
+using model::InstId;
+using model::Scope;
+using model::Space;
+
+bool isGlobalTarget(Space s) { return s == Space::Global || s == Space::Tensor; }
+
+bool atLeastGpu(const FunctionModel& fn, InstId i) {
+  Scope s = protocol::scopeOf(fn, i);
+  return s == Scope::Gpu || s == Scope::Sys;
+}
+
+// A weak generic store of data to global memory (not a flag: flags are
+// relaxed/volatile/release stores or atomics).
+bool isGenericGlobalWrite(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  if (e.kind != EffectKind::Store || e.proxy != model::Proxy::Generic || e.mbarrier >= 0 || e.address < 0) return false;
+  if (e.semantics != model::Semantics::Weak && e.semantics != model::Semantics::None) return false;
+  if (e.space == Space::Global) return true;
+  if (e.space != Space::Generic || !fn.memory) return false;
+  Space narrowed = fn.memory->space(i, e.address);
+  return narrowed == Space::Global || narrowed == Space::Generic || narrowed == Space::None;
+}
+
+// The operand through which an async copy reads global memory, or -1: the
+// source of a TMA load / bulk copy from global, the destination of a reduction.
+int asyncGlobalReadOperand(const FunctionModel& fn, InstId i) {
+  const auto& in = fn.instructions[i];
+  const auto& e = in.effect;
+  if (e.kind != EffectKind::AsyncCopy || e.proxy != model::Proxy::Async) return -1;
+  if (in.hasModifier("reduce")) return isGlobalTarget(e.destinationSpace) ? e.destination : -1;
+  if (!e.writes) return -1;  // prefetch: nothing lands anywhere
+  return isGlobalTarget(e.sourceSpace) ? e.source : -1;
+}
+
+bool isAcquirePoint(const protocol::Context& ctx, InstId i);
+
+// An async copy that writes global memory through an address (a bulk store
+// or reduction, not a tensor-map copy: its memory cannot be related to the
+// reads that follow a wait).
+bool isAsyncGlobalWrite(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  return e.kind == EffectKind::AsyncCopy && e.proxy == model::Proxy::Async && e.writes &&
+         e.destinationSpace == Space::Global && e.destination >= 0;
+}
+
+// A generic read of global memory after a wait (any acquire point of the
+// function) that may read what the async copy wrote: the consumer of the
+// release.
+bool readAfterAWait(const protocol::Context& ctx, InstId copy) {
+  const FunctionModel& fn = ctx.fn;
+  const int destination = fn.instructions[copy].effect.destination;
+  auto reads = [&](InstId i) {
+    const auto& e = fn.instructions[i].effect;
+    return e.kind == EffectKind::Load && e.address >= 0 && protocol::isDataRead(fn, i) &&
+           fn.memory->alias(i, e.address, copy, destination) != model::AliasResult::No;
+  };
+  auto never = [](InstId) { return false; };
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && isAcquirePoint(ctx, i) && model::findReachable(fn, i, reads, never) >= 0)
+      return true;
+  return false;
+}
+
+// fence.proxy.async / .global in the generic-to-async direction.
+bool isGlobalProxyFence(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  return e.kind == EffectKind::ProxyFence && e.proxy == model::Proxy::Async &&
+         e.semantics != model::Semantics::Acquire && (e.fenceSpace == Space::None || e.fenceSpace == Space::Global);
+}
+
+// A signal: a release store or RMW at .gpu or wider, or a relaxed flag
+// store / atomic that a spin loop of this function polls.
+bool isReleasePoint(const protocol::Context& ctx, InstId i) {
+  const FunctionModel& fn = ctx.fn;
+  const auto& e = fn.instructions[i].effect;
+  if (e.address < 0) return false;
+  if ((e.kind == EffectKind::Store || e.kind == EffectKind::ReadModifyWrite) && protocol::hasReleaseSemantics(e))
+    return atLeastGpu(fn, i);
+  return std::binary_search(ctx.signals.begin(), ctx.signals.end(), i);
+}
+
+// A wait: an acquire load or RMW at .gpu or wider, or the poll of a spin loop.
+bool isAcquirePoint(const protocol::Context& ctx, InstId i) {
+  const FunctionModel& fn = ctx.fn;
+  const auto& e = fn.instructions[i].effect;
+  if (e.address < 0) return false;
+  if ((e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && protocol::hasAcquireSemantics(e))
+    return atLeastGpu(fn, i);
+  return ctx.isPoll(i);
+}
+
+// The signal may be the one the wait observes: same flag object.
+bool sameFlag(const FunctionModel& fn, InstId release, InstId acquire) {
+  return fn.memory->alias(release, fn.instructions[release].effect.address, acquire,
+                          fn.instructions[acquire].effect.address) != model::AliasResult::No;
+}
+
+// The loop headers a walk from `from` must not cross to stay in its iteration.
+std::vector<model::BlockId> enclosingHeaders(const FunctionModel& fn, InstId from) {
+  std::vector<model::BlockId> headers;
+  for (int32_t l = fn.loopOf[fn.instructions[from].block]; l >= 0; l = fn.loops[l].parent)
+    headers.push_back(fn.loops[l].header);
+  return headers;
+}
+
+// `copy` is reached from the acquire point `acquire` in the same iteration of
+// every loop around the acquire, on a path without an issuer fence.
+bool reachesUnfenced(const FunctionModel& fn, InstId acquire, InstId copy) {
+  std::vector<model::BlockId> headers = enclosingHeaders(fn, acquire);
+  auto stop = [&](InstId i) {
+    if (isGlobalProxyFence(fn, i)) return true;
+    const auto& b = fn.blocks[fn.instructions[i].block];
+    return i == b.first && std::find(headers.begin(), headers.end(), fn.instructions[i].block) != headers.end();
+  };
+  return model::findReachable(fn, acquire, [&](InstId i) { return i == copy; }, stop) >= 0;
+}
+
+struct Finding {
+  InstId copy = -1, acquire = -1, release = -1, write = -1;
+};
+
+// Writes the async read at `copy` may see unfenced, through one hand-off.
+std::optional<Finding> unfencedHandOff(const protocol::Context& ctx, InstId copy, int operand) {
+  const FunctionModel& fn = ctx.fn;
+  std::vector<InstId> releases;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && isReleasePoint(ctx, i)) releases.push_back(i);
+  auto acquires = model::findReachingBackward(
+      fn, copy, [&](InstId i) { return isAcquirePoint(ctx, i); }, [&](InstId i) { return isGlobalProxyFence(fn, i); });
+  for (InstId acquire : acquires) {
+    if (!reachesUnfenced(fn, acquire, copy)) continue;
+    for (InstId release : releases) {
+      if (!sameFlag(fn, release, acquire)) continue;
+      auto broadFence = [&](InstId i) {
+        if (!isGlobalProxyFence(fn, i) || !fn.roles) return isGlobalProxyFence(fn, i);
+        auto set = fn.roles->instructionSet(i);
+        return set == model::ThreadSet::All || set == model::ThreadSet::Subset;
+      };
+      auto writes = model::findReachingBackward(
+          fn, release, [&](InstId i) { return isGenericGlobalWrite(fn, i); }, broadFence);
+      for (InstId write : writes) {
+        if (fn.memory->alias(write, fn.instructions[write].effect.address, copy, operand) == model::AliasResult::No)
+          continue;
+        auto covering = [&](InstId i) { return isGlobalProxyFence(fn, i) && proxy::fenceCoversThreadsOf(fn, i, write); };
+        if (model::everyPathPasses(fn, write, release, covering)) continue;
+        return Finding{copy, acquire, release, write};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+report::Diagnostic renderRead(const FunctionModel& fn, const Finding& f) {
+  const std::string copy = proxy::describe(fn, f.copy);
+  auto d = protocol::makeDiagnostic(
+      fn, f.copy, "proxy-global",
+      fmt::format("the async proxy ({}) reads global memory that generic stores wrote before a hand-off, with no "
+                  "fence.proxy.async.global between them; it may read the old data",
+                  copy),
+      fmt::format("insert fence.proxy.async.global in the writer, after its writes and before its release (executed "
+                  "by every writing thread), or in the thread that issues the {} after its acquire and before "
+                  "issuing it",
+                  copy));
+  protocol::addNote(d, fn, f.write, "generic write of global memory that the copy may read");
+  protocol::addNote(d, fn, f.release, "the writer releases here without a proxy fence before it");
+  protocol::addNote(d, fn, f.acquire, "the issuer acquires here; no proxy fence follows before the copy");
+  return d;
+}
+
+report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId release) {
+  const std::string what = proxy::describe(fn, copy);
+  auto d = protocol::makeDiagnostic(
+      fn, release, "proxy-global",
+      fmt::format("this release publishes global memory written by the async proxy ({}) before the copy has "
+                  "completed; a thread that acquires it may read the old data",
+                  what),
+      "before the release, the issuing thread commits the copy and waits for it with cp.async.bulk.wait_group N "
+      "(not .read: that only covers the source; CUTLASS tma_store_wait<0>() is .read)");
+  protocol::addNote(d, fn, copy, "async-proxy write of global memory, still in flight at the release");
+  return d;
+}
+
+}  // namespace
+
+void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
+  if (!fn.memory) return;
+  std::vector<InstId> reads, writes;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;
+    if (asyncGlobalReadOperand(fn, i) >= 0) reads.push_back(i);
+    if (isAsyncGlobalWrite(fn, i)) writes.push_back(i);
+  }
+  if (reads.empty() && writes.empty()) return;
+  const protocol::Context& ctx = protocol::contextFor(fn);
+  std::map<std::string, bool> reported;
+  for (InstId copy : reads) {
+    auto f = unfencedHandOff(ctx, copy, asyncGlobalReadOperand(fn, copy));
+    if (f && reported.try_emplace(protocol::siteKey(fn, copy), true).second) out.push_back(renderRead(fn, *f));
+  }
+  for (InstId copy : writes) {
+    if (!readAfterAWait(ctx, copy)) continue;
+    InstId release = -1;
+    model::walkWhilePending(fn, copy, model::BulkWait::Complete, [&](InstId i, const model::Pending&) {
+      if (release < 0 && isReleasePoint(ctx, i)) release = i;
+      return release < 0;
+    });
+    if (release >= 0 && reported.try_emplace(protocol::siteKey(fn, release) + "#w", true).second)
+      out.push_back(renderWrite(fn, copy, release));
+  }
+}
+
+}  // namespace fenceline::checks

@@ -1,0 +1,254 @@
+// tcgen05-wait: tcgen05.ld and tcgen05.st are asynchronous. Before a thread
+// tells others that tensor memory may be reused or consumed (an mbarrier
+// arrive, bar.sync / bar.arrive, a cluster barrier arrive, tcgen05.dealloc)
+// it must complete them: tcgen05.wait::ld for its loads, tcgen05.wait::st
+// for its stores. And a hand-off of tcgen05 work from one thread to another
+// through a relaxed thread synchronization (mbarrier.arrive.relaxed,
+// mbarrier.try_wait.relaxed, barrier.cluster.arrive.relaxed) is ordered only
+// with tcgen05.fence::before_thread_sync before it (in the thread whose
+// tcgen05 work precedes it) and tcgen05.fence::after_thread_sync after it (in
+// the thread whose tcgen05 work follows it); release/acquire synchronization
+// and tcgen05.commit's arrive need no fence (see `releases` below).
+//
+// Three findings, each reported at the operation where the wait or fence is
+// missing: a signal reached from a tcgen05.ld/st without the wait; a relaxed
+// synchronization reached from tcgen05 work without the before-fence, when
+// another thread's tcgen05 work follows it; and tcgen05 work after a
+// relaxed synchronization without the after-fence, when the synchronization
+// follows another thread's tcgen05 work (a cluster barrier after it, or a
+// wait on a barrier that tcgen05.commit or a tcgen05 thread's arrive completes).
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "checks/Checks.h"
+#include "checks/ProtocolCommon.h"
+#include "checks/ProxyCommon.h"
+#include "model/Paths.h"
+#include "model/ThreadRoles.h"
+
+namespace fenceline::checks {
+
+namespace {
+
+using model::EffectKind;
+using model::FunctionModel;
+using model::InstId;
+using model::ThreadSet;
+
+EffectKind kindOf(const FunctionModel& fn, InstId i) { return fn.instructions[i].effect.kind; }
+
+// tcgen05 operations whose order across threads the tcgen05 fences govern.
+bool isTcgen05Work(const FunctionModel& fn, InstId i) {
+  switch (kindOf(fn, i)) {
+    case EffectKind::Tcgen05:
+    case EffectKind::Tcgen05Load:
+    case EffectKind::Tcgen05Store:
+    case EffectKind::Tcgen05Alloc:
+    case EffectKind::Tcgen05Dealloc: return true;
+    default: return false;
+  }
+}
+
+bool isTcgen05Commit(const FunctionModel& fn, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  return e.kind == EffectKind::MbarrierArrive && e.proxy == model::Proxy::Async;
+}
+
+// A thread synchronization a thread uses to hand something to others.
+bool isThreadSyncSignal(const FunctionModel& fn, InstId i) {
+  auto k = kindOf(fn, i);
+  return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || proxy::isHandOffArrive(fn, i);
+}
+
+// Whether a synchronization carries the memory ordering that the tcgen05
+// fences otherwise supply. CUTLASS's and Triton's Blackwell kernels hand
+// tcgen05 work over with release arrives, acquire waits, bar.sync and
+// tcgen05.commit and emit no tcgen05.fence::*_thread_sync; the ISA's
+// canonical patterns that show the fences synchronize with .relaxed
+// operations (mbarrier.try_wait.relaxed.cluster; tcgen05.fence::after_thread_sync;
+// tcgen05.ld), see NVIDIA/cutlass#2974. The fences are required around
+// relaxed synchronization only.
+bool releases(const FunctionModel& fn, InstId sync) {
+  return protocol::hasReleaseSemantics(fn.instructions[sync].effect);
+}
+
+bool acquires(const FunctionModel& fn, InstId sync) {
+  const auto& e = fn.instructions[sync].effect;
+  if (e.kind == EffectKind::CtaBarrier && e.scope == model::Scope::Cluster) {
+    // barrier.cluster.wait acquires what the arrives released: after
+    // barrier.cluster.arrive.relaxed there is nothing to acquire.
+    auto arrives = model::findReachingBackward(
+        fn, sync,
+        [&](InstId i) {
+          const auto& a = fn.instructions[i].effect;
+          return a.kind == EffectKind::CtaBarrierArrive && a.scope == model::Scope::Cluster;
+        },
+        [](InstId) { return false; });
+    for (InstId a : arrives)
+      if (!releases(fn, a)) return false;
+  }
+  return protocol::hasAcquireSemantics(e);
+}
+
+// A signal that tensor memory may be reused or consumed.
+bool isReuseSignal(const FunctionModel& fn, InstId i) {
+  return isThreadSyncSignal(fn, i) || kindOf(fn, i) == EffectKind::Tcgen05Dealloc;
+}
+
+// tcgen05.alloc, relinquish_alloc_permit and dealloc are warp-wide
+// (.sync.aligned) and made by the warp that owns the allocation: a pair of
+// them is never a hand-off between threads, whatever the thread roles say
+// about the branches around them (CUTLASS's TmemAllocator; the shape of
+// tests/checks/realcode/tcgen05_commit_multicast.cu).
+bool isAllocationManagement(const FunctionModel& fn, InstId i) {
+  return kindOf(fn, i) == EffectKind::Tcgen05Alloc || kindOf(fn, i) == EffectKind::Tcgen05Dealloc;
+}
+
+// Thread roles tell sets, not identities: two operations under the same
+// set (the allocating warp that later deallocates, the elected MMA issuer's
+// own sequence, every warp on its own TMEM lane quarter) are taken as made
+// by the same threads; under different sets (warp 0 allocates, an elected
+// lane of warp 1 issues tcgen05.mma, the epilogue warps tcgen05.ld) as a
+// hand-off between threads.
+bool possiblyOtherThread(const FunctionModel& fn, InstId a, InstId b) {
+  if (!fn.roles) return true;
+  if (isAllocationManagement(fn, a) && isAllocationManagement(fn, b)) return false;
+  return fn.roles->instructionSet(a) != fn.roles->instructionSet(b);
+}
+
+auto never = [](InstId) { return false; };
+
+struct Report {
+  InstId at = -1;
+  InstId other = -1;
+  enum Kind { MissingWaitLd, MissingWaitSt, MissingBefore, MissingAfter } kind = MissingWaitLd;
+};
+
+report::Diagnostic render(const FunctionModel& fn, const Report& r) {
+  const std::string at = proxy::describe(fn, r.at);
+  switch (r.kind) {
+    case Report::MissingWaitLd:
+    case Report::MissingWaitSt: {
+      const bool ld = r.kind == Report::MissingWaitLd;
+      auto d = protocol::makeDiagnostic(
+          fn, r.at, "tcgen05-wait",
+          fmt::format("this {} tells other threads the tensor memory may be reused, but a tcgen05.{} before it has "
+                      "not been waited for (tcgen05.wait::{})",
+                      at, ld ? "ld" : "st", ld ? "ld" : "st"),
+          fmt::format("insert tcgen05.wait::{}.sync.aligned after the tcgen05.{} and before the {}, executed by the "
+                      "thread that issued the tcgen05.{} (CUTLASS fence_view_async_tmem_{}())",
+                      ld ? "ld" : "st", ld ? "ld" : "st", at, ld ? "ld" : "st", ld ? "load" : "store"));
+      protocol::addNote(d, fn, r.other, fmt::format("asynchronous tcgen05.{} still in flight at the signal",
+                                                    ld ? "ld" : "st"));
+      return d;
+    }
+    case Report::MissingBefore: {
+      auto d = protocol::makeDiagnostic(
+          fn, r.at, "tcgen05-wait",
+          fmt::format("this {} hands tcgen05 work to another thread without tcgen05.fence::before_thread_sync "
+                      "before it",
+                      at),
+          "insert tcgen05.fence::before_thread_sync between the thread's tcgen05 operations and this "
+          "synchronization (cuda::ptx::tcgen05_fence_before_thread_sync())");
+      protocol::addNote(d, fn, r.other, "tcgen05 operation ordered before the synchronization");
+      return d;
+    }
+    case Report::MissingAfter: break;
+  }
+  auto d = protocol::makeDiagnostic(
+      fn, r.at, "tcgen05-wait",
+      fmt::format("this {} follows a thread synchronization that hands over another thread's tcgen05 work, "
+                  "without tcgen05.fence::after_thread_sync between them",
+                  at),
+      "insert tcgen05.fence::after_thread_sync after the synchronization (the wait or bar.sync) and before this "
+      "tcgen05 operation (cuda::ptx::tcgen05_fence_after_thread_sync())");
+  protocol::addNote(d, fn, r.other, "the synchronization it follows");
+  return d;
+}
+
+}  // namespace
+
+void checkTcgen05Wait(const model::FunctionModel& fn, Findings& out) {
+  std::vector<InstId> work, waits;
+  bool any = false;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;
+    if (isTcgen05Work(fn, i)) work.push_back(i);
+    if (kindOf(fn, i) == EffectKind::MbarrierWait) waits.push_back(i);
+    any = any || isTcgen05Work(fn, i) || isTcgen05Commit(fn, i);
+  }
+  if (!any) return;
+  std::map<std::string, bool> reported;
+  auto emit = [&](const Report& r) {
+    if (reported.try_emplace(protocol::siteKey(fn, r.at) + std::to_string(int(r.kind)), true).second)
+      out.push_back(render(fn, r));
+  };
+  auto isKind = [&](EffectKind k) { return [&fn, k](InstId i) { return kindOf(fn, i) == k; }; };
+
+  // 1. Loads and stores completed before a reuse signal.
+  for (InstId x : work) {
+    const EffectKind k = kindOf(fn, x);
+    if (k != EffectKind::Tcgen05Load && k != EffectKind::Tcgen05Store) continue;
+    auto wait = isKind(k == EffectKind::Tcgen05Load ? EffectKind::Tcgen05WaitLoad : EffectKind::Tcgen05WaitStore);
+    for (InstId s : model::findAllReachable(fn, x, [&](InstId i) { return isReuseSignal(fn, i); }, wait))
+      emit({s, x, k == EffectKind::Tcgen05Load ? Report::MissingWaitLd : Report::MissingWaitSt});
+  }
+
+  // 2. Before-fence: tcgen05 work -> thread sync, another thread's tcgen05 work after it.
+  auto workAfter = [&](InstId sync) -> std::vector<InstId> {
+    if (kindOf(fn, sync) == EffectKind::MbarrierArrive) {  // through the waits on its barrier
+      std::vector<InstId> found;
+      for (InstId w : waits)
+        if (proxy::sameBarrier(fn, sync, w))
+          for (InstId y : model::findAllReachable(fn, w, [&](InstId i) { return isTcgen05Work(fn, i); }, never))
+            found.push_back(y);
+      return found;
+    }
+    return model::findAllReachable(fn, sync, [&](InstId i) { return isTcgen05Work(fn, i); }, never);
+  };
+  auto before = isKind(EffectKind::Tcgen05FenceBefore);
+  for (InstId x : work) {
+    for (InstId s : model::findAllReachable(fn, x, [&](InstId i) { return isThreadSyncSignal(fn, i); }, before)) {
+      if (releases(fn, s)) continue;
+      auto after = workAfter(s);
+      if (std::any_of(after.begin(), after.end(), [&](InstId y) { return possiblyOtherThread(fn, x, y); }))
+        emit({s, x, Report::MissingBefore});
+    }
+  }
+
+  // 3. After-fence: a synchronization that follows another thread's tcgen05
+  // work (bar.sync reached from it; a wait on a barrier that tcgen05.commit
+  // or an arrive reached from tcgen05 work completes), then tcgen05 work.
+  auto afterFence = isKind(EffectKind::Tcgen05FenceAfter);
+  auto check = [&](InstId sync, auto&& fromOther) {
+    for (InstId y : model::findAllReachable(fn, sync, [&](InstId i) { return isTcgen05Work(fn, i); }, afterFence))
+      if (fromOther(y)) emit({y, sync, Report::MissingAfter});
+  };
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0 || acquires(fn, i)) continue;
+    if (kindOf(fn, i) == EffectKind::CtaBarrier) {
+      std::vector<InstId> sources = model::findReachingBackward(fn, i, [&](InstId j) { return isTcgen05Work(fn, j); },
+                                                                never);
+      if (sources.empty()) continue;
+      check(i, [&](InstId y) {
+        return std::any_of(sources.begin(), sources.end(), [&](InstId x) { return possiblyOtherThread(fn, x, y); });
+      });
+    } else if (kindOf(fn, i) == EffectKind::MbarrierWait) {
+      bool handsTcgen05 = false;
+      for (InstId a = 0; a < static_cast<InstId>(fn.instructions.size()) && !handsTcgen05; ++a) {
+        if (fn.instructions[a].block < 0 || !proxy::sameBarrier(fn, a, i)) continue;
+        if (isTcgen05Commit(fn, a)) handsTcgen05 = true;
+        else if (proxy::isHandOffArrive(fn, a))
+          handsTcgen05 = !model::findReachingBackward(fn, a, [&](InstId j) { return isTcgen05Work(fn, j); }, never)
+                              .empty();
+      }
+      // The tensor-memory accesses after the wait (allocation management
+      // after it is a teardown question the check leaves alone).
+      if (handsTcgen05) check(i, [&](InstId y) { return !isAllocationManagement(fn, y); });
+    }
+  }
+}
+
+}  // namespace fenceline::checks

@@ -520,13 +520,18 @@ struct DescriptorDecoder {
 
 // Bytes an operand tile of `rows` rows spans. With the descriptor's stride
 // byte offset known (bits 32-45, in 16-byte units: the distance between
-// groups of 8 rows), rows / 8 such groups; otherwise a K-major row of a
+// groups of 8 rows) and its leading byte offset (bits 16-29: the distance
+// between the core matrices of one K slice), the farther of rows / 8 groups
+// and the last group's second core matrix; otherwise a K-major row of a
 // swizzled layout is at most 128 bytes from the next one (the widest
 // swizzle), and an MN-major tile of the same element count spans no more.
 int64_t tileSpan(int64_t rows, uint64_t layout) {
-  const int64_t strideBytes = int64_t((layout >> 32) & 0x3FFF) << 4;
-  if (strideBytes > 0 && rows % 8 == 0) return std::min(rows / 8 * strideBytes, rows * 128);
-  return rows * 128;
+  const int64_t strideBytes = int64_t((layout >> 32) & 0x3FFF) << 4;   // SBO: between 8-row groups
+  const int64_t leadingBytes = int64_t((layout >> 16) & 0x3FFF) << 4;  // LBO: between core matrices along K
+  if (strideBytes <= 0 || rows % 8 != 0) return rows * 128;
+  // The last 8-row group starts (rows/8 - 1) * SBO in; within a group the
+  // K slice's second core matrix (8 rows x 16 bytes) starts LBO in.
+  return std::max(rows / 8 * strideBytes, (rows / 8 - 1) * strideBytes + leadingBytes + 128);
 }
 
 // wgmma.mma_async.sync.aligned.m64nNkK...: A is 64 rows, B is N rows.

@@ -251,8 +251,11 @@ struct ValueAnalysis::Impl {
 
   AbstractValue valueDefinedBy(InstId d, ValueReg reg) {
     const Inst& inst = fn.instructions[d];
-    if (inst.operands.empty() || inst.operands[0].kind != Kind::Register || inst.operands[0].reg != reg)
-      return term(name(d, "def"));  // one element of a vector / predicate pair
+    const bool pairResult = !inst.operands.empty() && inst.operands[0].kind == Kind::PredicatePair &&
+                            !inst.operands[0].elements.empty() && inst.operands[0].elements[0].kind == Kind::Register &&
+                            inst.operands[0].elements[0].reg == reg && inst.opcode() == "shfl";
+    if (!pairResult && (inst.operands.empty() || inst.operands[0].kind != Kind::Register || inst.operands[0].reg != reg))
+      return term(name(d, "def"));  // one element of a vector / predicate pair (shfl's value is evaluated)
     if (defState[d] == 2) return defValue[d];
     if (defState[d] == 1) return placeholder(reg);  // a cycle through single definitions
     if (depth >= kMaxDepth) return term(name(d, "def"));
@@ -359,8 +362,9 @@ struct ValueAnalysis::Impl {
       // Widen: the lower end to what the update reached, the upper end to the
       // next comparison constant at or above it.
       auto it = std::lower_bound(thresholds.begin(), thresholds.end(), next->second);
-      if (it == thresholds.end() || next->first < guess->first - (int64_t(1) << 20)) break;
-      guess = Range{std::min(guess->first, next->first), std::max(guess->second, *it)};
+      if (next->first < guess->first - (int64_t(1) << 20)) break;
+      const int64_t upper = it == thresholds.end() ? next->second : *it;  // no constant above: what was reached
+      guess = Range{std::min(guess->first, next->first), std::max(guess->second, upper)};
     }
     hypothesis.erase(reg);
     invalidateSince(logMark, joinMark);
@@ -597,7 +601,11 @@ struct ValueAnalysis::Impl {
   // Only for 0 <= x < 2^32.
   std::optional<int64_t> remainderBound(InstId d) {
     AbstractValue x = src(d, 1);
-    auto range = x.hasBase() ? std::nullopt : x.offsetRange();
+    if (x.hasBase()) return std::nullopt;
+    auto range = x.offsetRange();
+    // A 32-bit register's bits, read unsigned, lie in [0, 2^32) whatever x is.
+    const bool thirtyTwo = fn.instructions[d].hasModifier("u32") || fn.instructions[d].hasModifier("s32");
+    if (!range && thirtyTwo) range = Range{0, (int64_t(1) << 32) - 1};
     if (!range || range->first < 0 || range->second >= (int64_t(1) << 32)) return std::nullopt;
     InstId y = definitionOf(d, 2);
     if (y < 0) return std::nullopt;
@@ -703,6 +711,14 @@ struct ValueAnalysis::Impl {
     bool nonNegative = range && range->first >= 0;
     if (op == "and" && (b.isConstant() || a.isConstant())) {
       int64_t mask = b.isConstant() ? b.constant : a.constant;
+      // (x << k) & M with M's low k bits clear is (x & (M >> k)) << k: keep
+      // the stride (nvcc's `(stage << 13) & 24576`).
+      const AbstractValue& shifted = b.isConstant() ? a : b;
+      if (mask > 0 && shifted.known && !shifted.hasBase() && shifted.constant == 0 && shifted.terms.size() == 1) {
+        const int64_t k = shifted.terms.front().coefficient;
+        if (k > 1 && (k & (k - 1)) == 0 && (mask & (k - 1)) == 0)
+          return scale(term(opaque, 0, mask / k), k, opaque);
+      }
       auto other = b.isConstant() ? range : b.offsetRange();
       const bool otherNonNegative = other && other->first >= 0;
       if (mask >= 0) return term(opaque, 0, otherNonNegative ? std::min(mask, other->second) : mask);

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
@@ -58,10 +58,10 @@ bool isFixed(const std::string& key) {
          key.find("undef") == std::string::npos && key.find('?') == std::string::npos;
 }
 
-std::vector<Use> findUses(const Context& ctx) {
-  const FunctionModel& fn = ctx.fn;
+std::vector<Use> findUses(const ProtocolModel& ctx) {
+  const FunctionModel& fn = ctx.function();
   std::vector<Use> uses;
-  for (const auto& spin : ctx.spins) {
+  for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
       for (InstId compare : spin.comparisons) {
         const auto& ops = fn.instructions[compare].operands;
@@ -69,12 +69,12 @@ std::vector<Use> findUses(const Context& ctx) {
         for (int polled = 1; polled <= 2; ++polled) {
           int other = 3 - polled;
           if (ops[polled].kind != ptx::Operand::Kind::Register) continue;
-          if (!model::valueDependsOn(ctx.flow, ops[polled].reg, compare, {poll})) continue;
-          std::string polledKey = ctx.flow.operandKey(compare, polled);
+          if (!model::valueDependsOn(ctx.flow(), ops[polled].reg, compare, {poll})) continue;
+          std::string polledKey = ctx.flow().operandKey(compare, polled);
           if (polledKey.find("rmw@") != std::string::npos) continue;  // phase bit: uses the arrival's value
-          std::string threshold = ctx.flow.operandKey(compare, other);
+          std::string threshold = ctx.flow().operandKey(compare, other);
           if (!isFixed(threshold)) continue;
-          auto arrival = [&](InstId i) { return isArrival(fn, i) && ctx.flow.sameAddress(i, poll); };
+          auto arrival = [&](InstId i) { return isArrival(fn, i) && ctx.flow().sameAddress(i, poll); };
           // The arrival comes first in the same trip: it dominates the wait.
           BlockId header = fn.loops[spin.loop].header;
           for (InstId a : model::findReachingBackward(fn, poll, arrival, [](InstId) { return false; }))
@@ -89,7 +89,7 @@ std::vector<Use> findUses(const Context& ctx) {
 }  // namespace
 
 void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
-  const Context& ctx = contextFor(fn);
+  const ProtocolModel& ctx = model::protocolOf(fn);
   std::vector<Use> uses = findUses(ctx);
   std::set<std::string> reported;
   auto report = [&](const Use& second, const Use& first, bool loop) {
@@ -111,18 +111,18 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
   for (const Use& use : uses) {
     // A counter indexed by loop-carried state (a per-tile lock in a persistent
     // loop) is a different counter on each trip: not a reuse.
-    if (ctx.flow.addressKey(use.arrival, fn.instructions[use.arrival].effect.address).find("phi@") !=
+    if (ctx.flow().addressKey(use.arrival, fn.instructions[use.arrival].effect.address).find("phi@") !=
         std::string::npos)
       continue;
-    auto reset = [&](InstId i) { return isReset(fn, ctx.flow, i, use.arrival); };
+    auto reset = [&](InstId i) { return isReset(fn, ctx.flow(), i, use.arrival); };
     if (model::reachable(fn, use.arrival, use.arrival) && !model::everyPathPasses(fn, use.arrival, use.arrival, reset))
       report(use, use, true);
   }
   for (const Use& first : uses)
     for (const Use& second : uses) {
       if (first.arrival == second.arrival || first.threshold != second.threshold) continue;
-      if (!ctx.flow.sameAddress(first.arrival, second.arrival)) continue;
-      auto reset = [&](InstId i) { return isReset(fn, ctx.flow, i, first.arrival); };
+      if (!ctx.flow().sameAddress(first.arrival, second.arrival)) continue;
+      auto reset = [&](InstId i) { return isReset(fn, ctx.flow(), i, first.arrival); };
       // Second follows first within one trip of every loop around both (the
       // counter's address may change from trip to trip).
       auto nextTrip = [&](InstId i) {

@@ -1,9 +1,10 @@
 // buildProgram: the model pipeline, one function at a time, in order:
 // flatten (inline calls) -> basic blocks -> dominators -> loops -> values ->
-// thread roles. Also the FunctionModel queries that only read those results.
+// thread roles -> protocols. Also the FunctionModel queries that only read those results.
 #include "model/Program.h"
 
 #include "model/Build.h"
+#include "model/Protocol.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
 
@@ -95,6 +96,7 @@ Program buildProgram(const ptx::Module& module) {
     FunctionModel& fn = program.functions.back();
     fn.values = std::make_unique<ValueAnalysis>(fn);
     fn.roles = std::make_unique<ThreadRoles>(fn);
+    fn.protocol = std::make_unique<ProtocolModel>(fn);  // spin loops, signals, partners: read by the protocol checks
     program.instructionCount += fn.instructions.size();
   }
   return program;

@@ -69,6 +69,7 @@ struct Loop {
 
 class ValueAnalysis;   // model/Values.h
 class ThreadRoles;     // model/ThreadRoles.h
+class ProtocolModel;   // model/Protocol.h
 
 struct FunctionModel {
   const ptx::Module* module = nullptr;
@@ -86,6 +87,7 @@ struct FunctionModel {
   std::vector<int32_t> loopOf;             // innermost loop index per block, or -1
   std::unique_ptr<ValueAnalysis> values;
   std::unique_ptr<ThreadRoles> roles;
+  std::unique_ptr<ProtocolModel> protocol;  // flag and barrier protocols (model/Protocol.h)
   bool hasUnanalyzedCalls = false;         // a call that could not be inlined
 
   // Block-level (reflexive). Blocks unreachable from the entry are dominated

@@ -35,22 +35,17 @@ struct IdTests {
   bool block = false;   // some %ctaid.* is pinned
 };
 
-void pinnedIds(const std::string& key, IdTests& tests) {
-  // An id, or an `or(...)` of ids, compared equal to a constant.
-  if (key.starts_with("%tid.")) tests.thread = true;
-  else if (key.starts_with("%ctaid.")) tests.block = true;
-  else if (key.starts_with("or(")) {
-    if (key.find("%tid.") != std::string::npos) tests.thread = true;
-    if (key.find("%ctaid.") != std::string::npos) tests.block = true;
-  }
+// An id, or an `or(...)` of ids, compared equal to a constant.
+void pinnedIds(const FunctionModel& fn, InstId compare, int operand, IdTests& tests) {
+  auto ids = fn.values->identitiesNamed(compare, operand);
+  tests.thread = tests.thread || ids.thread;
+  tests.block = tests.block || ids.block;
 }
 
 // Ids pinned when predicate `reg` (at `at`) has value `value`.
-void idTests(const model::RegisterFlow& flow, model::ValueReg reg, InstId at, bool value, IdTests& tests,
-             int depth = 0) {
+void idTests(const FunctionModel& fn, model::ValueReg reg, InstId at, bool value, IdTests& tests, int depth = 0) {
   if (depth > 8) return;
-  const FunctionModel& fn = flow.function();
-  auto defs = flow.reachingDefinitions(reg, at);
+  auto defs = fn.values->reachingDefinitions(reg, at);
   if (defs.size() != 1) return;
   const auto& inst = fn.instructions[defs[0]];
   const auto& ops = inst.operands;
@@ -58,18 +53,17 @@ void idTests(const model::RegisterFlow& flow, model::ValueReg reg, InstId at, bo
   if (op == "setp" && ops.size() >= 3) {
     bool equal = (inst.hasModifier("eq") && value) || (inst.hasModifier("ne") && !value);
     if (!equal) return;
-    std::string a = flow.operandKey(defs[0], 1), b = flow.operandKey(defs[0], 2);
-    bool aConst = a.find_first_not_of("-0123456789") == std::string::npos;
-    bool bConst = b.find_first_not_of("-0123456789") == std::string::npos;
-    if (bConst) pinnedIds(a, tests);
-    if (aConst) pinnedIds(b, tests);
+    bool aConst = fn.values->constantOf(defs[0], 1).has_value();
+    bool bConst = fn.values->constantOf(defs[0], 2).has_value();
+    if (bConst) pinnedIds(fn, defs[0], 1, tests);
+    if (aConst) pinnedIds(fn, defs[0], 2, tests);
     return;
   }
   auto predicate = [&](size_t k) { return k < ops.size() && ops[k].kind == ptx::Operand::Kind::Register; };
-  if (op == "not" && predicate(1)) return idTests(flow, ops[1].reg, defs[0], !value, tests, depth + 1);
+  if (op == "not" && predicate(1)) return idTests(fn, ops[1].reg, defs[0], !value, tests, depth + 1);
   if ((op == "or" && !value) || (op == "and" && value)) {
     for (size_t k = 1; k <= 2; ++k)
-      if (predicate(k)) idTests(flow, ops[k].reg, defs[0], value, tests, depth + 1);
+      if (predicate(k)) idTests(fn, ops[k].reg, defs[0], value, tests, depth + 1);
   }
 }
 
@@ -79,7 +73,7 @@ bool oneThreadOfOneBlock(const ProtocolModel& ctx, InstId inst) {
   IdTests tests;
   BlockId block = fn.blockOf[inst];
   if (const auto& guard = fn.instructions[inst].guard; guard && guard->reg >= 0)
-    idTests(ctx.flow(), guard->reg, inst, !guard->negated, tests);
+    idTests(fn, guard->reg, inst, !guard->negated, tests);
   for (BlockId b = block >= 0 ? fn.idom[block] : -1; b >= 0; b = fn.idom[b]) {
     const auto& bb = fn.blocks[b];
     if (bb.last <= bb.first || bb.successors.size() != 2) continue;
@@ -95,15 +89,14 @@ bool oneThreadOfOneBlock(const ProtocolModel& ctx, InstId inst) {
     bool viaFall = fn.dominates(fallThrough, block) && !fn.dominates(taken, block);
     if (!viaTaken && !viaFall) continue;
     bool value = viaTaken != br.guard->negated;
-    idTests(ctx.flow(), br.guard->reg, branch, value, tests);
+    idTests(fn, br.guard->reg, branch, value, tests);
   }
   return tests.thread && tests.block;
 }
 
 // A store or exchange that sets a word to a value of its own (not an
 // update of the old value): the value may be anything.
-bool isInitialization(const ProtocolModel& ctx, InstId i) {
-  const FunctionModel& fn = ctx.function();
+bool isInitialization(const FunctionModel& fn, InstId i) {
   const auto& inst = fn.instructions[i];
   if (!model::writesGlobalMemory(fn, i)) return false;
   return inst.effect.kind == EffectKind::Store || inst.hasModifier("exch");
@@ -115,11 +108,11 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
   const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    if (!isInitialization(ctx, i) || !oneThreadOfOneBlock(ctx, i)) continue;
+    if (!isInitialization(fn, i) || !oneThreadOfOneBlock(ctx, i)) continue;
     InstId update = -1;
     for (InstId j = 0; j < static_cast<InstId>(fn.instructions.size()) && update < 0; ++j) {
       if (j == i || fn.instructions[j].effect.kind != EffectKind::ReadModifyWrite) continue;
-      if (!model::writesGlobalMemory(fn, j) || !ctx.flow().sameAddress(i, j)) continue;
+      if (!model::writesGlobalMemory(fn, j) || !fn.memory->sameWord(i, j)) continue;
       if (!oneThreadOfOneBlock(ctx, j)) update = j;
     }
     if (update < 0 || !reported.insert(siteKey(fn, i)).second) continue;

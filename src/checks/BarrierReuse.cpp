@@ -31,7 +31,7 @@ using model::EffectKind;
 struct Use {
   InstId arrival = -1;
   InstId poll = -1;
-  std::string threshold;  // key of the value compared with the polled counter
+  int32_t threshold = -1;  // identity of the value compared with the polled counter
 };
 
 bool inLoop(const model::Loop& loop, BlockId block) {
@@ -44,18 +44,11 @@ bool isArrival(const FunctionModel& fn, InstId i) {
          (inst.hasModifier("add") || inst.hasModifier("inc"));
 }
 
-bool isReset(const FunctionModel& fn, const model::RegisterFlow& flow, InstId i, InstId counter) {
+bool isReset(const FunctionModel& fn, InstId i, InstId counter) {
   const auto& e = fn.instructions[i].effect;
   if (!e.writes || (e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite)) return false;
   if (isArrival(fn, i)) return false;
-  return flow.sameAddress(i, counter);
-}
-
-// Opaque parts of a key ("rmw@12", "phi@3:4", "load(...)") mean the value is
-// not a fixed threshold.
-bool isFixed(const std::string& key) {
-  return !key.empty() && key.find('@') == std::string::npos && key.find("load(") == std::string::npos &&
-         key.find("undef") == std::string::npos && key.find('?') == std::string::npos;
+  return fn.memory->sameWord(i, counter);
 }
 
 std::vector<Use> findUses(const ProtocolModel& ctx) {
@@ -69,12 +62,12 @@ std::vector<Use> findUses(const ProtocolModel& ctx) {
         for (int polled = 1; polled <= 2; ++polled) {
           int other = 3 - polled;
           if (ops[polled].kind != ptx::Operand::Kind::Register) continue;
-          if (!model::valueDependsOn(ctx.flow(), ops[polled].reg, compare, {poll})) continue;
-          std::string polledKey = ctx.flow().operandKey(compare, polled);
-          if (polledKey.find("rmw@") != std::string::npos) continue;  // phase bit: uses the arrival's value
-          std::string threshold = ctx.flow().operandKey(compare, other);
-          if (!isFixed(threshold)) continue;
-          auto arrival = [&](InstId i) { return isArrival(fn, i) && ctx.flow().sameAddress(i, poll); };
+          if (!model::valueDependsOn(fn, ops[polled].reg, compare, {poll})) continue;
+          // A phase bit compares with the arrival's own returned value.
+          if (fn.values->readsAtomicResult(compare, polled)) continue;
+          if (!fn.values->isInvariant(compare, other)) continue;
+          int32_t threshold = fn.values->identity(compare, other);
+          auto arrival = [&](InstId i) { return isArrival(fn, i) && fn.memory->sameWord(i, poll); };
           // The arrival comes first in the same trip: it dominates the wait.
           BlockId header = fn.loops[spin.loop].header;
           for (InstId a : model::findReachingBackward(fn, poll, arrival, [](InstId) { return false; }))
@@ -111,18 +104,16 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
   for (const Use& use : uses) {
     // A counter indexed by loop-carried state (a per-tile lock in a persistent
     // loop) is a different counter on each trip: not a reuse.
-    if (ctx.flow().addressKey(use.arrival, fn.instructions[use.arrival].effect.address).find("phi@") !=
-        std::string::npos)
-      continue;
-    auto reset = [&](InstId i) { return isReset(fn, ctx.flow(), i, use.arrival); };
+    if (fn.values->isMerged(use.arrival, fn.instructions[use.arrival].effect.address)) continue;
+    auto reset = [&](InstId i) { return isReset(fn, i, use.arrival); };
     if (model::reachable(fn, use.arrival, use.arrival) && !model::everyPathPasses(fn, use.arrival, use.arrival, reset))
       report(use, use, true);
   }
   for (const Use& first : uses)
     for (const Use& second : uses) {
       if (first.arrival == second.arrival || first.threshold != second.threshold) continue;
-      if (!ctx.flow().sameAddress(first.arrival, second.arrival)) continue;
-      auto reset = [&](InstId i) { return isReset(fn, ctx.flow(), i, first.arrival); };
+      if (!fn.memory->sameWord(first.arrival, second.arrival)) continue;
+      auto reset = [&](InstId i) { return isReset(fn, i, first.arrival); };
       // Second follows first within one trip of every loop around both (the
       // counter's address may change from trip to trip).
       auto nextTrip = [&](InstId i) {

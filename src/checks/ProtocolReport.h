@@ -9,7 +9,9 @@
 #include <string>
 
 #include "model/Program.h"
+#include "model/Memory.h"
 #include "model/Protocol.h"
+#include "model/Values.h"
 #include "report/Diagnostic.h"
 
 namespace fenceline::checks::protocol {

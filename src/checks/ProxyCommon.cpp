@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
@@ -32,45 +33,6 @@ bool isShared(Space s) { return s == Space::SharedCta || s == Space::SharedClust
 
 bool never(InstId) { return false; }
 
-std::optional<int64_t> constantOperand(const FunctionModel& fn, InstId inst, const ptx::Operand& op) {
-  if (op.kind == ptx::Operand::Kind::Integer) return op.intValue;
-  if (op.kind == ptx::Operand::Kind::Register && fn.values) {
-    model::AbstractValue v = fn.values->valueOf(op.reg, inst);
-    if (v.isConstant()) return v.constant;
-  }
-  return std::nullopt;
-}
-
-// The byte count operand of a non-tensor bulk copy (`[dst], [src], size, ...`).
-std::optional<int64_t> bulkSize(const FunctionModel& fn, InstId inst) {
-  const auto& in = fn.instructions[inst];
-  int addresses = 0;
-  for (const auto& op : in.operands) {
-    if (op.kind == ptx::Operand::Kind::Address) {
-      ++addresses;
-      continue;
-    }
-    if (addresses >= 2) return constantOperand(fn, inst, op);
-  }
-  return std::nullopt;
-}
-
-bool announcesBytes(const FunctionModel& fn, InstId inst) {
-  const auto& in = fn.instructions[inst];
-  if (in.effect.kind == EffectKind::MbarrierExpectTx) return in.opcode() == "mbarrier" && in.hasModifier("expect_tx");
-  if (in.effect.kind != EffectKind::MbarrierArrive) return false;
-  for (const auto& m : in.syntax->modifiers)
-    if (m.starts_with("expect_tx")) return true;
-  return false;
-}
-
-bool sameTerms(const model::AbstractValue& a, const model::AbstractValue& b) {
-  if (a.terms.size() != b.terms.size()) return false;
-  for (size_t i = 0; i < a.terms.size(); ++i)
-    if (a.terms[i].name != b.terms[i].name || a.terms[i].coefficient != b.terms[i].coefficient) return false;
-  return true;
-}
-
 // The widest generic shared access (ld.v4.b32, ldmatrix per thread): 16 bytes.
 constexpr int64_t kMaxAccessBytes = 16;
 
@@ -82,8 +44,8 @@ bool isGenericSharedAccess(const FunctionModel& fn, InstId inst) {
   if (e.proxy != Proxy::Generic || e.address < 0) return false;
   if (e.mbarrier >= 0) return false;  // st.async / red.async: completion through an mbarrier, remote
   if (isShared(e.space)) return true;
-  if (e.space != Space::Generic || !fn.values) return false;
-  return isShared(fn.values->addressSpace(inst, e.address));
+  if (e.space != Space::Generic || !fn.memory) return false;
+  return isShared(fn.memory->space(inst, e.address));
 }
 
 bool isGenericSharedWrite(const FunctionModel& fn, InstId inst) {
@@ -151,102 +113,29 @@ bool isMbarrierWait(const FunctionModel& fn, InstId inst) {
 bool sameBarrier(const FunctionModel& fn, InstId a, InstId b) {
   const auto& ea = effectOf(fn, a);
   const auto& eb = effectOf(fn, b);
-  if (ea.address < 0 || eb.address < 0 || !fn.values) return true;
-  return fn.values->mayAlias(a, ea.address, b, eb.address);
+  if (ea.address < 0 || eb.address < 0 || !fn.memory) return true;
+  return fn.memory->alias(a, ea.address, b, eb.address) != model::AliasResult::No;
 }
 
-int64_t copyExtent(const FunctionModel& fn, InstId async) {
-  const auto& in = fn.instructions[async];
-  if (in.effect.kind != EffectKind::AsyncCopy) return -1;
-  if (!in.hasModifier("tensor")) return bulkSize(fn, async).value_or(-1);
-  const int mbarrier = in.effect.mbarrier;
-  if (mbarrier < 0 || !fn.values) return -1;
-  std::vector<InstId> announcements = model::findReachingBackward(
-      fn, async,
-      [&](InstId i) {
-        return announcesBytes(fn, i) && fn.instructions[i].effect.address >= 0 &&
-               fn.values->mayAlias(i, fn.instructions[i].effect.address, async, mbarrier);
-      },
-      never);
-  int64_t bound = -1;
-  for (InstId i : announcements) {  // every path's announcement must be known; take the largest
-    const auto& ops = fn.instructions[i].operands;
-    std::optional<int64_t> bytes = ops.empty() ? std::nullopt : constantOperand(fn, i, ops.back());
-    if (!bytes || *bytes <= 0) return -1;
-    bound = std::max(bound, *bytes);
-  }
-  return bound;
-}
-
-namespace {
-
-// The shared object a wgmma / tcgen05 matrix descriptor points into: the
-// descriptor is the 32-bit shared address shifted and masked, or-ed with
-// layout bits, advanced by adds; follow the first register operand of those
-// until a value with a shared-symbol base appears. "" when not found.
-std::string descriptorObject(const FunctionModel& fn, model::ValueReg reg, InstId at) {
-  static constexpr std::string_view kThrough[] = {"or", "and", "shr", "shl", "cvt", "mov", "add", "xor", "cvta"};
-  for (int depth = 0; reg >= 0 && depth < 16; ++depth) {
-    model::AbstractValue v = fn.values->valueOf(reg, at);
-    if (v.known && v.baseKind == model::AbstractValue::BaseKind::SharedSymbol) return v.base;
-    InstId def = fn.values->definition(reg, at);
-    if (def < 0) return {};
-    const auto& in = fn.instructions[def];
-    if (std::find(std::begin(kThrough), std::end(kThrough), in.opcode()) == std::end(kThrough)) return {};
-    model::ValueReg next = -1;
-    for (size_t k = 1; k < in.operands.size() && next < 0; ++k)
-      if (in.operands[k].kind == ptx::Operand::Kind::Register) next = in.operands[k].reg;
-    reg = next;
-    at = def;
-  }
-  return {};
-}
-
-// The shared objects the descriptors of a wgmma / tcgen05 point into, or
-// empty when any of them is unknown.
-std::vector<std::string> descriptorObjects(const FunctionModel& fn, InstId inst) {
-  std::vector<std::string> objects;
-  const auto& in = fn.instructions[inst];
-  for (const auto& op : in.operands) {
-    if (op.kind != ptx::Operand::Kind::Register || fn.registerTypes.size() <= static_cast<size_t>(op.reg)) continue;
-    if (fn.registerTypes[op.reg] != ".b64" && fn.registerTypes[op.reg] != ".u64" && fn.registerTypes[op.reg] != ".s64")
-      continue;  // descriptors are 64-bit; accumulators and predicates are not
-    std::string object = descriptorObject(fn, op.reg, inst);
-    if (object.empty()) return {};
-    objects.push_back(std::move(object));
-  }
-  return objects;
-}
-
-}  // namespace
+int64_t copyExtent(const FunctionModel& fn, InstId async) { return fn.memory ? fn.memory->copyExtent(async) : -1; }
 
 bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
   const auto& ea = effectOf(fn, access);
-  if (ea.address < 0 || !fn.values) return true;
+  if (ea.address < 0 || !fn.memory) return true;
+  const model::MemoryAnalysis& memory = *fn.memory;
+  int64_t size = memory.accessSize(access, ea.address);
+  if (size <= 0) size = kMaxAccessBytes;
   if (readsThroughDescriptor(fn, async)) {
-    // Disjoint only when every descriptor names a shared symbol other than the access's.
-    std::vector<std::string> objects = descriptorObjects(fn, async);
-    model::AbstractValue a = fn.values->operandValue(access, ea.address);
-    if (objects.empty() || !a.known || a.baseKind != model::AbstractValue::BaseKind::SharedSymbol) return true;
-    return std::find(objects.begin(), objects.end(), a.base) != objects.end();
+    // Disjoint only when every decoded operand misses the access's bytes.
+    model::MemoryAnalysis::MatrixOperands operands = memory.matrixOperands(async);
+    if (!operands.decoded) return true;
+    model::MemoryLocation accessed = memory.location(access, ea.address, size);
+    return std::any_of(operands.operands.begin(), operands.operands.end(), [&](const model::MemoryLocation& op) {
+      return memory.alias(accessed, op) != model::AliasResult::No;
+    });
   }
   if (operand < 0) return true;
-  const bool same = fn.values->sameObject(access, ea.address, async, operand);
-  if (!same) return fn.values->mayAlias(access, ea.address, async, operand);
-  model::AbstractValue a = fn.values->operandValue(access, ea.address);
-  model::AbstractValue c = fn.values->operandValue(async, operand);
-  if (!a.known || !c.known) return true;
-  int64_t size = fn.values->accessSize(access, ea.address);
-  if (size <= 0) size = kMaxAccessBytes;
-  if (sameTerms(a, c)) {
-    const int64_t delta = a.constant - c.constant;  // access offset relative to the copy's start
-    if (delta + size <= 0) return false;
-    return extent < 0 || delta < extent;
-  }
-  // Different variable parts: compare the offset ranges when both are bounded.
-  auto ra = a.offsetRange(), rc = c.offsetRange();
-  if (!ra || !rc || extent < 0) return true;
-  return ra->first < rc->second + extent && rc->first < ra->second + size;
+  return memory.alias(access, ea.address, size, async, operand, extent) != model::AliasResult::No;
 }
 
 std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async) {

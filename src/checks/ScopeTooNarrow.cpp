@@ -91,32 +91,29 @@ void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported,
   }
 }
 
-// The rank operand of every `mapa` that defines the arrive's address, or
-// nothing when some reaching definition is not a `mapa`.
-std::optional<std::vector<std::string>> mapaRanks(const ProtocolModel& ctx, InstId arrive) {
+// Every `mapa` that defines the arrive's address (its operand 2 is the
+// target rank), or nothing when some reaching definition is not a `mapa`.
+std::optional<std::vector<InstId>> mapaDefinitions(const ProtocolModel& ctx, InstId arrive) {
   const auto& inst = ctx.function().instructions[arrive];
   if (inst.effect.address < 0) return std::nullopt;
   const ptx::Operand& address = inst.operands[inst.effect.address];
   if (address.kind != ptx::Operand::Kind::Address || address.base.kind != ptx::Operand::Kind::Register)
     return std::nullopt;
-  std::vector<InstId> defs = ctx.flow().reachingDefinitions(address.base.reg, arrive);
+  std::vector<InstId> defs = ctx.function().values->reachingDefinitions(address.base.reg, arrive);
   if (defs.empty()) return std::nullopt;
-  std::vector<std::string> ranks;
-  for (InstId d : defs) {
+  for (InstId d : defs)
     if (ctx.function().instructions[d].opcode() != "mapa") return std::nullopt;
-    ranks.push_back(ctx.flow().operandKey(d, 2));
-  }
-  return ranks;
+  return defs;
 }
 
 // `mapa addr, %cluster_ctarank` names the executing CTA's own barrier: CUTLASS's
 // pipelines send every arrive through the cluster form and pass their own rank
 // when the barrier is local. Such an arrive needs only .cta scope.
 bool targetsOwnCta(const ProtocolModel& ctx, InstId arrive) {
-  auto ranks = mapaRanks(ctx, arrive);
-  if (!ranks) return false;
-  for (const std::string& rank : *ranks)
-    if (rank != "%cluster_ctarank") return false;
+  auto mapas = mapaDefinitions(ctx, arrive);
+  if (!mapas) return false;
+  for (InstId mapa : *mapas)
+    if (!ctx.function().values->isSpecialRegister(mapa, 2, "%cluster_ctarank")) return false;
   return true;
 }
 
@@ -141,10 +138,10 @@ bool mayBeOwnCta(const ProtocolModel& ctx, InstId arrive) {
   int64_t size = declaredClusterSize(ctx.function());
   if (size == 1) return true;
   if (size > 1) return false;
-  auto ranks = mapaRanks(ctx, arrive);
-  if (!ranks) return false;
-  for (const std::string& rank : *ranks)
-    if (rank.empty() || rank.find_first_not_of("-0123456789") != std::string::npos) return false;
+  auto mapas = mapaDefinitions(ctx, arrive);
+  if (!mapas) return false;
+  for (InstId mapa : *mapas)
+    if (!ctx.function().values->constantOf(mapa, 2)) return false;
   return true;
 }
 

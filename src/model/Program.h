@@ -1,6 +1,6 @@
 // The program model the checks query: per kernel (and per .func), the
 // instructions with `.func` calls inlined, their memory effects, basic blocks,
-// CFG, dominators, post-dominators, loops, values and thread roles.
+// CFG, dominators, post-dominators, loops, values, memory and thread roles.
 //
 // Calls to `.func` with a body are inlined (up to a depth limit; recursion and
 // calls through pointers are summarized as an opaque Call with unknown effects),
@@ -68,6 +68,7 @@ struct Loop {
 };
 
 class ValueAnalysis;   // model/Values.h
+class MemoryAnalysis;  // model/Memory.h
 class ThreadRoles;     // model/ThreadRoles.h
 class ProtocolModel;   // model/Protocol.h
 
@@ -86,6 +87,7 @@ struct FunctionModel {
   std::vector<Loop> loops;
   std::vector<int32_t> loopOf;             // innermost loop index per block, or -1
   std::unique_ptr<ValueAnalysis> values;
+  std::unique_ptr<MemoryAnalysis> memory;
   std::unique_ptr<ThreadRoles> roles;
   std::unique_ptr<ProtocolModel> protocol;  // flag and barrier protocols (model/Protocol.h)
   bool hasUnanalyzedCalls = false;         // a call that could not be inlined

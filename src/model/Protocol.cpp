@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -19,66 +20,16 @@ namespace fenceline::model {
 
 namespace {
 
-// --- Adapter over RegisterFlow (until model/Memory.h lands) -----------------
+// --- Memory identity, as the partner model needs it --------------------
 
-// A word as RegisterFlow names it: "[base+offset]" split into its symbolic
-// base and constant byte offset.
-struct Word {
-  std::string base;
-  int64_t offset = 0;
-};
+int addressOf(const FunctionModel& fn, InstId inst) { return fn.instructions[inst].effect.address; }
 
-std::optional<Word> wordOf(const RegisterFlow& flow, InstId inst) {
-  int operand = flow.function().instructions[inst].effect.address;
-  std::string key = flow.addressKey(inst, operand);
-  if (key.size() < 2 || key.front() != '[' || key.back() != ']') return std::nullopt;
-  std::string_view text(key);
-  text = text.substr(1, text.size() - 2);
-  Word word;
-  size_t plus = text.rfind('+');
-  if (plus != std::string_view::npos) {
-    std::string_view tail = text.substr(plus + 1);
-    int64_t value = 0;
-    auto [end, error] = std::from_chars(tail.data(), tail.data() + tail.size(), value);
-    if (error == std::errc() && end == tail.data() + tail.size()) {
-      word.base = std::string(text.substr(0, plus));
-      word.offset = value;
-      return word;
-    }
-  }
-  word.base = std::string(text);
-  return word;
-}
-
-// Bytes an access touches, from its type and vector modifiers (4 when unknown).
-int64_t widthOf(const Inst& inst) {
-  static constexpr std::pair<std::string_view, int64_t> kTypes[] = {
-      {"b8", 1},  {"u8", 1},  {"s8", 1},  {"b16", 2}, {"u16", 2}, {"s16", 2}, {"f16", 2}, {"bf16", 2},
-      {"b32", 4}, {"u32", 4}, {"s32", 4}, {"f32", 4}, {"b64", 8}, {"u64", 8}, {"s64", 8}, {"f64", 8},
-      {"b128", 16}};
-  int64_t width = 4;
-  for (auto [name, bytes] : kTypes)
-    if (inst.hasModifier(name)) width = bytes;
-  if (inst.hasModifier("v2")) width *= 2;
-  if (inst.hasModifier("v4")) width *= 4;
-  if (inst.hasModifier("v8")) width *= 8;
-  return width;
-}
-
-std::string rootOf(const RegisterFlow& flow, InstId inst) {
-  return flow.addressRoot(inst, flow.function().instructions[inst].effect.address);
-}
-
-bool isLoadedRoot(const std::string& root) { return root.starts_with("loaded("); }
-
-// The root of the table a loaded pointer was read from ("loaded(param:p1)" -> "param:p1").
-std::string tableOf(const std::string& loadedRoot) {
-  return loadedRoot.substr(7, loadedRoot.size() - 8);
-}
-
-bool isThreadUniform(const std::string& key) {
-  return key.find("%tid") == std::string::npos && key.find("%laneid") == std::string::npos &&
-         key.find('@') == std::string::npos && key.find("load(") == std::string::npos;
+// The same word for every block and thread of the launch: a parameter
+// pointer plus a constant (`*done`, `&counters[0]`), no thread or block index.
+bool isLaunchUniformParamWord(const FunctionModel& fn, InstId inst) {
+  if (!fn.values) return false;
+  AbstractValue value = fn.values->operandValue(inst, addressOf(fn, inst));
+  return value.known && value.baseKind == AbstractValue::BaseKind::Param && value.terms.empty();
 }
 
 // --- Small classifications ------------------------------------------------
@@ -89,6 +40,14 @@ bool isFlagWrite(const MemoryEffect& e) {
 }
 
 bool isNonCoherent(const Inst& inst) { return inst.hasModifier("nc"); }
+
+bool isLoaded(const MemoryObject& object) { return object.kind == MemoryObject::Kind::Loaded; }
+
+// `entry` is the root of pointers read from `table` (MemoryAnalysis names a
+// loaded root after the root it was read from).
+bool isEntryOf(const MemoryObject& entry, const MemoryObject& table) {
+  return isLoaded(entry) && table.known() && entry.name == "loaded(" + table.name + ")";
+}
 
 }  // namespace
 
@@ -125,32 +84,51 @@ const ProtocolModel& protocolOf(const FunctionModel& fn) { return *fn.protocol; 
 
 // --- Construction ---------------------------------------------------------
 
-ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), flow_(function) {
+ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), memory_(*function.memory) {
   const auto count = static_cast<InstId>(fn_.instructions.size());
-  spins_ = findSpinLoops(fn_, flow_);
+  spins_ = findSpinLoops(fn_);
   spinOfPoll_.assign(fn_.instructions.size(), -1);
+  writtenByKernel_.assign(fn_.instructions.size(), -1);
   for (size_t s = 0; s < spins_.size(); ++s)
     for (InstId poll : spins_[s].polls)
       if (spinOfPoll_[poll] < 0) spinOfPoll_[poll] = static_cast<int32_t>(s);
   for (const auto& spin : spins_) polledWords_.insert(polledWords_.end(), spin.polls.begin(), spin.polls.end());
   std::sort(polledWords_.begin(), polledWords_.end());
   polledWords_.erase(std::unique(polledWords_.begin(), polledWords_.end()), polledWords_.end());
+  // Every access to a polled word, found once through the address identities
+  // (an O(1) isPollAccess: the checks ask it for every instruction of every
+  // path from every poll).
+  std::unordered_map<int32_t, std::vector<InstId>> pollsByAddress;
+  for (InstId poll : polledWords_)
+    if (int32_t id = fn_.values->identity(poll, addressOf(fn_, poll)); id >= 0) pollsByAddress[id].push_back(poll);
+  pollAccess_.assign(fn_.instructions.size(), 0);
+  for (InstId i = 0; i < count; ++i) {
+    if (spinOfPoll_[i] >= 0) {
+      pollAccess_[i] = 1;
+      continue;
+    }
+    int operand = addressOf(fn_, i);
+    if (operand < 0 || fn_.instructions[i].operands[operand].kind != ptx::Operand::Kind::Address) continue;
+    auto same = pollsByAddress.find(fn_.values->identity(i, operand));
+    if (same == pollsByAddress.end()) continue;
+    for (InstId poll : same->second)
+      if (memory_.sameWord(i, poll)) pollAccess_[i] = 1;
+  }
   // FENCELINE_DEBUG_SPINS=1 lists the spin loops found (for triaging real code).
   const bool debug = std::getenv("FENCELINE_DEBUG_SPINS") != nullptr;
   if (debug)
     for (const auto& spin : spins_)
       for (InstId poll : spin.polls)
-        fmt::print(stderr, "spin loop {} in {}: poll at PTX line {} key {} root {}\n", spin.loop,
+        fmt::print(stderr, "spin loop {} in {}: poll at PTX line {}, {}, root {}\n", spin.loop,
                    fn_.function ? fn_.function->name : "?", fn_.instructions[poll].syntax->pos.line,
-                   flow_.addressKey(poll, fn_.instructions[poll].effect.address), rootOf(flow_, poll));
+                   memory_.location(poll, addressOf(fn_, poll)).toString(), root(poll).toString());
 
   for (InstId i = 0; i < count; ++i) {
     const MemoryEffect& e = fn_.instructions[i].effect;
     if (!writesGlobalMemory(fn_, i)) continue;
     writes_.push_back(i);
-    std::string root = e.address >= 0 ? rootOf(flow_, i) : std::string();
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
-    if (isFlagWrite(e) && isLoadedRoot(root)) raisesPeerFlags_ = true;
+    if (isFlagWrite(e) && isLoaded(root(i))) raisesPeerFlags_ = true;
   }
   for (InstId i : writes_) {
     if (!isSignalCandidate(i)) continue;
@@ -158,35 +136,40 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), flo
     if (polled) signals_.push_back(i);
     else if (isOutboundSignal(i)) outboundSignals_.push_back(i);
   }
-  // The reads each wait guards, for isPublishedWrite.
-  readsAfterPoll_.resize(polledWords_.size());
-  for (size_t k = 0; k < polledWords_.size(); ++k) {
-    InstId poll = polledWords_[k];
-    std::vector<char> seen(fn_.blocks.size(), 0);
-    std::vector<BlockId> work;
-    const SpinLoop* spin = spinContaining(poll);
-    bool dataAfter = false;
-    auto visit = [&](BlockId b, InstId from) {
-      for (InstId i = from; i < fn_.blocks[b].last; ++i) {
-        if (isGuardedRead(i, poll)) readsAfterPoll_[k].push_back(i);
-        bool access = isDataRead(fn_, i) || writesGlobalMemory(fn_, i);
-        if (access && !(spin && spin->contains(fn_, i)) && !isPollAccess(i) && !flow_.sameAddress(i, poll))
-          dataAfter = true;
-      }
-    };
-    BlockId start = fn_.blockOf[poll];
-    visit(start, poll + 1);
-    for (BlockId s : fn_.blocks[start].successors) work.push_back(s);
-    while (!work.empty()) {
-      BlockId b = work.back();
-      work.pop_back();
-      if (seen[b]) continue;
-      seen[b] = 1;
-      visit(b, fn_.blocks[b].first);
-      for (BlockId s : fn_.blocks[b].successors) work.push_back(s);
+  afterWait_.resize(polledWords_.size());
+  dataRead_.assign(fn_.instructions.size(), 0);
+  for (InstId i = 0; i < count; ++i) dataRead_[i] = isDataRead(fn_, i);
+}
+
+// What follows a wait: the reads it guards, and whether any data access
+// follows at all. Computed on first use (only the polls of signals need it).
+const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
+  size_t k = std::lower_bound(polledWords_.begin(), polledWords_.end(), poll) - polledWords_.begin();
+  AfterWait& after = afterWait_[k];
+  if (after.computed) return after;
+  after.computed = true;
+  const SpinLoop* spin = spinContaining(poll);
+  auto visit = [&](BlockId b, InstId from) {
+    for (InstId i = from; i < fn_.blocks[b].last; ++i) {
+      if (isGuardedRead(i, poll)) after.guardedReads.push_back(i);
+      bool access = dataRead_[i] || writesGlobalMemory(fn_, i);
+      if (access && !(spin && spin->contains(fn_, i)) && !isPollAccess(i) && !memory_.sameWord(i, poll))
+        after.dataFollows = true;
     }
-    if (!dataAfter) endOfKernelWaits_.push_back(poll);
+  };
+  std::vector<char> seen(fn_.blocks.size(), 0);
+  BlockId start = fn_.blockOf[poll];
+  visit(start, poll + 1);
+  std::vector<BlockId> work(fn_.blocks[start].successors.begin(), fn_.blocks[start].successors.end());
+  while (!work.empty()) {
+    BlockId b = work.back();
+    work.pop_back();
+    if (seen[b]) continue;
+    seen[b] = 1;
+    visit(b, fn_.blocks[b].first);
+    for (BlockId s : fn_.blocks[b].successors) work.push_back(s);
   }
+  return after;
 }
 
 bool ProtocolModel::isSignalCandidate(InstId i) const {
@@ -202,9 +185,7 @@ bool ProtocolModel::isSignalCandidate(InstId i) const {
 bool ProtocolModel::isOutboundSignal(InstId i) const {
   const MemoryEffect& e = fn_.instructions[i].effect;
   if (e.kind == EffectKind::ReadModifyWrite && e.scope != Scope::Sys) return false;
-  std::string root = rootOf(flow_, i);
-  if (!root.starts_with("param:")) return false;
-  return isThreadUniform(flow_.addressKey(i, e.address));
+  return root(i).kind == MemoryObject::Kind::Param && isLaunchUniformParamWord(fn_, i);
 }
 
 // --- Queries --------------------------------------------------------------
@@ -215,53 +196,60 @@ const SpinLoop* ProtocolModel::spinContaining(InstId inst) const {
 }
 
 bool ProtocolModel::isPollAccess(InstId inst) const {
-  if (isPoll(inst)) return true;
-  return std::any_of(polledWords_.begin(), polledWords_.end(), [&](InstId p) { return flow_.sameAddress(inst, p); });
+  return inst >= 0 && static_cast<size_t>(inst) < pollAccess_.size() && pollAccess_[inst];
 }
 
+MemoryObject ProtocolModel::root(InstId inst) const {
+  int operand = addressOf(fn_, inst);
+  return operand < 0 ? MemoryObject() : memory_.rootOf(inst, operand);
+}
+
+// model/Memory's answer, with one coarsening: pointers read from memory
+// (peer-table entries, struct-held pointers) compare by their table, since
+// two entries read by different threads or ranks may point into one peer
+// buffer; only "an entry does not point into its own table" stays No.
 Alias ProtocolModel::alias(InstId a, InstId b) const {
-  if (fn_.instructions[a].effect.address < 0 || fn_.instructions[b].effect.address < 0) return Alias::May;
-  auto wa = wordOf(flow_, a), wb = wordOf(flow_, b);
-  if (wa && wb && wa->base == wb->base) {
-    if (wa->offset == wb->offset) return Alias::Must;
-    int64_t endA = wa->offset + widthOf(fn_.instructions[a]), endB = wb->offset + widthOf(fn_.instructions[b]);
-    if (endA <= wb->offset || endB <= wa->offset) return Alias::No;
-    return Alias::May;
-  }
-  std::string ra = rootOf(flow_, a), rb = rootOf(flow_, b);
-  if (ra.empty() || rb.empty() || ra == rb) return Alias::May;
-  // A pointer read from a table does not point into the table itself.
-  if (isLoadedRoot(ra) && tableOf(ra) == rb) return Alias::No;
-  if (isLoadedRoot(rb) && tableOf(rb) == ra) return Alias::No;
-  // Two different symbols are two objects.
-  if (ra.starts_with("sym:") && rb.starts_with("sym:")) return Alias::No;
-  return Alias::May;  // two parameters may point into one buffer (PTX keeps no __restrict__)
+  int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
+  if (oa < 0 || ob < 0) return Alias::May;
+  Alias precise = memory_.alias(a, oa, b, ob);
+  if (precise == Alias::Must) return Alias::Must;
+  MemoryObject ra = root(a), rb = root(b);
+  if (!isLoaded(memory_.objectOf(a, oa)) && !isLoaded(memory_.objectOf(b, ob)) && !isLoaded(ra) && !isLoaded(rb))
+    return precise;
+  if (isEntryOf(ra, rb) || isEntryOf(rb, ra)) return Alias::No;
+  return Alias::May;
 }
 
 bool ProtocolModel::maySameWord(InstId a, InstId b) const {
-  return flow_.mayShareObject(a, b) && alias(a, b) != Alias::No;
+  return memory_.mayShareRoot(a, b) && alias(a, b) != Alias::No;
 }
 
 bool ProtocolModel::readsImmutableInput(InstId read) const {
   if (!isNonCoherent(fn_.instructions[read])) return false;
-  std::string root = rootOf(flow_, read);
-  return !root.empty() && !isLoadedRoot(root) && !mayBeWrittenByKernel(read);
+  MemoryObject object = root(read);
+  return object.known() && !isLoaded(object) && !mayBeWrittenByKernel(read);
 }
 
 bool ProtocolModel::isStaleProneNonCoherentRead(InstId read) const {
   if (!isDataRead(fn_, read) || !isNonCoherent(fn_.instructions[read])) return false;
-  std::string root = rootOf(flow_, read);
-  return isLoadedRoot(root) || (!root.empty() && mayBeWrittenByKernel(read));
+  MemoryObject object = root(read);
+  return isLoaded(object) || (object.known() && mayBeWrittenByKernel(read));
 }
 
 // A non-coherent read is the compiler's promise that no other pointer of the
 // kernel writes it: only a write through the same root counts.
 bool ProtocolModel::mayBeWrittenByKernel(InstId read) const {
+  int8_t& cached = writtenByKernel_[read];
+  if (cached < 0) cached = computeMayBeWrittenByKernel(read) ? 1 : 0;
+  return cached == 1;
+}
+
+bool ProtocolModel::computeMayBeWrittenByKernel(InstId read) const {
   const bool nc = isNonCoherent(fn_.instructions[read]);
-  std::string root = nc ? rootOf(flow_, read) : std::string();
+  MemoryObject object = nc ? root(read) : MemoryObject();
   for (InstId w : writes_) {
     if (nc) {
-      if (!root.empty() && rootOf(flow_, w) == root) return true;
+      if (object.known() && root(w) == object) return true;
       continue;
     }
     if (alias(w, read) != Alias::No) return true;
@@ -269,30 +257,36 @@ bool ProtocolModel::mayBeWrittenByKernel(InstId read) const {
   return false;
 }
 
+bool ProtocolModel::hasPartnerInKernel(InstId poll) const {
+  auto [cached, inserted] = partnerInKernel_.try_emplace(poll, false);
+  if (inserted)
+    cached->second = std::any_of(signals_.begin(), signals_.end(), [&](InstId s) { return maySameWord(s, poll); });
+  return cached->second;
+}
+
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
-  if (!isDataRead(fn_, read) || isPollAccess(read) || flow_.sameAddress(read, poll)) return false;
+  if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
   if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read)) return false;
-  std::string root = rootOf(flow_, read);
-  if (root.empty() || isLoadedRoot(root)) return true;  // peer memory: written outside, not provably immutable
+  MemoryObject object = root(read);
+  if (!object.known() || isLoaded(object)) return true;  // peer memory: written outside, not provably immutable
   if (mayBeWrittenByKernel(read)) return true;
   // The partner outside the kernel may have written anything not provably immutable.
-  bool partnerInKernel =
-      std::any_of(signals_.begin(), signals_.end(), [&](InstId s) { return maySameWord(s, poll); });
-  return !partnerInKernel && !readsImmutableInput(read);
+  return !hasPartnerInKernel(poll) && !readsImmutableInput(read);
 }
 
 bool ProtocolModel::isEndOfKernelWait(InstId poll) const {
-  return std::binary_search(endOfKernelWaits_.begin(), endOfKernelWaits_.end(), poll);
+  if (!std::binary_search(polledWords_.begin(), polledWords_.end(), poll)) return false;
+  return !afterWait(poll).dataFollows;
 }
 
 bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
   for (size_t k = 0; k < polledWords_.size(); ++k) {
     if (!maySameWord(polledWords_[k], signal)) continue;
     if (isEndOfKernelWait(polledWords_[k])) return true;
-    for (InstId read : readsAfterPoll_[k]) {
+    for (InstId read : afterWait(polledWords_[k]).guardedReads) {
       if (isNonCoherent(fn_.instructions[read])) {
-        std::string root = rootOf(flow_, read);
-        if (root.empty() || isLoadedRoot(root) || rootOf(flow_, write) == root) return true;
+        MemoryObject object = root(read);
+        if (!object.known() || isLoaded(object) || root(write) == object) return true;
         continue;
       }
       if (alias(write, read) != Alias::No) return true;
@@ -303,12 +297,12 @@ bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
 
 bool ProtocolModel::isPublishedWrite(InstId write, InstId signal) const {
   if (write == signal || !writesGlobalMemory(fn_, write)) return false;
-  if (flow_.sameAddress(write, signal)) return false;
+  if (memory_.sameWord(write, signal)) return false;
   // Another signal on the same flag object (a flag written to every peer in turn).
   if (std::binary_search(signals_.begin(), signals_.end(), write) ||
       std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), write)) {
-    std::string a = rootOf(flow_, write), b = rootOf(flow_, signal);
-    if (a.empty() || a == b) return false;
+    MemoryObject a = root(write), b = root(signal);
+    if (!a.known() || a == b) return false;
   }
   if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), signal)) return true;
   return mayBeReadAfterWait(write, signal);
@@ -328,7 +322,7 @@ bool ProtocolModel::releasesFor(InstId inst, InstId signal) const {
   const MemoryEffect& e = fn_.instructions[inst].effect;
   const MemoryEffect& s = fn_.instructions[signal].effect;
   return s.kind == EffectKind::ReadModifyWrite && hasReleaseSemantics(e) &&
-         (e.kind == EffectKind::ReadModifyWrite || e.kind == EffectKind::Store) && flow_.sameAddress(inst, signal);
+         (e.kind == EffectKind::ReadModifyWrite || e.kind == EffectKind::Store) && memory_.sameWord(inst, signal);
 }
 
 Scope ProtocolModel::scopeOf(InstId inst) const {
@@ -340,13 +334,13 @@ Scope ProtocolModel::scopeOf(InstId inst) const {
 Scope ProtocolModel::requiredScope(InstId access) const {
   int operand = fn_.instructions[access].effect.address;
   if (operand < 0) return Scope::Gpu;
-  if (flow_.isLoadedPointer(access, operand)) return Scope::Sys;
+  if (memory_.isLoadedPointer(access, operand)) return Scope::Sys;
   // A flag for the host or another kernel: .sys covers either.
   if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), access)) return Scope::Sys;
-  std::string root = rootOf(flow_, access);
-  if (!root.empty())
+  MemoryObject object = root(access);
+  if (object.known())
     for (InstId s : systemSignalling_)
-      if (rootOf(flow_, s) == root) return Scope::Sys;
+      if (root(s) == object) return Scope::Sys;
   // A kernel that raises flags on peer GPUs and waits on a flag of its own:
   // the flag it waits on is raised by the peers.
   if (raisesPeerFlags_ && isPoll(access)) return Scope::Sys;
@@ -358,10 +352,9 @@ Scope ProtocolModel::requiredScope(InstId access) const {
 bool ProtocolModel::isConsumingDecrement(InstId inst) const {
   const auto& i = fn_.instructions[inst];
   if (i.effect.kind != EffectKind::ReadModifyWrite || !i.hasModifier("add") || i.operands.empty()) return false;
-  std::string amount = flow_.operandKey(inst, static_cast<int>(i.operands.size()) - 1);
-  if (!amount.starts_with("-") && !amount.starts_with("neg(")) return false;
+  if (!fn_.values->isNegation(inst, static_cast<int>(i.operands.size()) - 1)) return false;
   for (InstId poll : polledWords_)
-    if (flow_.sameAddress(poll, inst) && reachable(fn_, poll, inst)) return true;
+    if (memory_.sameWord(poll, inst) && reachable(fn_, poll, inst)) return true;
   return false;
 }
 

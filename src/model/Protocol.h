@@ -18,29 +18,27 @@
 // Exemptions found on real code are named facts (functions whose names state
 // the fact), each with the shape it came from.
 //
-// Memory identity comes from RegisterFlow's keys and roots (the typed
-// model/Memory analysis replaces them when it lands); the adapter that reads
-// them lives in Protocol.cpp and nowhere else.
+// Memory identity comes from model/Memory (objects, byte ranges, No/May/Must)
+// and model/Values; Protocol.cpp's alias() adds the partner model's one
+// coarsening (pointers read from memory compare by their table).
 #pragma once
 
+#include <unordered_map>
 #include <vector>
 
 #include "model/Program.h"
-#include "model/RegisterFlow.h"
+#include "model/Memory.h"
 #include "model/SpinLoops.h"
 
 namespace fenceline::model {
 
-// May two accesses touch the same memory? (The typed analysis will return
-// the same three answers.)
-enum class Alias : uint8_t { No, May, Must };
+using Alias = AliasResult;
 
 class ProtocolModel {
  public:
   explicit ProtocolModel(const FunctionModel& function);
 
   const FunctionModel& function() const { return fn_; }
-  const RegisterFlow& flow() const { return flow_; }
   const std::vector<SpinLoop>& spins() const { return spins_; }
   // Signals some poll of this function may observe (sorted).
   const std::vector<InstId>& signals() const { return signals_; }
@@ -121,23 +119,36 @@ class ProtocolModel {
   bool isEndOfKernelWait(InstId poll) const;
 
  private:
+  MemoryObject root(InstId inst) const;  // MemoryAnalysis::rootOf of the access's address
   bool isSignalCandidate(InstId inst) const;
   bool isOutboundSignal(InstId inst) const;
-  bool mayBeWrittenByKernel(InstId read) const;
+  bool mayBeWrittenByKernel(InstId read) const;  // memoized
+  bool computeMayBeWrittenByKernel(InstId read) const;
+  // Some signal of this kernel may write the polled word: the partner is
+  // another instance of the kernel (memoized).
+  bool hasPartnerInKernel(InstId poll) const;
   bool mayBeReadAfterWait(InstId write, InstId signal) const;
 
   const FunctionModel& fn_;
-  RegisterFlow flow_;
+  const MemoryAnalysis& memory_;
   std::vector<SpinLoop> spins_;
   std::vector<int32_t> spinOfPoll_;       // per instruction: index into spins_, or -1
-  std::vector<InstId> polledWords_;       // every poll (for isPollAccess)
+  std::vector<InstId> polledWords_;       // every poll, sorted
+  std::vector<char> pollAccess_;          // per instruction: isPollAccess
   std::vector<InstId> writes_;            // every global write of the function
   std::vector<InstId> signals_, outboundSignals_;
   std::vector<InstId> systemSignalling_;  // .sys stores/atomics (signalling side)
   bool raisesPeerFlags_ = false;          // a flag store or atomic through a pointer read from memory
-  // Per poll, the guarded reads after it (computed once; see isGuardedRead).
-  std::vector<std::vector<InstId>> readsAfterPoll_;
-  std::vector<InstId> endOfKernelWaits_;  // sorted
+  struct AfterWait {
+    bool computed = false;
+    std::vector<InstId> guardedReads;  // reads after the wait that it guards
+    bool dataFollows = false;          // some data access follows the wait
+  };
+  const AfterWait& afterWait(InstId poll) const;
+  mutable std::vector<AfterWait> afterWait_;  // per entry of polledWords_
+  std::vector<char> dataRead_;                 // per instruction: isDataRead
+  mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
+  mutable std::unordered_map<InstId, bool> partnerInKernel_;
 };
 
 // The protocol model of a function built by buildProgram.

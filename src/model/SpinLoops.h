@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "model/Program.h"
-#include "model/RegisterFlow.h"
 
 namespace fenceline::model {
 
@@ -33,11 +32,11 @@ struct SpinLoop {
   bool contains(const FunctionModel& fn, InstId inst) const;
 };
 
-std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn, const RegisterFlow& flow);
+std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn);
 
 // Does the value of `reg` at `at` depend (through register computations,
 // not through memory) on the value produced by one of `sources`?
-bool valueDependsOn(const RegisterFlow& flow, ValueReg reg, InstId at, const std::vector<InstId>& sources);
+bool valueDependsOn(const FunctionModel& fn, ValueReg reg, InstId at, const std::vector<InstId>& sources);
 
 // A load or atomic of global or generic memory that reads (a poll candidate).
 bool readsGlobalMemory(const FunctionModel& fn, InstId inst);

@@ -16,8 +16,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/Operands.h"
 #include "model/ReachingDefinitions.h"
 #include "model/ValueAlgebra.h"
+#include "model/ValueIdentity.h"
 
 namespace fenceline::model {
 
@@ -48,27 +50,6 @@ AbstractValue special(const std::string& name) {
   for (const auto& s : kSpecials)
     if (name.starts_with(s.prefix)) return term(name, s.low, s.high);
   return term(name);
-}
-
-// Opcodes whose operand 0 is not a destination even when it is a register.
-bool writesOperand0(const ptx::Instruction& i) {
-  static const std::unordered_set<std::string_view> noDest = {"nanosleep", "pmevent", "trap", "exit", "ret", "bra", "brx",
-                                                "call", "fence", "membar", "setmaxnreg", "griddepcontrol",
-                                                "st", "red", "prefetch", "prefetchu", "cp", "stmatrix",
-                                                "sust", "sured", "tensormap", "brkpt", "stackrestore"};
-  if (i.opcode == "bar" || i.opcode == "barrier") return i.hasModifier("red");
-  if (noDest.count(i.opcode)) return false;
-  if (i.opcode == "multimem") return i.hasModifier("ld_reduce");
-  if (i.opcode == "mbarrier") return i.hasModifier("arrive") || i.hasModifier("arrive_drop") ||
-                                     i.hasModifier("try_wait") || i.hasModifier("test_wait") ||
-                                     i.hasModifier("pending_count");
-  return true;
-}
-
-void collectDefs(const ptx::Operand& op, std::vector<ValueReg>& out) {
-  if (op.kind == Kind::Register && op.reg >= 0) out.push_back(op.reg);
-  if (op.kind == Kind::Vector || op.kind == Kind::PredicatePair)
-    for (const auto& e : op.elements) collectDefs(e, out);
 }
 
 // Width in bytes of a type modifier (.b32 -> 4), or 0.
@@ -107,6 +88,7 @@ struct ValueAnalysis::Impl {
   std::vector<uint8_t> placeholderUsed;   // per register
 
   std::unique_ptr<ReachingDefinitions> reaching;
+  std::unique_ptr<detail::ValueIdentity> identity;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
 
@@ -118,16 +100,11 @@ struct ValueAnalysis::Impl {
     joined.resize(fn.registerNames.size());
     joinState.assign(fn.registerNames.size(), 0);
     placeholderUsed.assign(fn.registerNames.size(), 0);
-    std::vector<ValueReg> out;
-    for (size_t i = 0; i < n; ++i) {
-      const Inst& inst = fn.instructions[i];
-      if (inst.operands.empty() || !writesOperand0(*inst.syntax)) continue;
-      out.clear();
-      collectDefs(inst.operands[0], out);
-      for (ValueReg r : out)
-        if (static_cast<size_t>(r) < defs.size()) defs[r].push_back(static_cast<InstId>(i));
-    }
+    for (size_t i = 0; i < n; ++i)
+      for (ValueReg r : writtenRegisters(fn.instructions[i]))
+        if (r >= 0 && static_cast<size_t>(r) < defs.size()) defs[r].push_back(static_cast<InstId>(i));
     reaching = std::make_unique<ReachingDefinitions>(fn, defs);
+    identity = std::make_unique<detail::ValueIdentity>(fn, defs);
     // Evaluate definitions in program order, so that operands are mostly
     // known already and recursion stays shallow (and results do not depend on
     // the order in which checks ask).
@@ -136,7 +113,7 @@ struct ValueAnalysis::Impl {
       if (inst.operands.empty() || inst.operands[0].kind != Kind::Register) continue;
       ValueReg r = inst.operands[0].reg;
       if (r < 0 || static_cast<size_t>(r) >= defs.size() || fn.registerTypes[r] == ".pred") continue;
-      if (!writesOperand0(*inst.syntax)) continue;
+      if (!writesFirstOperand(*inst.syntax)) continue;
       valueDefinedBy(static_cast<InstId>(i), r);
     }
   }
@@ -347,7 +324,27 @@ struct ValueAnalysis::Impl {
       }
       return term(opaque);
     }
+    if (op == "ld" || op == "ldu") return loadedValue(d, opaque);
     return term(opaque);
+  }
+
+  // A 64-bit scalar load reads a pointer (a struct field, a pointer-table
+  // entry): its value is an object of its own, named by the address it was
+  // read from, so that `s->inbound` and `s->expected` are different objects
+  // and two loads of `ptrs[peer]` the same one.
+  AbstractValue loadedValue(InstId d, const std::string& opaque) {
+    const Inst& inst = fn.instructions[d];
+    const MemoryEffect& e = inst.effect;
+    if (e.kind != EffectKind::Load || e.address < 0) return term(opaque);
+    bool pointerWide = false;
+    for (const auto& m : inst.syntax->modifiers) {
+      if (m == "v2" || m == "v4" || m == "v8") return term(opaque);
+      if (m == "u64" || m == "b64" || m == "s64") pointerWide = true;
+    }
+    if (!pointerWide) return term(opaque);
+    std::string from = identity->addressKey(d, e.address);
+    if (from.empty()) return term(opaque);
+    return values::object(BaseKind::Loaded, "load(" + from + ")", Space::Generic);
   }
 
   AbstractValue nonTop(AbstractValue v, const std::string& opaque) { return v.known ? v : term(opaque); }
@@ -427,90 +424,39 @@ Space ValueAnalysis::addressSpace(InstId at, int k) const {
   return Space::Generic;
 }
 
-int64_t ValueAnalysis::accessSize(InstId at, int k) const {
-  const auto& insts = impl_->fn.instructions;
-  if (at < 0 || static_cast<size_t>(at) >= insts.size()) return -1;
-  const Inst& inst = insts[at];
-  const MemoryEffect& e = inst.effect;
-  switch (e.kind) {
-    case EffectKind::MbarrierInit: case EffectKind::MbarrierArrive: case EffectKind::MbarrierExpectTx:
-    case EffectKind::MbarrierWait: case EffectKind::MbarrierInval:
-      return 8;
-    case EffectKind::AsyncCopy: {
-      if (inst.hasModifier("tensor")) return -1;  // box size lives in the tensor map
-      if (k == e.mbarrier) return 8;
-      // cp.async[.bulk] [dst], [src], size: the first integer-valued operand after the addresses.
-      for (size_t o = 2; o < inst.operands.size(); ++o) {
-        if (inst.operands[o].kind == ptx::Operand::Kind::Address) continue;
-        AbstractValue v = operandValue(at, static_cast<int>(o));
-        return v.isConstant() && v.constant > 0 ? v.constant : -1;
-      }
-      return -1;
-    }
-    default: break;
-  }
-  if (inst.opcode() == "ldmatrix" || inst.opcode() == "stmatrix") return 16;
-  int64_t width = 0, count = 1;
-  for (const auto& m : inst.syntax->modifiers) {
-    if (m == "v2") count = 2;
-    else if (m == "v4") count = 4;
-    else if (m == "v8") count = 8;
-    else if (int64_t w = typeWidth(m)) width = w;
-  }
-  return width ? width * count : -1;
+std::vector<InstId> ValueAnalysis::reachingDefinitions(ValueReg reg, InstId at) const {
+  return impl_->identity->reachingDefinitions(reg, at);
 }
 
-bool ValueAnalysis::sameObject(InstId a, int oa, InstId b, int ob) const {
-  AbstractValue va = operandValue(a, oa), vb = operandValue(b, ob);
-  if (!va.known || !vb.known || va.baseKind == BaseKind::None || va.baseKind == BaseKind::Unknown) return false;
-  return va.baseKind == vb.baseKind && va.base == vb.base;
+bool ValueAnalysis::sameValue(InstId a, int oa, InstId b, int ob) const {
+  int32_t x = identity(a, oa);
+  return x >= 0 && x == identity(b, ob);
 }
 
-namespace {
+int32_t ValueAnalysis::identity(InstId at, int operand) const { return impl_->identity->identity(at, operand); }
+std::optional<int64_t> ValueAnalysis::constantOf(InstId at, int operand) const {
+  return impl_->identity->constantOf(at, operand);
+}
+bool ValueAnalysis::isNegation(InstId at, int operand) const { return impl_->identity->isNegation(at, operand); }
+bool ValueAnalysis::isInvariant(InstId at, int operand) const { return impl_->identity->isInvariant(at, operand); }
+bool ValueAnalysis::readsAtomicResult(InstId at, int operand) const {
+  return impl_->identity->readsAtomicResult(at, operand);
+}
+bool ValueAnalysis::isSpecialRegister(InstId at, int operand, std::string_view name) const {
+  return impl_->identity->isSpecialRegister(at, operand, name);
+}
+bool ValueAnalysis::isMerged(InstId at, int operand) const { return impl_->identity->isMergedAddress(at, operand); }
 
-bool disjointSpaces(Space a, Space b) {
-  auto concrete = [](Space s) { return s != Space::None && s != Space::Generic; };
-  if (!concrete(a) || !concrete(b) || a == b) return false;
-  auto isShared = [](Space s) { return s == Space::SharedCta || s == Space::SharedCluster; };
-  auto isGlobal = [](Space s) { return s == Space::Global || s == Space::Tensor; };
-  if (isShared(a) && isShared(b)) return false;
-  if (isGlobal(a) && isGlobal(b)) return false;
-  return true;
+ValueAnalysis::Identities ValueAnalysis::identitiesNamed(InstId at, int operand) const {
+  auto ids = impl_->identity->identitiesNamed(at, operand);
+  return {ids.thread, ids.block};
 }
 
-}  // namespace
+const detail::ValueIdentity& ValueAnalysis::identityEngine() const { return *impl_->identity; }
 
-bool ValueAnalysis::mayAlias(InstId a, int oa, InstId b, int ob) const {
-  if (disjointSpaces(addressSpace(a, oa), addressSpace(b, ob))) return false;
-  AbstractValue va = operandValue(a, oa), vb = operandValue(b, ob);
-  if (!va.known || !vb.known) return true;
-  auto isObject = [](BaseKind k) { return k == BaseKind::SharedSymbol || k == BaseKind::GlobalSymbol; };
-  auto externShared = [&](const AbstractValue& v, InstId at) {
-    const ptx::Variable* var = impl_->variable(impl_->fn.instructions[at], v.base);
-    return var && (var->isExtern || var->arraySize == 0);
-  };
-  if (va.baseKind != vb.baseKind || va.base != vb.base) {
-    // Different named objects are disjoint, except dynamic (extern) shared arrays, which share one base.
-    if (isObject(va.baseKind) && isObject(vb.baseKind)) {
-      if (va.baseKind == BaseKind::SharedSymbol && vb.baseKind == BaseKind::SharedSymbol && externShared(va, a) &&
-          externShared(vb, b))
-        return true;
-      return false;
-    }
-    // A kernel parameter points to global memory: never into a shared symbol.
-    bool kernel = impl_->fn.function && impl_->fn.function->isEntry;
-    if (kernel && ((va.baseKind == BaseKind::Param && vb.baseKind == BaseKind::SharedSymbol) ||
-                   (vb.baseKind == BaseKind::Param && va.baseKind == BaseKind::SharedSymbol)))
-      return false;
-    return true;
-  }
-  // Same base (or both without one): compare offset intervals.
-  auto ra = va.offsetRange(), rb = vb.offsetRange();
-  if (!ra || !rb) return true;
-  int64_t sa = accessSize(a, oa), sb = accessSize(b, ob);
-  bool aBeforeB = sa > 0 && ra->second + sa <= rb->first;
-  bool bBeforeA = sb > 0 && rb->second + sb <= ra->first;
-  return !(aBeforeB || bBeforeA);
+const ptx::Variable* ValueAnalysis::variable(InstId at, const std::string& symbol) const {
+  if (at < 0 || static_cast<size_t>(at) >= impl_->fn.instructions.size()) return nullptr;
+  return impl_->variable(impl_->fn.instructions[at], symbol);
 }
 
 }  // namespace fenceline::model

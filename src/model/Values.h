@@ -1,10 +1,16 @@
-// Value analysis: what each register may hold, as a small symbolic form.
-// Answers the questions checks ask: may these two addresses alias; which
-// address space a generic pointer reaches; does a value depend on the thread
-// identity (for election predicates); is a value a kernel parameter.
+// Value analysis: what each register may hold where it is used. Two views of
+// one value, behind one interface:
+//  - an AbstractValue (base object + affine terms with ranges + constant):
+//    which memory object an address points into and which offsets it may
+//    take; bounded loop counters (stage indices) keep their ranges;
+//  - an identity (ValueIdentity.h, internal): do two uses compute the same
+//    value for every thread (the same flag word, the same threshold)?
+// The memory questions (which bytes an access touches, may two accesses
+// alias) are MemoryAnalysis's (Memory.h), built on these answers.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,13 +19,19 @@
 
 namespace fenceline::model {
 
+namespace detail {
+class ValueIdentity;
+}
+
 // An abstract value: base + sum(coef * term) + constant.
 // base is a memory object (shared symbol, kernel param pointer, global symbol)
 // or none; terms are special registers, loop counters, or opaque registers.
 struct AbstractValue {
-  enum class BaseKind { None, SharedSymbol, GlobalSymbol, Param, Unknown };
+  // Loaded: a pointer read from memory (a struct field, a pointer table
+  // entry); `base` is then the identity of the address it was loaded from.
+  enum class BaseKind { None, SharedSymbol, GlobalSymbol, Param, Unknown, Loaded };
   BaseKind baseKind = BaseKind::None;
-  std::string base;         // symbol or param name
+  std::string base;         // symbol or param name (or the loaded-from address)
   Space space = Space::None;  // what space the value points into, when a pointer
   int64_t constant = 0;
   struct Term {
@@ -51,20 +63,43 @@ class ValueAnalysis {
   // The state space an address operand reaches (Generic narrowed where the
   // value analysis can prove it; cvta.to.shared / shared symbols -> SharedCta).
   Space addressSpace(InstId at, int operand) const;
-  // Conservative: false only when the two addresses are provably different
-  // objects or provably different offsets of the same object for every thread.
-  bool mayAlias(InstId a, int operandA, InstId b, int operandB) const;
-  // Same object (same base symbol/param), offsets possibly different.
-  bool sameObject(InstId a, int operandA, InstId b, int operandB) const;
   // The definition of `reg` that reaches a use at `at`: the nearest earlier
   // one in the same block, else the only definition; -1 when several reach
   // (loop-carried or assigned on several paths) or none does.
   InstId definition(ValueReg reg, InstId at) const;
   // Every instruction that writes `reg`, in program order.
   const std::vector<InstId>& definitions(ValueReg reg) const;
-  // Bytes accessed through an address operand (from .v4.b32, the size operand
-  // of a copy, 8 for mbarriers); -1 when unknown.
-  int64_t accessSize(InstId at, int operand) const;
+
+  // --- Identity: the same value for every thread ---
+  // The definitions of `reg` that reach its use at `at` (path-precise).
+  std::vector<InstId> reachingDefinitions(ValueReg reg, InstId at) const;
+  bool sameValue(InstId a, int operandA, InstId b, int operandB) const;
+  // Equal ids: equal values (for sets and maps of values); -1 when unknown.
+  int32_t identity(InstId at, int operand) const;
+  std::optional<int64_t> constantOf(InstId at, int operand) const;
+  // A negative constant or a negation: an atomic add of it takes arrivals back.
+  bool isNegation(InstId at, int operand) const;
+  // Built only from constants, parameters and special registers: the same on
+  // every trip of every loop (a fixed barrier threshold).
+  bool isInvariant(InstId at, int operand) const;
+  // Computed from the value an atomic returned (a phase bit of one's own arrival).
+  bool readsAtomicResult(InstId at, int operand) const;
+  // Which identity registers a value is made of: %tid.* / %ctaid.* directly,
+  // or an or() of them (the block-election test `(tid.x | tid.y) == 0`).
+  struct Identities {
+    bool thread = false;
+    bool block = false;
+  };
+  Identities identitiesNamed(InstId at, int operand) const;
+  // The value (an address) goes through a merge of several definitions: it
+  // may differ from trip to trip (a per-tile lock in a persistent loop).
+  bool isMerged(InstId at, int operand) const;
+  // The value is the special register `name` itself ("%cluster_ctarank").
+  bool isSpecialRegister(InstId at, int operand, std::string_view name) const;
+
+  // For MemoryAnalysis: the identity engine and the symbol lookup.
+  const detail::ValueIdentity& identityEngine() const;
+  const ptx::Variable* variable(InstId at, const std::string& symbol) const;
 
  private:
   struct Impl;

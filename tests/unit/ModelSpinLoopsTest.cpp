@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ModelInputs.h"
-#include "model/RegisterFlow.h"
+#include "model/Memory.h"
 #include "model/SpinLoops.h"
 
 using namespace fenceline;
@@ -14,8 +14,7 @@ using namespace fenceline::testing;
 namespace {
 
 size_t spinCount(const FunctionModel& fn) {
-  RegisterFlow flow(fn);
-  return findSpinLoops(fn, flow).size();
+  return findSpinLoops(fn).size();
 }
 
 }  // namespace
@@ -24,8 +23,7 @@ TEST(ModelSpinLoops, RecognizesSpins) {
   FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
   for (const char* kernel : {"_Z13volatile_spinPKiPi", "_Z9vote_spinPKiPi", "_Z12backoff_spinPKjjPi"}) {
     const auto& fn = p.fn(kernel);
-    RegisterFlow flow(fn);
-    auto spins = findSpinLoops(fn, flow);
+    auto spins = findSpinLoops(fn);
     ASSERT_EQ(spins.size(), 1u) << kernel << "\n" << dump(fn);
     ASSERT_FALSE(spins[0].polls.empty()) << kernel;
     for (InstId poll : spins[0].polls)
@@ -40,14 +38,14 @@ TEST(ModelSpinLoops, RejectsLookAlikes) {
     EXPECT_EQ(spinCount(p.fn(kernel)), 0u) << kernel << "\n" << dump(p.fn(kernel));
 }
 
-TEST(ModelRegisterFlow, SameWordThroughDifferentComputations) {
+TEST(ModelMemory, SameWordThroughDifferentComputations) {
   FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
   const auto& fn = p.fn("_Z9same_wordPjj");
-  RegisterFlow flow(fn);
   InstId atom = findOne(fn, "atom");
   InstId store = findOne(fn, "st.volatile");
-  EXPECT_TRUE(flow.sameAddress(atom, store)) << flow.addressKey(atom, fn.instructions[atom].effect.address) << " vs "
-                                             << flow.addressKey(store, fn.instructions[store].effect.address);
-  EXPECT_EQ(flow.addressRoot(atom, fn.instructions[atom].effect.address),
-            flow.addressRoot(store, fn.instructions[store].effect.address));
+  EXPECT_TRUE(fn.memory->sameWord(atom, store));
+  EXPECT_EQ(fn.memory->alias(atom, fn.instructions[atom].effect.address, store, fn.instructions[store].effect.address),
+            AliasResult::Must);
+  EXPECT_EQ(fn.memory->rootOf(atom, fn.instructions[atom].effect.address),
+            fn.memory->rootOf(store, fn.instructions[store].effect.address));
 }

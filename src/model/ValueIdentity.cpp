@@ -1,8 +1,8 @@
-// Register data flow (see RegisterFlow.h). Definitions come from the
-// remapped operands of each instruction; reaching definitions from a
-// backward walk over the CFG; keys and roots from short recursive walks
-// over those definitions, with a depth limit.
-#include "model/RegisterFlow.h"
+// Value identity (see ValueIdentity.h). Definitions come from the operand
+// table (Operands.h); reaching definitions from a backward walk over the
+// CFG; forms and roots from short recursive walks over those definitions,
+// with a depth limit.
+#include "model/ValueIdentity.h"
 
 #include <algorithm>
 #include <array>
@@ -11,44 +11,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace fenceline::model {
+#include "model/Operands.h"
+
+namespace fenceline::model::detail {
 namespace {
 
 using Kind = ptx::Operand::Kind;
-
-// Opcodes whose first operand is read, not written.
-constexpr std::array<std::string_view, 20> kNoDestination = {
-    "st",       "red",      "bra",     "brx",        "call",      "ret",      "exit",
-    "trap",     "bar",      "barrier", "fence",      "membar",    "nanosleep", "prefetch",
-    "prefetchu", "cp",      "stmatrix", "setmaxnreg", "griddepcontrol", "pmevent"};
-
-bool hasNoDestination(const Inst& inst) {
-  const std::string& op = inst.opcode();
-  for (auto name : kNoDestination)
-    if (op == name) return true;
-  // mbarrier.init / inval / expect_tx take an address first; arrive/try_wait
-  // write a state or predicate register (handled by the operand kinds below).
-  return false;
-}
-
-void collectRegisters(const ptx::Operand& op, std::vector<ValueReg>& data, std::vector<ValueReg>& address) {
-  switch (op.kind) {
-    case Kind::Register:
-      if (op.reg >= 0) data.push_back(op.reg);
-      break;
-    case Kind::Address:
-      if (op.base.kind == Kind::Register && op.base.reg >= 0) address.push_back(op.base.reg);
-      for (const auto& e : op.elements) collectRegisters(e, data, address);
-      break;
-    case Kind::Vector:
-    case Kind::ParamList:
-    case Kind::PredicatePair:
-      for (const auto& e : op.elements) collectRegisters(e, data, address);
-      break;
-    default:
-      break;
-  }
-}
 
 bool isCommutative(std::string_view op) {
   return op == "add" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "min" || op == "max";
@@ -99,39 +67,16 @@ Affine parseKey(const std::string& key) {
 
 }  // namespace
 
-RegisterUse registerUse(const Inst& inst) {
-  RegisterUse use;
-  const auto& ops = inst.operands;
-  size_t first = 0;
-  if (!hasNoDestination(inst) && !ops.empty()) {
-    const auto& dst = ops[0];
-    if (dst.kind == Kind::Register || dst.kind == Kind::Vector || dst.kind == Kind::PredicatePair) {
-      std::vector<ValueReg> ignored;
-      collectRegisters(dst, use.written, ignored);
-      first = 1;
-    }
-  }
-  for (size_t i = first; i < ops.size(); ++i) collectRegisters(ops[i], use.read, use.addressed);
-  if (inst.guard && inst.guard->reg >= 0) use.read.push_back(inst.guard->reg);
-  return use;
-}
+ValueIdentity::ValueIdentity(const FunctionModel& fn, const std::vector<std::vector<InstId>>& definitions)
+    : fn_(fn), definitions_(definitions) {}
 
-RegisterFlow::RegisterFlow(const FunctionModel& fn) : fn_(fn) {
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
-    for (ValueReg r : registerUse(fn.instructions[i]).written) {
-      if (r < 0) continue;
-      if (static_cast<size_t>(r) >= definitions_.size()) definitions_.resize(r + 1);
-      definitions_[r].push_back(i);
-    }
-}
-
-const std::vector<InstId>& RegisterFlow::definitions(ValueReg reg) const {
+const std::vector<InstId>& ValueIdentity::definitions(ValueReg reg) const {
   static const std::vector<InstId> kNone;
   if (reg < 0 || static_cast<size_t>(reg) >= definitions_.size()) return kNone;
   return definitions_[reg];
 }
 
-std::vector<InstId> RegisterFlow::reachingDefinitions(ValueReg reg, InstId at) const {
+std::vector<InstId> ValueIdentity::reachingDefinitions(ValueReg reg, InstId at) const {
   const uint64_t cacheKey = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
   if (auto cached = reachingCache_.find(cacheKey); cached != reachingCache_.end()) return cached->second;
   std::vector<InstId> found = computeReaching(reg, at);
@@ -139,7 +84,7 @@ std::vector<InstId> RegisterFlow::reachingDefinitions(ValueReg reg, InstId at) c
   return found;
 }
 
-std::vector<InstId> RegisterFlow::computeReaching(ValueReg reg, InstId at) const {
+std::vector<InstId> ValueIdentity::computeReaching(ValueReg reg, InstId at) const {
   std::vector<InstId> found;
   const auto& defs = definitions(reg);
   if (defs.empty() || at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return found;
@@ -172,16 +117,15 @@ std::vector<InstId> RegisterFlow::computeReaching(ValueReg reg, InstId at) const
   return found;
 }
 
-std::string RegisterFlow::key(ValueReg reg, InstId at) const { return keyOf(reg, at, 0); }
 
-std::string RegisterFlow::operandKey(InstId at, int operand) const {
+std::string ValueIdentity::operandKey(InstId at, int operand) const {
   if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return {};
   const auto& ops = fn_.instructions[at].operands;
   if (operand < 0 || static_cast<size_t>(operand) >= ops.size()) return {};
   return keyOfOperand(ops[operand], at, 0);
 }
 
-std::string RegisterFlow::keyOfOperand(const ptx::Operand& op, InstId at, int depth) const {
+std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int depth) const {
   switch (op.kind) {
     case Kind::Register: return keyOf(op.reg, at, depth);
     case Kind::Special: return op.text;
@@ -200,7 +144,7 @@ std::string RegisterFlow::keyOfOperand(const ptx::Operand& op, InstId at, int de
   }
 }
 
-std::string RegisterFlow::keyOf(ValueReg reg, InstId at, int depth) const {
+std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return "reg" + std::to_string(reg) + "@" + std::to_string(at);
   std::vector<InstId> defs = reachingDefinitions(reg, at);
   if (defs.empty()) return "undef" + std::to_string(reg);
@@ -221,7 +165,7 @@ std::string RegisterFlow::keyOf(ValueReg reg, InstId at, int depth) const {
   return first;
 }
 
-std::string RegisterFlow::keyOfDefinition(InstId d, int depth) const {
+std::string ValueIdentity::keyOfDefinition(InstId d, int depth) const {
   if (auto cached = keyCache_.find(d); cached != keyCache_.end()) return cached->second;
   if (!inProgress_.insert(d).second) return "cycle@" + std::to_string(d);
   std::string key = computeKeyOfDefinition(d, depth);
@@ -230,7 +174,7 @@ std::string RegisterFlow::keyOfDefinition(InstId d, int depth) const {
   return key;
 }
 
-std::string RegisterFlow::computeKeyOfDefinition(InstId d, int depth) const {
+std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
   std::string opaque = "def@" + std::to_string(d);
   const Inst& inst = fn_.instructions[d];
   const std::string& op = inst.opcode();
@@ -296,20 +240,20 @@ std::string RegisterFlow::computeKeyOfDefinition(InstId d, int depth) const {
   return text + ")";
 }
 
-std::string RegisterFlow::addressKey(InstId at, int operand) const {
+std::string ValueIdentity::addressKey(InstId at, int operand) const {
   if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return {};
   const auto& ops = fn_.instructions[at].operands;
   if (operand < 0 || static_cast<size_t>(operand) >= ops.size() || ops[operand].kind != Kind::Address) return {};
   return keyOfOperand(ops[operand], at, 0);
 }
 
-std::string RegisterFlow::rootOfAddress(const ptx::Operand& address, InstId at, int depth) const {
+std::string ValueIdentity::rootOfAddress(const ptx::Operand& address, InstId at, int depth) const {
   if (address.base.kind == Kind::Register) return rootOf(address.base.reg, at, depth);
   if (address.base.kind == Kind::Symbol) return "sym:" + address.base.symbol;
   return {};
 }
 
-std::string RegisterFlow::rootOf(ValueReg reg, InstId at, int depth) const {
+std::string ValueIdentity::rootOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return {};
   std::vector<InstId> defs = reachingDefinitions(reg, at);
   std::string first;
@@ -321,7 +265,7 @@ std::string RegisterFlow::rootOf(ValueReg reg, InstId at, int depth) const {
   return first;
 }
 
-std::string RegisterFlow::rootOfDefinition(InstId d, int depth) const {
+std::string ValueIdentity::rootOfDefinition(InstId d, int depth) const {
   if (auto cached = rootCache_.find(d); cached != rootCache_.end()) return cached->second;
   if (!rootsInProgress_.insert(d).second) return {};
   std::string root = computeRootOfDefinition(d, depth);
@@ -330,7 +274,7 @@ std::string RegisterFlow::rootOfDefinition(InstId d, int depth) const {
   return root;
 }
 
-std::string RegisterFlow::computeRootOfDefinition(InstId d, int depth) const {
+std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
   const Inst& inst = fn_.instructions[d];
   const std::string& op = inst.opcode();
   const auto& ops = inst.operands;
@@ -369,29 +313,99 @@ std::string RegisterFlow::computeRootOfDefinition(InstId d, int depth) const {
   return {};
 }
 
-std::string RegisterFlow::addressRoot(InstId at, int operand) const {
+std::string ValueIdentity::addressRoot(InstId at, int operand) const {
   if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return {};
   const auto& ops = fn_.instructions[at].operands;
   if (operand < 0 || static_cast<size_t>(operand) >= ops.size() || ops[operand].kind != Kind::Address) return {};
   return rootOfAddress(ops[operand], at, 0);
 }
 
-bool RegisterFlow::isLoadedPointer(InstId at, int operand) const {
+bool ValueIdentity::isLoadedPointer(InstId at, int operand) const {
   return addressRoot(at, operand).starts_with("loaded(");
 }
 
-bool RegisterFlow::sameAddress(InstId a, InstId b) const {
+bool ValueIdentity::sameAddress(InstId a, InstId b) const {
   int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
   if (oa < 0 || ob < 0) return false;
   std::string ka = addressKey(a, oa), kb = addressKey(b, ob);
   return !ka.empty() && ka == kb;
 }
 
-bool RegisterFlow::mayShareObject(InstId a, InstId b) const {
+bool ValueIdentity::mayShareObject(InstId a, InstId b) const {
   int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
   if (oa < 0 || ob < 0) return false;
   std::string ra = addressRoot(a, oa), rb = addressRoot(b, ob);
   return ra.empty() || rb.empty() || ra == rb;
 }
 
-}  // namespace fenceline::model
+
+// --- Facts read off the canonical forms (the only place that reads them) ---
+
+namespace {
+
+bool isIntegerText(const std::string& form) {
+  int64_t ignored;
+  return parseInteger(form, ignored);
+}
+
+// Forms that name something other than a fixed computation: an opaque
+// definition ("def@", "rmw@", "phi@", "cycle@", "undef"), a load, or an
+// operand the walk could not read.
+bool namesOpaqueValue(const std::string& form) {
+  return form.find('@') != std::string::npos || form.find("load(") != std::string::npos ||
+         form.find("undef") != std::string::npos || form.find('?') != std::string::npos;
+}
+
+}  // namespace
+
+std::optional<int64_t> ValueIdentity::constantOf(InstId at, int operand) const {
+  std::string form = operandKey(at, operand);
+  int64_t value;
+  if (parseInteger(form, value)) return value;
+  return std::nullopt;
+}
+
+bool ValueIdentity::isNegation(InstId at, int operand) const {
+  std::string form = operandKey(at, operand);
+  return form.starts_with("-") || form.starts_with("neg(");
+}
+
+bool ValueIdentity::isInvariant(InstId at, int operand) const {
+  std::string form = operandKey(at, operand);
+  return !form.empty() && !namesOpaqueValue(form);
+}
+
+bool ValueIdentity::isMergedAddress(InstId at, int operand) const {
+  return addressKey(at, operand).find("phi@") != std::string::npos;
+}
+
+ValueIdentity::Identities ValueIdentity::identitiesNamed(InstId at, int operand) const {
+  std::string form = operandKey(at, operand);
+  Identities ids;
+  if (form.starts_with("%tid.")) ids.thread = true;
+  else if (form.starts_with("%ctaid.")) ids.block = true;
+  else if (form.starts_with("or(")) {
+    ids.thread = form.find("%tid.") != std::string::npos;
+    ids.block = form.find("%ctaid.") != std::string::npos;
+  }
+  return ids;
+}
+
+bool ValueIdentity::isConstant(InstId at, int operand) const { return isIntegerText(operandKey(at, operand)); }
+
+bool ValueIdentity::readsAtomicResult(InstId at, int operand) const {
+  return operandKey(at, operand).find("rmw@") != std::string::npos;
+}
+
+bool ValueIdentity::isSpecialRegister(InstId at, int operand, std::string_view name) const {
+  return operandKey(at, operand) == name;
+}
+
+int32_t ValueIdentity::identity(InstId at, int operand) const {
+  std::string form = operandKey(at, operand);
+  if (form.empty()) return -1;
+  auto [it, inserted] = interned_.try_emplace(std::move(form), static_cast<int32_t>(interned_.size()));
+  return it->second;
+}
+
+}  // namespace fenceline::model::detail

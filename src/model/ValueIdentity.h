@@ -1,15 +1,19 @@
-// Register data flow for the protocol checks: which instructions write a
-// register, which of them reach a given use, and two symbolic views of a
-// value built by walking those definitions backwards:
-//  - a key: a canonical text of how the value is computed ("param:p0+8",
-//    "add(%ctaid.x,4)"), equal for two uses that compute the same thing, so
-//    two addresses with equal keys name the same word for every thread;
-//  - a root: the object a pointer points into ("param:p0", "sym:bar",
-//    "loaded(param:p1)" for a pointer read from the array param p1 points to).
-// nvcc's PTX is nearly single-assignment (loop-carried values are reassigned
-// by a `mov` at the latch), which keeps the walks short.
+// Value identity, internal to the value analysis (Values.h is the
+// interface): when do two uses compute the same value for every thread?
+// Each value gets a canonical form built by walking its reaching definitions
+// backwards ("param:p0+8", "add(%ctaid.x,4)", "load([param:p1+8])"); two
+// uses with equal forms compute the same thing, so two addresses with equal
+// forms name the same word. A pointer's root is the object it points into
+// ("param:p0", "sym:bar", or the form of the address a pointer was loaded
+// from). nvcc's PTX is nearly single-assignment (loop-carried values are
+// reassigned by a `mov` at the latch), which keeps the walks short.
+//
+// The forms are strings only inside the model: ValueAnalysis and
+// MemoryAnalysis turn them into typed answers (sameValue, identity ids,
+// memory objects); checks never see them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,21 +21,12 @@
 
 #include "model/Program.h"
 
-namespace fenceline::model {
+namespace fenceline::model::detail {
 
-// The registers an instruction writes, reads as data, and uses to form
-// addresses (the base registers of `[...]` operands).
-struct RegisterUse {
-  std::vector<ValueReg> written;
-  std::vector<ValueReg> read;
-  std::vector<ValueReg> addressed;
-};
-RegisterUse registerUse(const Inst& inst);
-
-class RegisterFlow {
+class ValueIdentity {
  public:
-  explicit RegisterFlow(const FunctionModel& fn);
-
+  // definitions: per register, the instructions that write it (Operands.h).
+  ValueIdentity(const FunctionModel& fn, const std::vector<std::vector<InstId>>& definitions);
   const FunctionModel& function() const { return fn_; }
   const std::vector<InstId>& definitions(ValueReg reg) const;
   // The definitions of `reg` that reach its use at `at` (a backward walk over
@@ -44,7 +39,6 @@ class RegisterFlow {
   // cannot name (loads, atomics, merges of different definitions) become
   // opaque names unique to their definition: "rmw@40", "phi@7:3"; a load is
   // named by its address: "load([param:p1+8])".
-  std::string key(ValueReg reg, InstId at) const;
   std::string operandKey(InstId at, int operand) const;
   // Key of an address operand, offset included; empty when not an address.
   std::string addressKey(InstId at, int operand) const;
@@ -59,6 +53,22 @@ class RegisterFlow {
   // Same root object (offsets may differ), or either root is unknown.
   bool mayShareObject(InstId a, InstId b) const;
 
+  // Facts read off the forms (ValueAnalysis exposes them).
+  std::optional<int64_t> constantOf(InstId at, int operand) const;
+  bool isConstant(InstId at, int operand) const;
+  bool isNegation(InstId at, int operand) const;   // a negative constant or neg(...)
+  bool isInvariant(InstId at, int operand) const;  // built from constants, params and specials only
+  bool isMergedAddress(InstId at, int operand) const;  // an address through a merge of definitions
+  struct Identities {
+    bool thread = false;  // names %tid.* (or an or() of ids including one)
+    bool block = false;   // names %ctaid.*
+  };
+  Identities identitiesNamed(InstId at, int operand) const;
+  bool readsAtomicResult(InstId at, int operand) const;
+  bool isSpecialRegister(InstId at, int operand, std::string_view name) const;  // computed from an atomic's returned value
+  // A small integer per distinct form (equal ids: equal values); -1 when none.
+  int32_t identity(InstId at, int operand) const;
+
  private:
   std::string keyOf(ValueReg reg, InstId at, int depth) const;
   std::string keyOfDefinition(InstId definition, int depth) const;
@@ -71,12 +81,13 @@ class RegisterFlow {
   std::string rootOfAddress(const ptx::Operand& address, InstId at, int depth) const;
 
   const FunctionModel& fn_;
-  std::vector<std::vector<InstId>> definitions_;
+  const std::vector<std::vector<InstId>>& definitions_;
   // Memoized walks; a definition met again while its own key is being built
   // is a loop-carried cycle.
   mutable std::unordered_map<uint64_t, std::vector<InstId>> reachingCache_;
   mutable std::unordered_map<InstId, std::string> keyCache_, rootCache_;
   mutable std::unordered_set<InstId> inProgress_, rootsInProgress_;
+  mutable std::unordered_map<std::string, int32_t> interned_;
 };
 
-}  // namespace fenceline::model
+}  // namespace fenceline::model::detail

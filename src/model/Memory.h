@@ -1,0 +1,133 @@
+// The memory analysis: which memory every access touches, and whether two
+// accesses may touch the same bytes. One interface for all checks, in the
+// style of LLVM's alias analysis: typed answers (a memory object, a byte
+// range, No / May / Must), never strings to parse.
+//
+// An access is located by its memory object and the bytes it may touch
+// relative to the object's start:
+//  - objects: a shared symbol; the dynamic shared buffer (every `extern
+//    .shared` array starts at the same address, so they are one object and
+//    their offsets compare directly); a global symbol; a kernel parameter or
+//    a field of a by-value struct parameter; a pointer loaded from memory
+//    (named by the address it was loaded from: a struct field, a pointer
+//    table entry); unknown;
+//  - bytes: the offset range from the value analysis (bounded stage indices
+//    keep a ring of N stages inside [base, base + N * STAGE)), widened by the
+//    access size or a copy's extent (its size operand, or the expect_tx byte
+//    count announced on its completion barrier for tensor copies);
+//  - wgmma / tcgen05 operands: decoded from their matrix descriptors (start
+//    address field, bits 0-13, = shared address >> 4).
+// Values.h supplies the symbolic values; this file turns them into memory.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/Program.h"
+
+namespace fenceline::model {
+
+enum class AliasResult : uint8_t {
+  No,    // provably different bytes for every thread
+  May,   // cannot tell
+  Must,  // the same address for every thread (the same word)
+};
+
+struct MemoryObject {
+  enum class Kind : uint8_t {
+    Unknown,        // the analysis cannot name it
+    SharedSymbol,   // a .shared variable with a size
+    DynamicShared,  // the dynamic shared buffer (all extern .shared arrays)
+    GlobalSymbol,   // a .global / .const / .local variable
+    Param,          // a kernel parameter, or a field "param+offset" of a by-value struct
+    Loaded,         // a pointer read from memory (struct field, pointer table entry)
+  };
+  Kind kind = Kind::Unknown;
+  std::string name;  // symbol, parameter (and field offset), or the loaded-from address
+  Space space = Space::Generic;
+
+  bool known() const { return kind != Kind::Unknown; }
+  bool operator==(const MemoryObject& o) const { return kind == o.kind && name == o.name; }
+  auto operator<=>(const MemoryObject& o) const {
+    if (auto c = kind <=> o.kind; c != 0) return c;
+    return name <=> o.name;
+  }
+  std::string toString() const;  // "shared:buf", "dynamic-shared", "param:p_0+8", ... (tests, notes)
+};
+
+// Offsets from the object's start: [begin, end).
+struct ByteRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool overlaps(const ByteRange& o) const { return begin < o.end && o.begin < end; }
+};
+
+struct MemoryLocation {
+  MemoryObject object;
+  std::optional<ByteRange> bytes;  // every byte it may touch; empty: anywhere in the object
+  Space space = Space::Generic;    // the state space, narrowed where the values prove it
+  int32_t address = -1;            // identity of the address (equal and >= 0: the same word)
+  std::string toString() const;    // "shared:buf[16, 32)"
+};
+
+class MemoryAnalysis {
+ public:
+  explicit MemoryAnalysis(const FunctionModel& fn);
+
+  // The memory operand `operand` of `inst` addresses, `size` bytes from it
+  // (0: the access's own size, accessSize; -1: unknown).
+  MemoryLocation location(InstId inst, int operand, int64_t size = 0) const;
+  // The memory a copy writes (its destination) or reads (its source), over
+  // its extent.
+  MemoryLocation copyDestination(InstId copy) const;
+  MemoryLocation copySource(InstId copy) const;
+
+  AliasResult alias(const MemoryLocation& a, const MemoryLocation& b) const;
+  // `size` as for location(): 0 = the access's own size, -1 = unknown.
+  AliasResult alias(InstId a, int operandA, InstId b, int operandB) const;
+  AliasResult alias(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB) const;
+  // The memory operands (MemoryEffect::address) of both name the same word
+  // for every thread.
+  bool sameWord(InstId a, InstId b) const;
+
+  // The object an operand points into: a symbol, a parameter (field), or a
+  // pointer loaded from memory (precise: `s->a` and `s->b` differ).
+  MemoryObject objectOf(InstId inst, int operand) const;
+  // The root an operand's pointer comes from, coarser than objectOf: every
+  // pointer read from one table (or struct) has that table's root. Unknown
+  // when the walk cannot name it.
+  MemoryObject rootOf(InstId inst, int operand) const;
+  // Same root object (offsets may differ), or either root unknown.
+  bool mayShareRoot(InstId a, InstId b) const;
+  // The address was read from memory (a pointer table: peer pointers).
+  bool isLoadedPointer(InstId inst, int operand) const;
+
+  // The state space an address operand reaches (generic narrowed where the
+  // value analysis proves it: cvta.to.shared, shared symbols).
+  Space space(InstId inst, int operand) const;
+  // Bytes accessed through an address operand (.v4.b32: 16, ldmatrix: 16
+  // per thread, mbarrier: 8, a bulk copy's size operand); -1 when unknown.
+  int64_t accessSize(InstId inst, int operand) const;
+  // How many bytes an async copy moves: its size operand, or for a tensor
+  // copy an upper bound from the expect_tx byte count announced on its
+  // completion barrier (the copies that complete on one barrier move exactly
+  // that many bytes together). -1 = unknown.
+  int64_t copyExtent(InstId copy) const;
+
+  // The shared memory a wgmma / tcgen05.mma reads through its matrix
+  // descriptors. `decoded` is false when some descriptor could not be
+  // traced to a shared address (then the operands are unknown).
+  struct MatrixOperands {
+    std::vector<MemoryLocation> operands;
+    bool decoded = false;
+  };
+  MatrixOperands matrixOperands(InstId mma) const;
+
+ private:
+  const FunctionModel& fn_;
+};
+
+}  // namespace fenceline::model

@@ -1,0 +1,87 @@
+// The destination-operand table (see Operands.h). PTX puts the destination
+// first; the exceptions are the opcodes below, whose operand 0 is read (a
+// store's address, a branch target, a barrier id) or that write only under
+// some modifiers.
+#include "model/Operands.h"
+
+#include <string_view>
+#include <unordered_set>
+
+namespace fenceline::model {
+namespace {
+
+using Kind = ptx::Operand::Kind;
+
+// Opcodes whose operand 0 is never a destination.
+const std::unordered_set<std::string_view>& opcodesWithoutDestination() {
+  static const std::unordered_set<std::string_view> table = {
+      "st",        "red",       "bra",      "brx",      "call",     "ret",       "exit",
+      "trap",      "brkpt",     "fence",    "membar",   "nanosleep", "prefetch", "prefetchu",
+      "cp",        "stmatrix",  "sust",     "sured",    "tensormap", "setmaxnreg", "griddepcontrol",
+      "pmevent",   "stackrestore", "applypriority", "discard"};
+  return table;
+}
+
+void collect(const ptx::Operand& op, std::vector<ValueReg>& data, std::vector<ValueReg>& address) {
+  switch (op.kind) {
+    case Kind::Register:
+      if (op.reg >= 0) data.push_back(op.reg);
+      break;
+    case Kind::Address:
+      if (op.base.kind == Kind::Register && op.base.reg >= 0) address.push_back(op.base.reg);
+      for (const auto& e : op.elements) collect(e, data, address);
+      break;
+    case Kind::Vector:
+    case Kind::ParamList:
+    case Kind::PredicatePair:
+      for (const auto& e : op.elements) collect(e, data, address);
+      break;
+    default:
+      break;
+  }
+}
+
+bool isDestinationKind(Kind kind) {
+  return kind == Kind::Register || kind == Kind::Vector || kind == Kind::PredicatePair;
+}
+
+}  // namespace
+
+bool writesFirstOperand(const ptx::Instruction& i) {
+  const std::string& op = i.opcode;
+  // bar.red / barrier.red write the reduced predicate or count; bar.sync,
+  // bar.arrive, bar.warp.sync and barrier.cluster.* write nothing.
+  if (op == "bar" || op == "barrier") return i.hasModifier("red");
+  if (op == "multimem") return i.hasModifier("ld_reduce");
+  // mbarrier.arrive* return a state, try_wait/test_wait a predicate;
+  // init, inval, expect_tx and complete_tx take the barrier's address first.
+  if (op == "mbarrier")
+    return i.hasModifier("arrive") || i.hasModifier("arrive_drop") || i.hasModifier("try_wait") ||
+           i.hasModifier("test_wait") || i.hasModifier("pending_count");
+  return !opcodesWithoutDestination().count(op);
+}
+
+RegisterUse registerUse(const Inst& inst) {
+  RegisterUse use;
+  const auto& ops = inst.operands;
+  size_t first = 0;
+  if (!ops.empty() && isDestinationKind(ops[0].kind) && writesFirstOperand(*inst.syntax)) {
+    std::vector<ValueReg> none;
+    collect(ops[0], use.written, none);
+    // wgmma.mma_async accumulates into operand 0: read as well as written.
+    if (inst.opcode() == "wgmma") collect(ops[0], use.read, none);
+    first = 1;
+  }
+  for (size_t k = first; k < ops.size(); ++k) collect(ops[k], use.read, use.addressed);
+  if (inst.guard && inst.guard->reg >= 0) use.read.push_back(inst.guard->reg);
+  return use;
+}
+
+std::vector<ValueReg> writtenRegisters(const Inst& inst) {
+  std::vector<ValueReg> written, none;
+  if (!inst.operands.empty() && isDestinationKind(inst.operands[0].kind) && writesFirstOperand(*inst.syntax))
+    collect(inst.operands[0], written, none);
+  return written;
+}
+
+}  // namespace fenceline::model

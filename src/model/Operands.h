@@ -1,0 +1,29 @@
+// Which registers an instruction writes, reads as data, and uses to form
+// addresses: the one table of destination operands in the program model.
+// Every analysis that follows registers (values, reaching definitions, value
+// identity, spin loops) asks here, so that they agree on, for example,
+// `bar.red.or.pred %p, ...` writing %p (a `__syncthreads_or` spin loop) and
+// `st [%rd], %r` writing nothing.
+#pragma once
+
+#include <vector>
+
+#include "model/Program.h"
+
+namespace fenceline::model {
+
+// Does operand 0 of this instruction receive a result (when it is a register,
+// a vector of registers or a predicate pair)?
+bool writesFirstOperand(const ptx::Instruction& instruction);
+
+struct RegisterUse {
+  std::vector<ValueReg> written;
+  std::vector<ValueReg> read;       // data operands and the guard predicate
+  std::vector<ValueReg> addressed;  // base registers of `[...]` operands
+};
+RegisterUse registerUse(const Inst& inst);
+
+// The registers operand 0 defines (empty when the instruction writes none).
+std::vector<ValueReg> writtenRegisters(const Inst& inst);
+
+}  // namespace fenceline::model

@@ -15,7 +15,7 @@ TEST(ModelProtocol, ConsumingDecrementIsNotASignal) {
   const auto& fn = p.fn("_Z18counter_taken_backPjj");
   const ProtocolModel& m = protocolOf(fn);
   ASSERT_EQ(m.spins().size(), 1u) << dump(fn);
-  auto atoms = findAll(fn, "atom");
+  auto atoms = find(fn, "atom");
   ASSERT_EQ(atoms.size(), 2u) << dump(fn);
   EXPECT_FALSE(m.isConsumingDecrement(atoms[0]));
   EXPECT_TRUE(m.isConsumingDecrement(atoms[1]));
@@ -51,7 +51,7 @@ TEST(ModelProtocol, RestrictInputIsNotGuarded) {
   EXPECT_TRUE(m.readsImmutableInput(input));
   EXPECT_FALSE(m.isGuardedRead(input, poll));
   bool bufferGuarded = false;
-  for (InstId i : findAll(fn, "ld.global"))
+  for (InstId i : find(fn, "ld.global"))
     if (i != input && i != poll && m.isGuardedRead(i, poll)) bufferGuarded = true;
   EXPECT_TRUE(bufferGuarded) << dump(fn);
 }
@@ -66,7 +66,7 @@ TEST(ModelProtocol, StructFieldsAndTablesDoNotAlias) {
   EXPECT_EQ(m.alias(expected, poll), Alias::No);
   EXPECT_TRUE(m.signals().empty()) << "the private count is nobody's signal";
   InstId tableLoad = findOne(fn, "ld.global");
-  InstId entryStore = findOne(fn, "st.global");
+  InstId entryStore = findOne(fn, "st.u32");
   EXPECT_EQ(m.alias(tableLoad, entryStore), Alias::No) << dump(fn);
   EXPECT_EQ(m.alias(poll, poll), Alias::Must);
 }

@@ -102,11 +102,9 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
   for (InstId poll : polledWords_)
     if (int32_t id = fn_.values->identity(poll, addressOf(fn_, poll)); id >= 0) pollsByAddress[id].push_back(poll);
   pollAccess_.assign(fn_.instructions.size(), 0);
-  for (InstId i = 0; i < count; ++i) {
-    if (spinOfPoll_[i] >= 0) {
-      pollAccess_[i] = 1;
-      continue;
-    }
+  for (InstId poll : polledWords_) pollAccess_[poll] = 1;
+  for (InstId i = 0; i < count && !pollsByAddress.empty(); ++i) {
+    if (pollAccess_[i]) continue;
     int operand = addressOf(fn_, i);
     if (operand < 0 || fn_.instructions[i].operands[operand].kind != ptx::Operand::Kind::Address) continue;
     auto same = pollsByAddress.find(fn_.values->identity(i, operand));

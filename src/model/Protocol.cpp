@@ -1,7 +1,6 @@
 // The protocol model (see Protocol.h): spin loops, signals, the partner
-// model, ordering and scope, built once per function. The first section is
-// the adapter that reads memory identity from RegisterFlow's keys and roots;
-// it is the only place that looks inside those strings.
+// model, ordering and scope, built once per function from the value and
+// memory analyses.
 #include "model/Protocol.h"
 
 #include <algorithm>

@@ -80,5 +80,7 @@ ExperimentInfo barrierInitRaceExperiment();
 ExperimentInfo litmusMpExperiment();
 ExperimentInfo litmusSbExperiment();
 ExperimentInfo litmusLbExperiment();
+ExperimentInfo gemmExperiment();
+ExperimentInfo gemmLatencyExperiment();
 
 }  // namespace lab

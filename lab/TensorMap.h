@@ -15,4 +15,9 @@ namespace lab {
 CUtensorMap encodeTensorMap2d(void* base, uint64_t rows, uint64_t cols, uint32_t boxRows,
                               uint32_t boxCols);
 
+// A row-major [rows x cols] array of bf16 at `base`, copied in boxes of [boxRows x boxCols];
+// swizzle64: the 64-byte swizzle (boxCols must then be 32, one 64-byte row).
+CUtensorMap encodeTensorMap2dBf16(void* base, uint64_t rows, uint64_t cols, uint32_t boxRows,
+                                  uint32_t boxCols, bool swizzle64);
+
 }  // namespace lab

@@ -25,7 +25,7 @@ std::vector<ExperimentInfo> experimentTable() {
   return {lab::mpL1Experiment(),          lab::proxyWarExperiment(),   lab::proxyWarTmaExperiment(),
           lab::proxyRawExperiment(),      lab::proxyRawTmaExperiment(), lab::barrierReuseExperiment(),
           lab::barrierInitRaceExperiment(), lab::litmusMpExperiment(),   lab::litmusSbExperiment(),
-          lab::litmusLbExperiment()};
+          lab::litmusLbExperiment(),      lab::gemmExperiment(),       lab::gemmLatencyExperiment()};
 }
 
 std::vector<std::string> splitList(const std::string& text) {
@@ -99,7 +99,8 @@ void writeJson(const std::string& path, const nlohmann::json& header, const std:
 std::string tableNote(const Result& r) {
   std::string note;
   for (const char* key : {"reader", "saw_refill", "ns_per_stage", "ns_per_round", "passed_early", "timed_out",
-                          "timeouts", "weak_per_million", "same_sm_pairs"})
+                          "timeouts", "weak_per_million", "same_sm_pairs", "wrong_elements", "max_wrong_per_run",
+                          "rel_error_vs_reference", "us_median", "vs_unfixed"})
     for (const auto& [k, v] : r.params)
       if (k == key && !(k == "timeouts" && v == "0")) note += (note.empty() ? "" : " ") + k + "=" + v;
   return note;

@@ -14,3 +14,29 @@ config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%nvcc", config.nvcc))
 config.substitutions.append(("%src", config.source_root))
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")
+
+# cuobjdump for the binary-input tests (tests/inputs): $FENCELINE_CUOBJDUMP,
+# PATH, next to nvcc, the toolkit, or pip's nvidia-cuda-cuobjdump in this Python.
+import glob
+import importlib.util
+import shutil
+_nvcc_dir = os.path.dirname(shutil.which(config.nvcc) or config.nvcc)
+_pip_nvidia = importlib.util.find_spec("nvidia")
+_pip_cuobjdump = [p for d in (_pip_nvidia.submodule_search_locations if _pip_nvidia else [])
+                  for p in sorted(glob.glob(os.path.join(d, "*", "bin", "cuobjdump")))]
+_cuobjdump = os.environ.get("FENCELINE_CUOBJDUMP") or shutil.which("cuobjdump") or next(
+    (p for p in (os.path.join(_nvcc_dir, "cuobjdump"), "/usr/local/cuda/bin/cuobjdump", *_pip_cuobjdump)
+     if os.access(p, os.X_OK)), None)
+if _cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", _cuobjdump))
+
+# TileLang's package folder for tests/inputs/tilelang.test: $FENCELINE_TILELANG.
+if os.path.isdir(os.path.join(os.environ.get("FENCELINE_TILELANG", "/nonexistent"), "src", "tl_templates")):
+    config.available_features.add("tilelang")
+    config.substitutions.append(("%tilelang", os.environ["FENCELINE_TILELANG"]))
+
+# A Python with triton for tests/inputs/triton-python.test: $FENCELINE_TRITON_PYTHON.
+if os.access(os.environ.get("FENCELINE_TRITON_PYTHON", "/nonexistent"), os.X_OK):
+    config.available_features.add("triton")
+    config.substitutions.append(("%triton_python", os.environ["FENCELINE_TRITON_PYTHON"]))

@@ -1,10 +1,15 @@
 // Grid-barrier latency: fenceline::GridBarrier::sync() against cooperative_groups'
-// this_grid().sync(), in the same run, at 132 and 264 blocks and at the maximum number of
-// co-resident blocks. Each launch runs `iterations` barriers back to back; the latency is
-// the kernel time over the iterations, the median of `repeats` launches, the
+// this_grid().sync(), in the same run, at every multiple of the SM count up to the maximum
+// number of co-resident blocks. Each launch runs `iterations` barriers back to back; the
+// latency is the kernel time over the iterations, the median of `repeats` launches, the
 // implementations interleaved launch by launch so that clock drift hits all of them alike.
-// Also timed ("variants"): GridBarrier with fence.acq_rel.gpu instead of fence.acquire.gpu,
-// and two other designs (below) that the library does not use.
+// "fenceline" is the library's default (GridBarrierDesign::by_grid_size); the two designs
+// it picks between are also timed on their own at every size ("one-word", "flag-line"), so
+// that the crossover (the first size where flag-line is faster) is read off the same run,
+// with the library's previous barrier (one 32-bit word: "previous-library") and a
+// candidate for small grids ("early-poll", below). Every
+// implementation has its own words. (An earlier run also timed one-word polling with
+// ld.acquire.gpu and no separate fence: slower at every size, docs/primitives.md.)
 #include <cooperative_groups.h>
 
 #include <algorithm>
@@ -28,54 +33,47 @@ using fenceline::Sem;
     }                                                                                                  \
   } while (0)
 
+using fenceline::GridBarrierDesign;
+using fenceline::Scope;
+
 __global__ void fenceline_kernel(GridBarrier barrier, int iterations) {
   for (int i = 0; i < iterations; ++i) barrier.sync();
 }
 
-__global__ void fenceline_acq_rel_kernel(GridBarrier barrier, int iterations) {
-  for (int i = 0; i < iterations; ++i) barrier.sync<Sem::acq_rel>();
+template <GridBarrierDesign D>
+__global__ void design_kernel(GridBarrier barrier, int iterations) {
+  for (int i = 0; i < iterations; ++i) barrier.sync<Sem::acquire, D>();
 }
 
-// Variants not offered by the library, each a candidate design measured against it.
-// atom-early-poll: as GridBarrier, but every block (the last too) polls, and the first poll
-// is issued right behind the atom instead of after its result: more poll traffic on the
-// word while the arrivals are still coming in.
-__global__ void atom_early_poll_kernel(GridBarrier barrier, int iterations) {
-  using fenceline::Scope;
+// The library's previous barrier: one 32-bit word (phase in bit 31), no flag line.
+__global__ void previous_library_kernel(GridBarrier barrier, int iterations) {
+  uint32_t* word = reinterpret_cast<uint32_t*>(barrier.word);
   const uint32_t add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
   for (int i = 0; i < iterations; ++i) {
     __syncthreads();
     if (threadIdx.x == 0) {
-      const uint32_t old = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(barrier.word, add);
-      while (((fenceline::atomic_load<Sem::relaxed, Scope::gpu>(barrier.word) ^ old) & 0x80000000u) == 0) {
-      }
+      const uint32_t old = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(word, add);
+      if ((((old + add) ^ old) & 0x80000000u) == 0)
+        while (((fenceline::atomic_load<Sem::relaxed, Scope::gpu>(word) ^ old) & 0x80000000u) == 0) {
+        }
       fenceline::fence<Sem::acquire, Scope::gpu>();
     }
     __syncthreads();
   }
 }
 
-// flag-word: arrivals go to a counter, polls to a separate flag line that only the last
-// arriver writes (st.release.gpu of the new phase): polls do not contend with the atomics,
-// at the cost of one more store on the critical path. Uses words [64] and [96] of the
-// bench's barrier allocation, so its phase never mixes with the other kernels'.
-__global__ void flag_word_kernel(GridBarrier barrier, int iterations) {
-  using fenceline::Scope;
-  uint32_t* counter = barrier.word + 64;
-  uint32_t* flag = barrier.word + 96;
-  const uint32_t add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
+// one_word, but every block (the last too) polls, and the first poll is issued right
+// behind the atom instead of after its result (in the 2026-11 run: faster at 132 blocks,
+// slower at 264 and above); a candidate for small grids.
+__global__ void early_poll_kernel(GridBarrier barrier, int iterations) {
+  const uint64_t add = blockIdx.x == 0 ? GridBarrier::kEpisode - (gridDim.x - 1u) : 1u;
   for (int i = 0; i < iterations; ++i) {
     __syncthreads();
     if (threadIdx.x == 0) {
-      const uint32_t old = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(counter, add);
-      if ((((old + add) ^ old) & 0x80000000u) != 0) {
-        fenceline::fence<Sem::acquire, Scope::gpu>();
-        fenceline::atomic_store<Sem::release, Scope::gpu>(flag, (old + add) & 0x80000000u);
-      } else {
-        while (((fenceline::atomic_load<Sem::relaxed, Scope::gpu>(flag) ^ old) & 0x80000000u) == 0) {
-        }
-        fenceline::fence<Sem::acquire, Scope::gpu>();
-      }
+      GridBarrier::Token token;
+      token.arrived_at = fenceline::atomic_fetch_add<Sem::release, Scope::gpu>(barrier.word, add);
+      GridBarrier::poll_until_complete(barrier.word, token);
+      fenceline::fence<Sem::acquire, Scope::gpu>();
     }
     __syncthreads();
   }
@@ -91,7 +89,9 @@ using Kernel = void (*)(GridBarrier, int);
 struct Impl {
   const char* name;
   Kernel kernel;
+  GridBarrier barrier;
   std::vector<float> ms;
+  std::vector<double> ns_by_size;
 };
 
 static float time_launch(Kernel kernel, int blocks, int threads, GridBarrier barrier, int iterations) {
@@ -117,7 +117,7 @@ static float median(std::vector<float> v) {
 }
 
 int main(int argc, char** argv) {
-  int iterations = 20000, repeats = 7, threads = 128;
+  int iterations = 5000, repeats = 7, threads = 128;
   std::string json_path, driver = "unknown", command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
   for (int i = 1; i + 1 < argc; ++i) {
@@ -131,63 +131,67 @@ int main(int argc, char** argv) {
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   int runtime = 0;
   BENCH_CHECK(cudaRuntimeGetVersion(&runtime));
-  // GridBarrier::create allocates one word; the flag-word variant needs two more lines.
-  GridBarrier barrier;
-  BENCH_CHECK(cudaMalloc(&barrier.word, 128 * sizeof(uint32_t)));
-  BENCH_CHECK(cudaMemset(barrier.word, 0, 128 * sizeof(uint32_t)));
-
-  std::vector<Impl> impls = {{"fenceline", fenceline_kernel, {}},
-                             {"cooperative_groups", cooperative_groups_kernel, {}},
-                             {"fenceline-acq_rel-fence", fenceline_acq_rel_kernel, {}},
-                             {"atom-early-poll", atom_early_poll_kernel, {}},
-                             {"flag-word", flag_word_kernel, {}}};
+  std::vector<Impl> impls = {{"fenceline", fenceline_kernel, {}, {}, {}},
+                             {"cooperative_groups", cooperative_groups_kernel, {}, {}, {}},
+                             {"one-word", design_kernel<GridBarrierDesign::one_word>, {}, {}, {}},
+                             {"flag-line", design_kernel<GridBarrierDesign::flag_line>, {}, {}, {}},
+                             {"previous-library", previous_library_kernel, {}, {}, {}},
+                             {"early-poll", early_poll_kernel, {}, {}, {}}};
   int max_blocks = 1 << 30;
-  for (const Impl& impl : impls) {
+  for (Impl& impl : impls) {
+    BENCH_CHECK(GridBarrier::create(&impl.barrier));
     int resident = 0;
     fenceline::LaunchStatus status = fenceline::max_coresident_blocks(impl.kernel, threads, 0, &resident);
     if (!status) return std::fprintf(stderr, "%s\n", status.message.c_str()), 2;
     max_blocks = std::min(max_blocks, resident);
   }
-  std::vector<int> block_counts = {prop.multiProcessorCount, 2 * prop.multiProcessorCount, max_blocks};
-  if (block_counts[0] != 132) block_counts.insert(block_counts.begin(), 132);  // the target's count
+  std::vector<int> block_counts;
+  for (int b = prop.multiProcessorCount; b <= max_blocks; b += prop.multiProcessorCount) block_counts.push_back(b);
+  if (block_counts.empty() || block_counts.back() != max_blocks) block_counts.push_back(max_blocks);
 
   std::string results;
   std::string variants;
+  int crossover = 0;
   std::printf("%-26s %8s %10s %10s\n", "impl", "blocks", "ns", "vs cg");
   for (int blocks : block_counts) {
-    if (blocks > max_blocks) continue;
     for (Impl& impl : impls) {
       impl.ms.clear();
-      time_launch(impl.kernel, blocks, threads, barrier, iterations);  // warm-up
+      time_launch(impl.kernel, blocks, threads, impl.barrier, iterations);  // warm-up
     }
     for (int r = 0; r < repeats; ++r)
-      for (Impl& impl : impls) impl.ms.push_back(time_launch(impl.kernel, blocks, threads, barrier, iterations));
+      for (Impl& impl : impls) impl.ms.push_back(time_launch(impl.kernel, blocks, threads, impl.barrier, iterations));
     const double cg_ns = median(impls[1].ms) * 1e6 / iterations;
-    for (const Impl& impl : impls) {
+    for (Impl& impl : impls) {
       const double ns = median(impl.ms) * 1e6 / iterations;
+      impl.ns_by_size.push_back(ns);
       float lo = *std::min_element(impl.ms.begin(), impl.ms.end()) * 1e6f / iterations;
       float hi = *std::max_element(impl.ms.begin(), impl.ms.end()) * 1e6f / iterations;
       std::printf("%-26s %8d %10.1f %9.3fx   (min %.1f max %.1f)\n", impl.name, blocks, ns, ns / cg_ns, lo, hi);
-      char row[256];
+      char row[320];
       std::snprintf(row, sizeof row,
-                    "    {\"impl\": \"%s\", \"blocks\": %d, \"ns\": %.1f, \"ns_min\": %.1f, \"ns_max\": %.1f}",
-                    impl.name, blocks, ns, lo, hi);
+                    "    {\"impl\": \"%s\", \"blocks\": %d, \"ns\": %.1f, \"ns_min\": %.1f, \"ns_max\": %.1f, "
+                    "\"vs_cg\": %.3f}",
+                    impl.name, blocks, ns, lo, hi, ns / cg_ns);
       const bool main_impl = !std::strcmp(impl.name, "fenceline") || !std::strcmp(impl.name, "cooperative_groups");
       std::string& into = main_impl ? results : variants;
       into += (into.empty() ? "" : ",\n") + std::string(row);
     }
+    if (!crossover && impls[3].ns_by_size.back() < impls[2].ns_by_size.back()) crossover = blocks;
   }
+  std::printf("crossover: flag-line first faster than one-word at %d blocks (library switches at %u)\n", crossover,
+              fenceline::kFlagLineFromBlocks);
   if (!json_path.empty()) {
     FILE* out = std::fopen(json_path.c_str(), "w");
     if (!out) return std::fprintf(stderr, "cannot write %s\n", json_path.c_str()), 2;
     std::fprintf(out,
                  "{\n  \"device\": \"%s\",\n  \"sms\": %d,\n  \"driver\": \"%s\",\n  \"cuda_runtime\": %d,\n"
                  "  \"command\": \"%s\",\n  \"threads_per_block\": %d,\n  \"iterations\": %d,\n  \"repeats\": %d,\n"
-                 "  \"max_coresident_blocks\": %d,\n  \"results\": [\n%s\n  ],\n  \"variants\": [\n%s\n  ]\n}\n",
+                 "  \"max_coresident_blocks\": %d,\n  \"crossover_blocks\": %d,\n  \"flag_line_from_blocks\": %u,\n"
+                 "  \"results\": [\n%s\n  ],\n  \"variants\": [\n%s\n  ]\n}\n",
                  prop.name, prop.multiProcessorCount, driver.c_str(), runtime, command.c_str(), threads, iterations,
-                 repeats, max_blocks, results.c_str(), variants.c_str());
+                 repeats, max_blocks, crossover, fenceline::kFlagLineFromBlocks, results.c_str(), variants.c_str());
     std::fclose(out);
   }
-  BENCH_CHECK(barrier.destroy());
+  for (Impl& impl : impls) BENCH_CHECK(impl.barrier.destroy());
   return 0;
 }

@@ -78,6 +78,17 @@ struct TmaPipeline {
     if constexpr (Fence == RefillFence::producer) fence_proxy_async_shared();
   }
 
+  // producer_acquire() with a deadline on %globaltimer (global_timer_ns()), for code that
+  // must not hang: true (and the contract of producer_acquire, its fence included) when the
+  // stage was released before deadline_ns; false on timeout, when the stage must not be
+  // refilled.
+  __device__ bool producer_acquire_until(StageCursor<Stages> cursor, uint64_t deadline_ns) const {
+    while (!mbarrier_try_wait_parity(&barriers->empty[cursor.stage], cursor.phase ^ 1u))
+      if (global_timer_ns() > deadline_ns) return false;
+    if constexpr (Fence == RefillFence::producer) fence_proxy_async_shared();
+    return true;
+  }
+
   // Producer: announces `bytes` on the stage's full barrier and copies them into it with a
   // bulk copy. Consumers that complete consumer_wait see the copied bytes.
   __device__ void producer_commit_bulk(StageCursor<Stages> cursor, void* shared_stage, const void* global_source,
@@ -97,6 +108,14 @@ struct TmaPipeline {
   // completion orders its async writes before this thread's generic reads: no fence needed.
   __device__ void consumer_wait(StageCursor<Stages> cursor) const {
     mbarrier_wait_parity(&barriers->full[cursor.stage], cursor.phase);
+  }
+
+  // consumer_wait() with a deadline: true when the stage is full (the same acquire), false
+  // when deadline_ns passed first (the stage must not be read).
+  __device__ bool consumer_wait_until(StageCursor<Stages> cursor, uint64_t deadline_ns) const {
+    while (!mbarrier_try_wait_parity(&barriers->full[cursor.stage], cursor.phase))
+      if (global_timer_ns() > deadline_ns) return false;
+    return true;
   }
 
   // Consumer (every thread of the warp, converged): hands the stage back to the producer.

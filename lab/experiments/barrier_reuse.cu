@@ -18,8 +18,12 @@
 
 namespace lab::barrier_reuse {
 
+// 32-bit words between two repetitions' counters: a fenceline::GridBarrier's counter and
+// flag lines (64-bit words).
+constexpr unsigned kCounterStride = 2 * fenceline::GridBarrier::kWords;
+
 struct Params {
-  unsigned* counters;  // one per repetition, 128 bytes apart, zeroed by the host
+  unsigned* counters;  // one per repetition, kCounterStride words apart, zeroed by the host
   unsigned* arrived;   // second-use arrivals, counted separately, one per repetition
   unsigned* early;     // blocks that left the second barrier early
   unsigned* timeouts;
@@ -41,7 +45,7 @@ __device__ void announceSecondArrival(const Params& p, unsigned r) {
 __global__ void barrierReuseUnfixed(Params p) {
   if (threadIdx.x != 0) return;
   for (unsigned r = 0; r < p.repetitions; ++r) {
-    unsigned* counter = p.counters + 32 * r;
+    unsigned* counter = p.counters + kCounterStride * r;
     bool timedOut = false;
     const uint64_t deadline = deadlineAfter(p.timeoutNs);
     FIXED_THRESHOLD_BARRIER(counter, gridDim.x, deadline, timedOut);
@@ -57,7 +61,7 @@ __global__ void barrierReuseUnfixed(Params p) {
 // the block takes part (arrive/wait contain __syncthreads), thread 0 does the rest.
 __global__ void barrierReuseFixed(Params p) {
   for (unsigned r = 0; r < p.repetitions; ++r) {
-    const fenceline::GridBarrier barrier{p.counters + 32 * r};
+    const fenceline::GridBarrier barrier{reinterpret_cast<uint64_t*>(p.counters + kCounterStride * r)};
     const uint64_t deadline = deadlineAfter(p.timeoutNs);
     bool passed = barrier.sync_until(deadline);
     if (threadIdx.x == 0) announceSecondArrival(p, r);
@@ -74,11 +78,11 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
   p.repetitions = static_cast<unsigned>(ctx.param("barrier-reuse.repetitions", 200));
   p.delayNs = static_cast<uint64_t>(ctx.param("barrier-reuse.delay_ns", 20000));
   p.timeoutNs = 1'000'000'000ull;
-  const size_t words = 32ull * p.repetitions + p.repetitions + 2;
+  const size_t words = size_t(kCounterStride) * p.repetitions + p.repetitions + 2;
   unsigned* memory = nullptr;
   check(cudaMalloc(&memory, words * 4), "cudaMalloc");
   p.counters = memory;
-  p.arrived = memory + 32ull * p.repetitions;
+  p.arrived = memory + size_t(kCounterStride) * p.repetitions;
   p.early = p.arrived + p.repetitions;
   p.timeouts = p.early + 1;
   auto kernel = variant == "unfixed" ? barrierReuseUnfixed : barrierReuseFixed;

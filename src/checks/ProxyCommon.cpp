@@ -117,7 +117,9 @@ bool sameBarrier(const FunctionModel& fn, InstId a, InstId b) {
   return fn.memory->alias(a, ea.address, b, eb.address) != model::AliasResult::No;
 }
 
-int64_t copyExtent(const FunctionModel& fn, InstId async) { return fn.memory ? fn.memory->copyExtent(async) : -1; }
+int64_t copyExtent(const FunctionModel& fn, InstId async, int operand) {
+  return fn.memory ? fn.memory->copyExtent(async, operand) : -1;
+}
 
 bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
   const auto& ea = effectOf(fn, access);
@@ -138,9 +140,72 @@ bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operan
   return memory.alias(access, ea.address, size, async, operand, extent) != model::AliasResult::No;
 }
 
+AccessIndex::AccessIndex(const FunctionModel& fn, std::vector<InstId> accesses) : accesses_(std::move(accesses)) {
+  for (InstId a : accesses_) {
+    const int operand = effectOf(fn, a).address;
+    model::MemoryLocation loc = fn.memory && operand >= 0 ? fn.memory->location(a, operand, kMaxAccessBytes)
+                                                          : model::MemoryLocation{};
+    if (!loc.object.known() || !loc.bytes) {
+      unbounded_.push_back(a);
+      continue;
+    }
+    byObject_[loc.object].push_back({loc.bytes->begin, loc.bytes->end, a});
+    int64_t& longest = longest_[loc.object];
+    longest = std::max(longest, loc.bytes->end - loc.bytes->begin);
+  }
+  for (auto& [object, entries] : byObject_)
+    std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) { return x.begin < y.begin; });
+}
+
+std::vector<InstId> AccessIndex::candidates(const model::MemoryLocation& target) const {
+  if (!target.object.known() || !target.bytes) return accesses_;
+  std::vector<InstId> out = unbounded_;
+  // Objects other than the target's may still alias it (two parameters, a
+  // loaded pointer): those groups are candidates whole; the same object's
+  // group only where the bytes can meet.
+  for (const auto& [object, entries] : byObject_) {
+    if (!(object == target.object)) {
+      for (const Entry& e : entries) out.push_back(e.access);
+      continue;
+    }
+    const int64_t longest = longest_.at(object);
+    auto first = std::lower_bound(entries.begin(), entries.end(), target.bytes->begin - longest,
+                                  [](const Entry& e, int64_t value) { return e.begin < value; });
+    for (auto it = first; it != entries.end() && it->begin < target.bytes->end; ++it)
+      if (it->end > target.bytes->begin) out.push_back(it->access);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async) {
   return model::findReachingBackward(
       fn, async, [&](InstId i) { return isMbarrierWait(fn, i); }, never);
+}
+
+ReachCache::ReachCache(const FunctionModel& fn) : fn_(fn), flags_(fn.instructions.size(), 0) {
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    const auto& e = effectOf(fn, i);
+    uint8_t f = 0;
+    if (checks::proxy::isHandOffArrive(fn, i)) f |= kHandOffArrive;
+    if (checks::proxy::isSharedProxyFence(fn, i)) f |= kSharedProxyFence;
+    if (e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async) f |= kAnyProxyFence;
+    if (checks::proxy::isAcquirePoint(fn, i)) f |= kAcquirePoint;
+    if (e.kind == EffectKind::CtaBarrier) f |= kCtaBarrier;
+    flags_[i] = f;
+  }
+}
+
+bool ReachCache::sameBarrier(InstId a, InstId b) {
+  auto [it, inserted] = sameBarrier_.try_emplace({a, b}, false);
+  if (inserted) it->second = checks::proxy::sameBarrier(fn_, a, b);
+  return it->second;
+}
+
+int64_t ReachCache::barrierKey(InstId wait) const {
+  const int operand = effectOf(fn_, wait).address;
+  int32_t id = operand >= 0 && fn_.values ? fn_.values->identity(wait, operand) : -1;
+  return id >= 0 ? id : -1 - static_cast<int64_t>(wait);  // unknown: the wait itself
 }
 
 bool ReachCache::reaches(InstId from, InstId to) {
@@ -170,14 +235,21 @@ bool ReachCache::reaches(InstId from, InstId to) {
 HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async,
                        const std::vector<InstId>& waits, bool reportAtAsync) {
   HandOff result;
-  auto anyFence = [&](InstId i) { return isSharedProxyFence(fn, i); };
-  auto anyProxyFence = [&](InstId i) {
-    const auto& e = effectOf(fn, i);
-    return e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async;
-  };
-  auto coveringFence = [&](InstId i) { return isSharedProxyFence(fn, i) && fenceCoversThreadsOf(fn, i, access); };
+  auto anyFence = [&](InstId i) { return reach.isSharedProxyFence(i); };
+  auto anyProxyFence = [&](InstId i) { return reach.isAnyProxyFence(i); };
+  auto coveringFence = [&](InstId i) { return reach.isSharedProxyFence(i) && fenceCoversThreadsOf(fn, i, access); };
+  // One wait per barrier word: waits on the same word match the same arrives.
+  std::vector<int64_t> keys;
+  std::vector<InstId> distinctWaits;
+  for (InstId w : waits) {
+    int64_t key = reach.barrierKey(w);
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+    keys.push_back(key);
+    distinctWaits.push_back(w);
+  }
   auto matchesAWait = [&](InstId arrive) {
-    return std::any_of(waits.begin(), waits.end(), [&](InstId w) { return sameBarrier(fn, arrive, w); });
+    return std::any_of(distinctWaits.begin(), distinctWaits.end(),
+                       [&](InstId w) { return reach.sameBarrier(arrive, w); });
   };
 
   if (reach.reaches(access, async)) {
@@ -194,7 +266,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     std::map<InstId, bool> fencedAfter;
     auto stop = [&](InstId i) {
       if (coveringFence(i)) return true;
-      if (!isAcquirePoint(fn, i)) return false;
+      if (!reach.isAcquirePoint(i)) return false;
       auto [it, inserted] = fencedAfter.try_emplace(i, false);
       if (inserted) it->second = model::everyPathPasses(fn, i, async, anyFence);
       return it->second;
@@ -208,8 +280,8 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     InstId h = model::findReachable(
         fn, access,
         [&](InstId i) {
-          if (effectOf(fn, i).kind == EffectKind::CtaBarrier) return true;
-          return isHandOffArrive(fn, i) && matchesAWait(i);
+          if (reach.isCtaBarrier(i)) return true;
+          return reach.isHandOffArrive(i) && matchesAWait(i);
         },
         [&](InstId i) { return i == async; });
     if (h >= 0) {
@@ -222,17 +294,20 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   // Different roles (a producer warp issues the copy): the hand-off is an
   // mbarrier arrive after the access on a barrier the issuer waits on.
   if (waits.empty()) return result;
-  auto [cached, fresh] = reach.arrives.try_emplace({access, waits});
+  std::vector<int64_t> sortedKeys = keys;
+  std::sort(sortedKeys.begin(), sortedKeys.end());
+  auto [cached, fresh] = reach.arrives.try_emplace({access, sortedKeys});
   if (fresh) {
     for (InstId arrive : model::findAllReachable(
-             fn, access, [&](InstId i) { return isHandOffArrive(fn, i) && matchesAWait(i); }, never))
+             fn, access, [&](InstId i) { return reach.isHandOffArrive(i) && matchesAWait(i); }, never,
+             kMaxHandOffArrives))
       cached->second.push_back({arrive, model::everyPathPasses(fn, access, arrive, coveringFence)});
   }
   for (const auto& [arrive, fencedByAccessor] : cached->second) {
     if (fencedByAccessor) continue;
     bool issuerFenced = true;
     for (InstId w : waits) {
-      if (!sameBarrier(fn, arrive, w)) continue;
+      if (!reach.sameBarrier(arrive, w)) continue;
       auto [it, inserted] = reach.issuerFenced.try_emplace({w, async}, false);
       if (inserted) it->second = model::everyPathPasses(fn, w, async, anyFence);
       if (!it->second) issuerFenced = false;

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <map>
+
+#include "model/Memory.h"
 #include <string>
 #include <vector>
 
@@ -55,13 +57,38 @@ bool sameBarrier(const FunctionModel& fn, InstId a, InstId b);
 // a non-tensor bulk copy, or for a tensor copy an upper bound from the
 // expect_tx byte count announced on its completion barrier (the copies that
 // complete on one barrier move exactly that many bytes together). -1 = unknown.
-int64_t copyExtent(const FunctionModel& fn, InstId async);
+// `operand`: the shared operand the extent is wanted at (ring stride bound).
+int64_t copyExtent(const FunctionModel& fn, InstId async, int operand);
 
 // May the generic access `access` touch memory that operand `operand` of the
 // async operation `async` covers (`extent` bytes from it, -1 = unknown)?
 // Different shared objects never overlap; constant offsets of one object are
 // compared against the extent; otherwise overlap is assumed.
 bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent);
+
+// The generic accesses of a function grouped by what they touch, so that an
+// async operation is paired only with the accesses whose bytes it may reach
+// (a check stays near-linear instead of testing every pair): accesses of one
+// object sorted by their first byte, and the ones with no bounded bytes.
+class AccessIndex {
+ public:
+  AccessIndex(const FunctionModel& fn, std::vector<InstId> accesses);
+  // The accesses that may overlap bytes [begin, end) of `object` (plus every
+  // access whose bytes or object are unknown), in program order; then the
+  // exact mayOverlap decides.
+  std::vector<InstId> candidates(const model::MemoryLocation& target) const;
+  const std::vector<InstId>& all() const { return accesses_; }
+
+ private:
+  struct Entry {
+    int64_t begin, end;
+    InstId access;
+  };
+  std::vector<InstId> accesses_;
+  std::map<model::MemoryObject, std::vector<Entry>> byObject_;  // sorted by begin
+  std::map<model::MemoryObject, int64_t> longest_;              // longest access per object
+  std::vector<InstId> unbounded_;                                // unknown object or bytes
+};
 
 // How the access reaches the async operation, and whether that is fenced.
 struct HandOff {
@@ -84,20 +111,48 @@ std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async);
 // access and on the issuer's waits but not on which copy follows them.
 class ReachCache {
  public:
-  explicit ReachCache(const FunctionModel& fn) : fn_(fn) {}
+  explicit ReachCache(const FunctionModel& fn);
   bool reaches(InstId from, InstId to);
+
+  // What each instruction is, computed once (the walks test every visited one).
+  bool isHandOffArrive(InstId i) const { return flags_[i] & kHandOffArrive; }
+  bool isSharedProxyFence(InstId i) const { return flags_[i] & kSharedProxyFence; }
+  bool isAnyProxyFence(InstId i) const { return flags_[i] & kAnyProxyFence; }
+  bool isAcquirePoint(InstId i) const { return flags_[i] & kAcquirePoint; }
+  bool isCtaBarrier(InstId i) const { return flags_[i] & kCtaBarrier; }
+  // sameBarrier(), memoized.
+  bool sameBarrier(InstId a, InstId b);
+  // The barrier word a wait polls, as a key: waits with equal keys match the
+  // same arrives.
+  int64_t barrierKey(InstId wait) const;
 
   struct ArriveHandOff {
     InstId arrive = -1;
     bool fencedByAccessor = false;  // every path access -> arrive passes a covering fence
   };
-  std::map<std::pair<InstId, std::vector<InstId>>, std::vector<ArriveHandOff>> arrives;
+  // (access, barrier keys of the issuer's waits) -> the nearest matching arrives.
+  std::map<std::pair<InstId, std::vector<int64_t>>, std::vector<ArriveHandOff>> arrives;
   std::map<std::pair<InstId, InstId>, bool> issuerFenced;  // (wait, async) -> every path fenced
 
  private:
+  enum : uint8_t {
+    kHandOffArrive = 1,
+    kSharedProxyFence = 2,
+    kAnyProxyFence = 4,
+    kAcquirePoint = 8,
+    kCtaBarrier = 16,
+  };
   const FunctionModel& fn_;
+  std::vector<uint8_t> flags_;
+  std::map<std::pair<InstId, InstId>, bool> sameBarrier_;
   std::map<InstId, std::vector<char>> blocks_;  // per `from`: blocks entered after it
 };
+
+// A generic access reaches at most this many hand-off arrives per barrier set
+// that the analysis examines: the nearest ones, breadth first (an unrolled
+// pipeline repeats one arrive site per stage; the nearest carry the verdict
+// and bound the walk).
+inline constexpr size_t kMaxHandOffArrives = 32;
 
 // Decides whether `access` reaches `async` unfenced. `waits` = waitsBefore(async).
 // `reportAtAsync`: for proxy-raw the report site is always the async read.

@@ -57,7 +57,7 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
   for (InstId read : reads) {
     const int source = fn.instructions[read].effect.source;
     std::vector<InstId> waits = waitsBefore(fn, read);
-    const int64_t extent = copyExtent(fn, read);
+    const int64_t extent = copyExtent(fn, read, source);
     for (InstId write : writes) {
       if (!mayOverlap(fn, write, read, source, extent)) continue;
       HandOff h = analyzeHandOff(fn, reach, write, read, waits, /*reportAtAsync=*/true);

@@ -8,8 +8,12 @@
 // source-level hand-off site.
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "checks/Checks.h"
 #include "checks/ProxyCommon.h"
+#include "model/Memory.h"
+#include "model/Values.h"
 
 namespace fenceline::checks {
 
@@ -67,15 +71,40 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
     if (isAsyncSharedWrite(fn, i)) copies.push_back(i);
     else if (isGenericSharedAccess(fn, i)) accesses.push_back(i);
   }
+  // FENCELINE_DEBUG_MEMORY=1 prints where each access and copy lands (for triaging real code).
+  if (std::getenv("FENCELINE_DEBUG_MEMORY")) {
+    for (InstId c : copies)
+      fmt::print(stderr, "copy   ptx:{} {} -> {}\n", fn.instructions[c].syntax->pos.line, describe(fn, c),
+                 fn.memory->copyDestination(c).toString());
+    for (InstId a : accesses)
+      fmt::print(stderr, "access ptx:{} {} -> {} ({})\n", fn.instructions[a].syntax->pos.line, describe(fn, a),
+                 fn.memory->location(a, fn.instructions[a].effect.address).toString(),
+                 fn.values->operandValue(a, fn.instructions[a].effect.address).toString());
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+      if (isMbarrierWait(fn, i) || isHandOffArrive(fn, i))
+        fmt::print(stderr, "mbar   ptx:{} {} -> {} ({})\n", fn.instructions[i].syntax->pos.line,
+                   fn.instructions[i].opcode() + (isMbarrierWait(fn, i) ? ".wait" : ".arrive"),
+                   fn.memory->location(i, fn.instructions[i].effect.address).toString(),
+                   fn.values->operandValue(i, fn.instructions[i].effect.address).toString());
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+      if (readsThroughDescriptor(fn, i)) {
+        auto operands = fn.memory->matrixOperands(i);
+        std::string text = operands.decoded ? "" : " (not decoded)";
+        for (const auto& op : operands.operands) text += " " + op.toString();
+        fmt::print(stderr, "mma    ptx:{} {} ->{}\n", fn.instructions[i].syntax->pos.line, describe(fn, i), text);
+      }
+  }
+
   if (copies.empty() || accesses.empty()) return;
 
   FindingSet findings;
   ReachCache reach(fn);
+  const AccessIndex index(fn, accesses);
   for (InstId copy : copies) {
     const int destination = fn.instructions[copy].effect.destination;
     std::vector<InstId> waits = waitsBefore(fn, copy);
-    const int64_t extent = copyExtent(fn, copy);
-    for (InstId access : accesses) {
+    const int64_t extent = copyExtent(fn, copy, destination);
+    for (InstId access : index.candidates(fn.memory->location(copy, destination, extent))) {
       if (!mayOverlap(fn, access, copy, destination, extent)) continue;
       HandOff h = analyzeHandOff(fn, reach, access, copy, waits, /*reportAtAsync=*/false);
       if (!h.hazard) continue;

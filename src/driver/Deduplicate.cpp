@@ -2,6 +2,7 @@
 #include "driver/Deduplicate.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -13,7 +14,8 @@ namespace fenceline::driver {
 
 namespace {
 
-std::string siteKey(const report::Diagnostic& diagnostic) {
+// Unrolled copies share every frame, function names included.
+std::string copyKey(const report::Diagnostic& diagnostic) {
   const report::Location& location = diagnostic.location;
   std::string key = diagnostic.check;
   if (location.frames.empty()) return key + fmt::format("|{}:{}", location.ptxFile, location.ptxLine);
@@ -22,14 +24,54 @@ std::string siteKey(const report::Diagnostic& diagnostic) {
   return key;
 }
 
-}  // namespace
+// Instantiations share the user's lines: the primary frame and its callers.
+std::string siteKey(const report::Diagnostic& diagnostic) {
+  const report::Location& location = diagnostic.location;
+  std::string key = diagnostic.check;
+  if (location.frames.empty()) return key + fmt::format("|{}:{}|{}", location.ptxFile, location.ptxLine, diagnostic.function);
+  model::SourceFrame primary = report::primaryFrame(location);
+  key += fmt::format("|{}:{}:{}", primary.file, primary.line, primary.column);
+  for (const auto& frame : report::inlinedAt(location))
+    key += fmt::format("|{}:{}:{}", frame.file, frame.line, frame.column);
+  return key;
+}
 
-std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diagnostics) {
+std::vector<report::Diagnostic> dropUnrolledCopies(std::vector<report::Diagnostic> diagnostics) {
   std::set<std::string> seen;
   std::vector<report::Diagnostic> kept;
   for (auto& diagnostic : diagnostics)
-    if (seen.insert(siteKey(diagnostic)).second) kept.push_back(std::move(diagnostic));
+    if (seen.insert(copyKey(diagnostic)).second) kept.push_back(std::move(diagnostic));
   return kept;
+}
+
+// Per site: the kernels that reached it, in order of first appearance.
+struct Site {
+  std::vector<std::string> kernels;
+  std::vector<size_t> kept;  // indices (in the result) of the reported kernel's diagnostics
+};
+
+std::vector<report::Diagnostic> mergeInstantiations(std::vector<report::Diagnostic> diagnostics) {
+  std::map<std::string, Site> sites;
+  std::vector<report::Diagnostic> kept;
+  for (auto& diagnostic : diagnostics) {
+    Site& site = sites[siteKey(diagnostic)];
+    const std::string& kernel = diagnostic.function;
+    if (std::find(site.kernels.begin(), site.kernels.end(), kernel) == site.kernels.end())
+      site.kernels.push_back(kernel);
+    if (site.kernels.front() != kernel) continue;  // another instantiation of a reported site
+    site.kept.push_back(kept.size());
+    kept.push_back(std::move(diagnostic));
+  }
+  for (const auto& [key, site] : sites)
+    if (site.kernels.size() > 1)
+      for (size_t index : site.kept) kept[index].instantiations = site.kernels;
+  return kept;
+}
+
+}  // namespace
+
+std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diagnostics) {
+  return mergeInstantiations(dropUnrolledCopies(std::move(diagnostics)));
 }
 
 void sortByLocation(std::vector<report::Diagnostic>& diagnostics) {

@@ -24,6 +24,11 @@ struct CheckOptions {
   std::string sarifRoot;                // --sarif-root ("" = working directory)
   bool verify = false;                  // --verify
   bool verbose = false;                 // -v: print the nvcc command lines
+  // Inputs and output (driver/Inputs.h, driver/UserCode.h, driver/Binaries.h).
+  std::string flagsFile;                         // --flags-file: nvcc flags of a JIT cache's .cu files
+  std::vector<std::string> systemHeaderPrefixes; // --system-header-prefix: library code, not the user's
+  std::string cuobjdump;                         // --cuobjdump ("" = PATH, next to nvcc, /usr/local/cuda/bin)
+  bool showPtx = false;                          // --show-ptx: the PTX line under each location
 };
 
 }  // namespace fenceline::driver

@@ -26,10 +26,13 @@
 #include "driver/Inputs.h"
 #include "driver/Options.h"
 #include "driver/Parallel.h"
+#include "driver/PtxSources.h"
 #include "driver/Suppressions.h"
+#include "driver/UserCode.h"
 #include "driver/Verify.h"
 #include "model/Program.h"
 #include "ptx/Parser.h"
+#include "report/Frames.h"
 #include "report/Json.h"
 #include "report/Sarif.h"
 #include "report/SourceText.h"
@@ -47,17 +50,10 @@ struct InputResult {
   std::vector<report::Diagnostic> diagnostics;
   std::vector<std::string> sourceFiles;  // where --verify looks for `// expect:`
   std::string error;                     // an input error, printed as is
+  std::string notes;                     // what could not be checked (SASS-only kernels), printed as is
   bool checked = false;
   size_t functions = 0, instructions = 0;
 };
-
-std::string readFile(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) error = fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno));
-  return text.str();
-}
 
 // Kernel names as users wrote them: nvcc's PTX names are Itanium-mangled.
 std::string demangle(const std::string& name) {
@@ -75,20 +71,6 @@ std::string formatParseError(const ptx::ParseError& e) {
   return text;
 }
 
-// The architecture for `nvcc -ptx`: --arch when given, else the newest one the
-// build's compile command names, else the default.
-std::string archFor(const Input& input, const CheckOptions& options) {
-  if (options.archGiven || input.archs.empty()) return options.arch;
-  auto number = [](const std::string& arch) {
-    size_t digit = arch.find_first_of("0123456789");
-    return digit == std::string::npos ? 0 : std::atoi(arch.c_str() + digit);
-  };
-  std::string best;
-  for (const auto& arch : input.archs)
-    if (number(arch) > 0 && (best.empty() || number(arch) > number(best))) best = arch;
-  return best.empty() ? options.arch : best;
-}
-
 // Sources of a module that may carry suppressions or expectations: the files
 // its .loc directives name, except the toolkit's and the system's headers.
 std::vector<std::string> projectSources(const ptx::Module& module, const std::string& toolkitRoot) {
@@ -103,47 +85,80 @@ std::vector<std::string> projectSources(const ptx::Module& module, const std::st
   return files;
 }
 
-InputResult checkInput(const Input& input, const Checks& selected, const CheckOptions& options,
-                       const std::string& toolkitRoot) {
-  InputResult result;
-  // Get PTX: read it, or have nvcc produce it from the .cu file.
-  std::string ptxText, ptxPath = input.path;
-  if (input.kind == Input::Kind::Ptx) {
-    ptxText = readFile(input.path, result.error);
-    if (!result.error.empty()) return result;
-  } else {
-    CompileRequest request{options.nvcc, input.path, archFor(input, options), input.flags, options.verbose};
-    request.flags.insert(request.flags.end(), options.nvccFlags.begin(), options.nvccFlags.end());
-    CompileResult compiled = compileToPtx(request);
-    if (!compiled.ok) {
-      result.error = fmt::format("{}: error: {}\n", input.path, compiled.error);
-      return result;
+// Where each diagnostic is reported (the user's line, driver/UserCode.h),
+// with the PTX line's text for --show-ptx and the input named when it is not
+// the source file.
+void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCode& userCode, const PtxUnit& unit,
+                      bool showPtx) {
+  std::vector<std::string_view> lines;
+  if (showPtx) {
+    std::string_view text = unit.text;
+    for (size_t begin = 0; begin <= text.size();) {
+      size_t end = text.find('\n', begin);
+      if (end == std::string_view::npos) end = text.size();
+      lines.push_back(text.substr(begin, end - begin));
+      begin = end + 1;
     }
-    ptxText = std::move(compiled.ptx);
-    ptxPath = input.path + ".ptx";  // names the generated PTX in messages; never written
-    result.sourceFiles.push_back(input.path);
   }
-  try {
-    // Parse: PTX text to syntax tree (malformed input throws ParseError).
-    ptx::Module module = ptx::parseModule(ptxText, ptxPath);
-    // Model: CFG, dominators, loops, values and thread roles per function.
-    model::Program program = model::buildProgram(module);
-    // Checks: each selected check looks at each function model.
-    for (const auto& function : program.functions)
-      for (const checks::CheckInfo* check : selected) check->run(function, result.diagnostics);
-    for (auto& diagnostic : result.diagnostics) diagnostic.function = demangle(diagnostic.function);
-    auto sources = projectSources(module, toolkitRoot);
-    result.sourceFiles.insert(result.sourceFiles.end(), sources.begin(), sources.end());
-    result.functions = program.functions.size();
-    result.instructions = program.instructionCount;
-    result.checked = true;
-  } catch (const ptx::ParseError& e) {
-    result.error = formatParseError(e);
-    if (input.kind == Input::Kind::Cuda)
-      result.error += fmt::format("note: the PTX was generated by nvcc from {} (-ptx -lineinfo -arch={})\n",
-                                  input.path, archFor(input, options));
-  } catch (const std::exception& e) {
-    result.error = fmt::format("{}: error: internal error while checking: {}\n", input.path, e.what());
+  auto place = [&](report::Location& location) {
+    userCode.choosePrimary(location);
+    if (location.ptxLine > 0 && location.ptxLine <= lines.size()) location.ptxText = lines[location.ptxLine - 1];
+  };
+  for (auto& diagnostic : diagnostics) {
+    place(diagnostic.location);
+    for (auto& note : diagnostic.notes) place(note.location);
+    if (!unit.label.empty() && report::primaryFrame(diagnostic.location).file != unit.path)
+      diagnostic.input = unit.label;
+  }
+}
+
+UserCode userCodeFor(const Input& input, const CheckOptions& options, const std::string& toolkitRoot) {
+  std::vector<std::string> system = options.systemHeaderPrefixes;
+  if (!toolkitRoot.empty()) system.push_back(toolkitRoot);
+  for (const auto* flags : {&input.flags, &options.nvccFlags})
+    for (auto& dir : isystemDirs(*flags)) system.push_back(dir);
+  std::error_code error;
+  return UserCode(std::move(system), {input.root, fs::current_path(error).string()});
+}
+
+InputResult checkInput(const Input& input, const Checks& selected, const CheckOptions& options,
+                       const std::string& nvcc, const std::string& toolkitRoot) {
+  InputResult result;
+  // Get PTX: read it, have nvcc produce it from the .cu file, or take it out of a binary.
+  PtxOfInput ptx = ptxOf(input, options, nvcc);
+  result.error = std::move(ptx.error);
+  result.notes = std::move(ptx.notes);
+  result.sourceFiles = std::move(ptx.sourceFiles);
+  if (!result.error.empty()) return result;
+  UserCode userCode = userCodeFor(input, options, toolkitRoot);
+  for (const PtxUnit& unit : ptx.units) {
+    try {
+      // Parse: PTX text to syntax tree (malformed input throws ParseError).
+      ptx::Module module = ptx::parseModule(unit.text, unit.path);
+      // Model: CFG, dominators, loops, values and thread roles per function.
+      model::Program program = model::buildProgram(module);
+      // Checks: each selected check looks at each function model.
+      std::vector<report::Diagnostic> found;
+      for (const auto& function : program.functions)
+        for (const checks::CheckInfo* check : selected) check->run(function, found);
+      for (auto& diagnostic : found) diagnostic.function = demangle(diagnostic.function);
+      // Report at the user's line, not inside a toolkit or library header.
+      placeDiagnostics(found, userCode, unit, options.showPtx);
+      result.diagnostics.insert(result.diagnostics.end(), found.begin(), found.end());
+      auto sources = projectSources(module, toolkitRoot);
+      result.sourceFiles.insert(result.sourceFiles.end(), sources.begin(), sources.end());
+      result.functions += program.functions.size();
+      result.instructions += program.instructionCount;
+      result.checked = true;
+    } catch (const ptx::ParseError& e) {
+      result.error += formatParseError(e);
+      if (input.kind == Input::Kind::Cuda)
+        result.error += fmt::format("note: the PTX was generated by nvcc from {} (-ptx -lineinfo -arch={})\n",
+                                    input.path, archFor(input, options));
+      if (input.kind == Input::Kind::Binary) result.error += fmt::format("note: the PTX is {}\n", unit.label);
+    } catch (const std::exception& e) {
+      result.error += fmt::format("{}: error: internal error while checking: {}\n", input.path, e.what());
+    }
   }
   return result;
 }
@@ -166,7 +181,7 @@ std::string render(const std::vector<report::Diagnostic>& diagnostics, const rep
     sarif.rules = sarifRules();
     return report::renderSarif(diagnostics, sources, sarif);
   }
-  return report::renderText(diagnostics, sources, {useColor(options), true});
+  return report::renderText(diagnostics, sources, {useColor(options), true, options.showPtx});
 }
 
 bool writeOutput(const std::string& text, const std::string& path) {
@@ -205,14 +220,19 @@ int runCheck(const CheckOptions& options) {
   std::vector<InputResult> results(inputs.size());
   forEachInParallel(
       inputs.size(), options.jobs,
-      [&](size_t i) { results[i] = checkInput(inputs[i], selected, options, toolkitRoot); },
+      [&](size_t i) { results[i] = checkInput(inputs[i], selected, options, nvcc, toolkitRoot); },
       [&](size_t i) { return inputs[i].path; });
 
   bool inputErrors = false;
   report::RunStats stats;
   std::vector<report::Diagnostic> diagnostics;
   std::vector<std::string> sourceFiles;
+  bool uncheckedKernels = false;
   for (auto& result : results) {
+    if (!result.notes.empty()) {
+      uncheckedKernels = true;
+      std::cerr << result.notes;
+    }
     if (!result.error.empty()) {
       inputErrors = true;
       std::cerr << result.error << (result.error.back() == '\n' ? "" : "\n");
@@ -248,6 +268,7 @@ int runCheck(const CheckOptions& options) {
   if (!writeOutput(render(diagnostics, stats, sources, options), options.output)) return 2;
   if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
   if (inputErrors) return 2;
+  if (stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
   return diagnostics.empty() ? 0 : 1;
 }
 
@@ -263,8 +284,9 @@ int runCommandLine(int argc, char** argv) {
   CheckOptions options;
   CLI::App* check = app.add_subcommand("check", "Check .ptx and .cu files (or directories of them) for ordering bugs");
   check->add_option("inputs", options.inputs,
-                    "Files to check: .ptx (read as is), .cu (compiled with nvcc -ptx -lineinfo), or directories "
-                    "(searched recursively for both)");
+                    "Files to check: .ptx (read as is; a Triton cache's kernels by name), .cu (compiled with nvcc "
+                    "-ptx -lineinfo), CUDA binaries (.cubin, .fatbin, .o, .so: their embedded PTX), or directories "
+                    "(searched recursively for .ptx and .cu)");
   check->add_option("--format", options.format, "Output format: text, json or sarif (default: text)")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   check->add_option("--checks", options.checks,
@@ -291,6 +313,17 @@ int runCommandLine(int argc, char** argv) {
                   "unexpected ones (exit 0 when they match)");
 
   check->add_flag("-v,--verbose", options.verbose, "Print each nvcc command line to stderr before running it");
+  // Inputs and output: driver/Inputs.h, driver/UserCode.h, driver/Binaries.h.
+  check->add_option("--flags-file", options.flagsFile,
+                    "File of nvcc flags (shell words, '#' comments) for .cu inputs that -p does not cover, such as "
+                    "a JIT cache's generated sources; only device-code flags are kept");
+  check->add_option("--system-header-prefix", options.systemHeaderPrefixes,
+                    "Folder (repeatable) whose files are library code: diagnostics are reported at the user's line "
+                    "that calls into them")
+      ->allow_extra_args(false);
+  check->add_option("--cuobjdump", options.cuobjdump,
+                    "cuobjdump for binary inputs (default: PATH, next to nvcc, /usr/local/cuda/bin)");
+  check->add_flag("--show-ptx", options.showPtx, "Print the PTX line under each location of a text report");
 
   std::string listFormat = "text";
   CLI::App* list = app.add_subcommand("list-checks", "List the checks: id, severity and summary");

@@ -76,6 +76,7 @@ AbstractValue constant(int64_t c) {
 }
 
 AbstractValue term(std::string name, int64_t low, int64_t high) {
+  if (low == high) return constant(low);  // a range of one value is that value
   AbstractValue v;
   v.known = true;
   v.terms.push_back({std::move(name), 1, low, high});

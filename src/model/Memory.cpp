@@ -42,13 +42,6 @@ int64_t typeWidth(std::string_view m) {
   return bits % 8 == 0 && bits > 0 && bits <= 128 ? bits / 8 : 0;
 }
 
-bool sameTerms(const AbstractValue& a, const AbstractValue& b) {
-  if (a.terms.size() != b.terms.size()) return false;
-  for (size_t i = 0; i < a.terms.size(); ++i)
-    if (a.terms[i].name != b.terms[i].name || a.terms[i].coefficient != b.terms[i].coefficient) return false;
-  return true;
-}
-
 int64_t saturatingAdd(int64_t a, int64_t b) {
   int64_t r;
   if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kUnbounded : std::numeric_limits<int64_t>::min();
@@ -91,12 +84,6 @@ MemoryAnalysis::MemoryAnalysis(const FunctionModel& fn) : fn_(fn) {}
 
 namespace {
 
-struct Located {
-  MemoryLocation location;
-  AbstractValue value;  // the address's symbolic value (for same-term comparisons)
-  int64_t size = -1;
-};
-
 MemoryObject objectFromValue(const FunctionModel& fn, const AbstractValue& v, InstId at) {
   MemoryObject object;
   if (!v.known) return object;
@@ -131,37 +118,110 @@ MemoryObject objectFromValue(const FunctionModel& fn, const AbstractValue& v, In
   }
 }
 
-Located locate(const MemoryAnalysis& memory, const FunctionModel& fn, InstId inst, int operand, int64_t size) {
-  Located out;
-  if (!fn.values || inst < 0 || static_cast<size_t>(inst) >= fn.instructions.size() || operand < 0 ||
-      static_cast<size_t>(operand) >= fn.instructions[inst].operands.size())
-    return out;
-  out.value = fn.values->operandValue(inst, operand);
-  out.size = size == 0 ? memory.accessSize(inst, operand) : size;
-  MemoryLocation& loc = out.location;
-  loc.object = objectFromValue(fn, out.value, inst);
-  loc.space = memory.space(inst, operand);
-  if (fn.instructions[inst].operands[operand].kind == Kind::Address)
-    loc.address = fn.values->identity(inst, operand);
-  if (auto range = out.value.offsetRange(); range && loc.object.known())
-    loc.bytes = ByteRange{range->first, out.size > 0 ? saturatingAdd(range->second, out.size) : kUnbounded};
-  return out;
+
+// Every offset an affine value may take (its terms as independent bounded
+// variables), when there are at most kMaxOffsets of them; sorted.
+constexpr size_t kMaxOffsets = 1 << 14;
+
+std::optional<std::vector<int64_t>> startOffsets(const AbstractValue& v) {
+  if (!v.known || !v.offsetRange()) return std::nullopt;
+  std::vector<int64_t> offsets{v.constant};
+  for (const auto& t : v.terms) {
+    const uint64_t count = static_cast<uint64_t>(t.high) - static_cast<uint64_t>(t.low) + 1;
+    if (count == 0 || count > kMaxOffsets || offsets.size() * count > kMaxOffsets) return std::nullopt;
+    std::vector<int64_t> next;
+    next.reserve(offsets.size() * count);
+    for (int64_t o : offsets)
+      for (int64_t x = t.low; x <= t.high; ++x) next.push_back(o + t.coefficient * x);
+    offsets = std::move(next);
+  }
+  std::sort(offsets.begin(), offsets.end());
+  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+  return offsets;
+}
+
+// Does some [a, a + sizeA) overlap some [b, b + sizeB)?
+bool anyOverlap(const std::vector<int64_t>& a, int64_t sizeA, const std::vector<int64_t>& b, int64_t sizeB) {
+  for (int64_t x : a) {
+    // the first b with b + sizeB > x, i.e. b > x - sizeB
+    auto it = std::upper_bound(b.begin(), b.end(), x - sizeB);
+    if (it != b.end() && *it < x + sizeA) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
+struct MemoryAnalysis::OperandFacts {
+  AbstractValue value;
+  MemoryLocation location;  // bytes not set: they depend on the size asked for
+  int64_t accessSize = -1;
+  std::optional<std::vector<int64_t>> starts;  // startOffsets(value)
+};
+
+MemoryAnalysis::~MemoryAnalysis() = default;
+
+const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int operand) const {
+  const uint64_t key = (uint64_t(uint32_t(inst)) << 8) | uint8_t(operand);
+  auto& slot = facts_[key];
+  if (slot) return *slot;
+  slot = std::make_unique<OperandFacts>();
+  OperandFacts& f = *slot;
+  if (!fn_.values || inst < 0 || static_cast<size_t>(inst) >= fn_.instructions.size() || operand < 0 ||
+      static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
+    return f;
+  f.value = fn_.values->operandValue(inst, operand);
+  f.accessSize = computeAccessSize(inst, operand);
+  f.location.object = objectFromValue(fn_, f.value, inst);
+  f.location.space = space(inst, operand);
+  if (fn_.instructions[inst].operands[operand].kind == Kind::Address)
+    f.location.address = fn_.values->identity(inst, operand);
+  f.starts = startOffsets(f.value);
+  return f;
+}
+
 MemoryLocation MemoryAnalysis::location(InstId inst, int operand, int64_t size) const {
-  return locate(*this, fn_, inst, operand, size).location;
+  const OperandFacts& f = facts(inst, operand);
+  MemoryLocation loc = f.location;
+  const int64_t bytes = size == 0 ? f.accessSize : size;
+  if (auto range = f.value.offsetRange(); range && loc.object.known())
+    loc.bytes = ByteRange{range->first, bytes > 0 ? saturatingAdd(range->second, bytes) : kUnbounded};
+  return loc;
+}
+
+namespace {
+
+// A copy into a stage ring: its destination advances by `stride` bytes per
+// stage (base + stride * s, s taking two values or more). The stages of a
+// ring do not overlap, so one copy writes at most `stride` bytes: a tighter
+// bound than an expect_tx count shared by several copies (A and B tiles
+// completing on one barrier). 0 when the destination is no ring.
+int64_t ringStride(const AbstractValue& destination) {
+  if (!destination.known || destination.terms.size() != 1) return 0;
+  const auto& t = destination.terms.front();
+  if (!t.bounded() || t.high <= t.low) return 0;
+  int64_t stride = t.coefficient < 0 ? -t.coefficient : t.coefficient;
+  return stride >= 16 ? stride : 0;
+}
+
+}  // namespace
+
+int64_t MemoryAnalysis::copyExtent(InstId copy, int operand) const {
+  int64_t extent = copyExtent(copy);
+  if (fn_.values && operand >= 0 && fn_.instructions[copy].hasModifier("tensor"))
+    if (int64_t stride = ringStride(fn_.values->operandValue(copy, operand)))
+      extent = extent > 0 ? std::min(extent, stride) : stride;
+  return extent;
 }
 
 MemoryLocation MemoryAnalysis::copyDestination(InstId copy) const {
   const MemoryEffect& e = fn_.instructions[copy].effect;
-  return location(copy, e.destination, copyExtent(copy));
+  return location(copy, e.destination, copyExtent(copy, e.destination));
 }
 
 MemoryLocation MemoryAnalysis::copySource(InstId copy) const {
   const MemoryEffect& e = fn_.instructions[copy].effect;
-  return location(copy, e.source, copyExtent(copy));
+  return location(copy, e.source, copyExtent(copy, e.source));
 }
 
 AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation& b) const {
@@ -194,16 +254,18 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
 AliasResult MemoryAnalysis::alias(InstId a, int oa, InstId b, int ob) const { return alias(a, oa, 0, b, ob, 0); }
 
 AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB) const {
-  Located la = locate(*this, fn_, a, oa, sizeA), lb = locate(*this, fn_, b, ob, sizeB);
-  AliasResult result = alias(la.location, lb.location);
-  if (result != AliasResult::May || !(la.location.object == lb.location.object)) return result;
-  // Same object, same variable parts (the same stage index): the constant
-  // parts decide for every thread.
-  if (la.value.known && lb.value.known && sameTerms(la.value, lb.value)) {
-    const int64_t delta = lb.value.constant - la.value.constant;  // b's start relative to a's
-    if (la.size > 0 && delta >= la.size) return AliasResult::No;
-    if (lb.size > 0 && -delta >= lb.size) return AliasResult::No;
-  }
+  const MemoryLocation la = location(a, oa, sizeA), lb = location(b, ob, sizeB);
+  AliasResult result = alias(la, lb);
+  if (result != AliasResult::May || !(la.object == lb.object)) return result;
+  // Same object, both offsets bounded: compare the exact sets of start
+  // offsets (a stage ring's accesses are strided: `8448 * s + 8192` never
+  // falls inside `[8448 * s', 8448 * s' + 8192)`). Each term is an
+  // independent variable: the accesses may be made by different threads or
+  // on different trips of a loop.
+  const OperandFacts &fa = facts(a, oa), &fb = facts(b, ob);
+  const int64_t bytesA = sizeA == 0 ? fa.accessSize : sizeA, bytesB = sizeB == 0 ? fb.accessSize : sizeB;
+  if (bytesA > 0 && bytesB > 0 && fa.starts && fb.starts)
+    return anyOverlap(*fa.starts, bytesA, *fb.starts, bytesB) ? result : AliasResult::No;
   return result;
 }
 
@@ -243,6 +305,11 @@ Space MemoryAnalysis::space(InstId inst, int operand) const {
 }
 
 int64_t MemoryAnalysis::accessSize(InstId at, int k) const {
+  if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return -1;
+  return facts(at, k).accessSize;
+}
+
+int64_t MemoryAnalysis::computeAccessSize(InstId at, int k) const {
   const auto& insts = fn_.instructions;
   if (at < 0 || static_cast<size_t>(at) >= insts.size()) return -1;
   const Inst& inst = insts[at];
@@ -290,6 +357,17 @@ std::optional<int64_t> constantOperand(const FunctionModel& fn, InstId inst, con
   return std::nullopt;
 }
 
+// The largest value a byte count may take (a constant, or a bounded runtime
+// size such as `min(n, TILE) * 4`); nullopt when unbounded.
+std::optional<int64_t> largestCount(const FunctionModel& fn, InstId inst, const ptx::Operand& op) {
+  if (auto c = constantOperand(fn, inst, op)) return c;
+  if (op.kind != Kind::Register || !fn.values) return std::nullopt;
+  AbstractValue v = fn.values->valueOf(op.reg, inst);
+  auto range = v.hasBase() ? std::nullopt : v.offsetRange();
+  if (!range || range->first < 0) return std::nullopt;
+  return range->second;
+}
+
 bool announcesBytes(const FunctionModel& fn, InstId inst) {
   const auto& in = fn.instructions[inst];
   if (in.effect.kind == EffectKind::MbarrierExpectTx) return in.opcode() == "mbarrier" && in.hasModifier("expect_tx");
@@ -312,7 +390,7 @@ int64_t MemoryAnalysis::copyExtent(InstId copy) const {
         ++addresses;
         continue;
       }
-      if (addresses >= 2) return constantOperand(fn_, copy, op).value_or(-1);
+      if (addresses >= 2) return largestCount(fn_, copy, op).value_or(-1);
     }
     return -1;
   }
@@ -328,7 +406,7 @@ int64_t MemoryAnalysis::copyExtent(InstId copy) const {
   int64_t bound = -1;
   for (InstId i : announcements) {  // every path's announcement must be known; take the largest
     const auto& ops = fn_.instructions[i].operands;
-    std::optional<int64_t> bytes = ops.empty() ? std::nullopt : constantOperand(fn_, i, ops.back());
+    std::optional<int64_t> bytes = ops.empty() ? std::nullopt : largestCount(fn_, i, ops.back());
     if (!bytes || *bytes <= 0) return -1;
     bound = std::max(bound, *bytes);
   }
@@ -348,6 +426,7 @@ struct DescriptorDecoder {
   struct Decoded {
     AbstractValue address;  // the shared byte address the descriptor starts at
     int64_t advance = 0;    // bytes added after the shift
+    uint64_t layout = 0;    // constant layout bits met on the way (high word: stride byte offset)
   };
 
   std::optional<Decoded> fromAddress(ValueReg reg, InstId at) const {
@@ -374,10 +453,23 @@ struct DescriptorDecoder {
     const auto& ops = in.operands;
     const std::string& op = in.opcode();
     if (ops.size() < 2) return std::nullopt;
+    if (op == "mov" && ops[1].kind == Kind::Vector && ops[1].elements.size() == 2) {
+      // mov.b64 d, {lo, hi}: the address field is in lo, the strides in hi.
+      auto d = decode(ops[1].elements[0], def, shifted, depth + 1);
+      if (d)
+        if (auto hi = constantOperand(fn, def, ops[1].elements[1])) d->layout |= uint64_t(uint32_t(*hi)) << 32;
+      return d;
+    }
     if (op == "mov" || op == "cvt" || op == "cvta") return decode(ops[1], def, shifted, depth + 1);
     if (op == "shr" && shifted && ops.size() >= 3) {
       std::optional<int64_t> amount = constantOperand(fn, def, ops[2]);
       if (amount != 4) return std::nullopt;
+      return decode(ops[1], def, /*shifted=*/false, depth + 1);
+    }
+    if (op == "bfe" && shifted && ops.size() >= 4) {
+      // bfe.u32 d, x, 4, len: (x >> 4) masked, Triton's address field.
+      std::optional<int64_t> pos = constantOperand(fn, def, ops[2]);
+      if (pos != 4) return std::nullopt;
       return decode(ops[1], def, /*shifted=*/false, depth + 1);
     }
     if (op == "and" && ops.size() >= 3) {
@@ -390,8 +482,12 @@ struct DescriptorDecoder {
       // or a value with no address); exactly one side must decode.
       if (ops.size() < 3) return std::nullopt;
       auto left = decode(ops[1], def, shifted, depth + 1), right = decode(ops[2], def, shifted, depth + 1);
-      if (left && !right) return left;
-      if (right && !left) return right;
+      auto withLayout = [&](std::optional<Decoded> d, const ptx::Operand& other) {
+        if (auto bits = shifted ? constantOperand(fn, def, other) : std::nullopt) d->layout |= uint64_t(*bits);
+        return d;
+      };
+      if (left && !right) return withLayout(left, ops[2]);
+      if (right && !left) return withLayout(right, ops[1]);
       return std::nullopt;
     }
     if (op == "bfi" && ops.size() >= 5) {
@@ -417,10 +513,16 @@ struct DescriptorDecoder {
   }
 };
 
-// Bytes an operand tile of `rows` rows may span: a K-major row of a swizzled
-// layout is at most 128 bytes apart from the next one (the widest swizzle),
-// and an MN-major tile of the same element count spans no more.
-int64_t tileSpan(int64_t rows) { return rows * 128; }
+// Bytes an operand tile of `rows` rows spans. With the descriptor's stride
+// byte offset known (bits 32-45, in 16-byte units: the distance between
+// groups of 8 rows), rows / 8 such groups; otherwise a K-major row of a
+// swizzled layout is at most 128 bytes from the next one (the widest
+// swizzle), and an MN-major tile of the same element count spans no more.
+int64_t tileSpan(int64_t rows, uint64_t layout) {
+  const int64_t strideBytes = int64_t((layout >> 32) & 0x3FFF) << 4;
+  if (strideBytes > 0 && rows % 8 == 0) return std::min(rows / 8 * strideBytes, rows * 128);
+  return rows * 128;
+}
 
 // wgmma.mma_async.sync.aligned.m64nNkK...: A is 64 rows, B is N rows.
 std::optional<std::pair<int64_t, int64_t>> wgmmaShape(const Inst& in) {
@@ -436,6 +538,24 @@ std::optional<std::pair<int64_t, int64_t>> wgmmaShape(const Inst& in) {
   return std::nullopt;
 }
 
+// tcgen05.mma [d], a, b, idesc, ...: the instruction descriptor holds N >> 3
+// in bits 17-22 and M >> 4 in bits 24-28 (PTX ISA, tcgen05 instruction
+// descriptor, for .kind::tf32/f16/f8f6f4/i8). Without a constant descriptor
+// (or for other kinds), the largest shape: M = 256 (128 rows per CTA with
+// .cta_group::1), N = 256.
+std::pair<int64_t, int64_t> tcgen05Shape(const FunctionModel& fn, InstId mma) {
+  const Inst& in = fn.instructions[mma];
+  const bool decodable = in.hasModifier("kind::f16") || in.hasModifier("kind::tf32") ||
+                         in.hasModifier("kind::f8f6f4") || in.hasModifier("kind::i8");
+  if (decodable && in.operands.size() > 3)
+    if (auto idesc = constantOperand(fn, mma, in.operands[3])) {
+      const uint32_t bits = static_cast<uint32_t>(*idesc);
+      int64_t n = int64_t((bits >> 17) & 0x3F) << 3, m = int64_t((bits >> 24) & 0x1F) << 4;
+      if (m > 0 && n > 0) return {m, n};
+    }
+  return {in.hasModifier("cta_group::1") ? 128 : 256, 256};
+}
+
 bool isDescriptorRegister(const FunctionModel& fn, const ptx::Operand& op) {
   if (op.kind != Kind::Register || op.reg < 0 || fn.registerTypes.size() <= static_cast<size_t>(op.reg)) return false;
   const std::string& type = fn.registerTypes[op.reg];
@@ -449,7 +569,7 @@ MemoryAnalysis::MatrixOperands MemoryAnalysis::matrixOperands(InstId mma) const 
   if (!fn_.values) return result;
   const Inst& in = fn_.instructions[mma];
   const bool wgmma = in.effect.kind == EffectKind::Wgmma;
-  auto shape = wgmma ? wgmmaShape(in) : std::nullopt;
+  auto shape = wgmma ? wgmmaShape(in) : std::optional(tcgen05Shape(fn_, mma));
   DescriptorDecoder decoder{fn_};
   bool sawDescriptor = false;
   // wgmma: d, a, b, ...: operand 1 is A (a descriptor, or registers), operand 2 is B.
@@ -465,7 +585,7 @@ MemoryAnalysis::MatrixOperands MemoryAnalysis::matrixOperands(InstId mma) const 
     loc.object = objectFromValue(fn_, decoded->address, mma);
     loc.space = Space::SharedCta;
     if (auto range = decoded->address.offsetRange()) {
-      int64_t span = shape ? tileSpan(k == 1 ? shape->first : shape->second) : -1;
+      int64_t span = shape ? tileSpan(k == 1 ? shape->first : shape->second, decoded->layout) : -1;
       int64_t begin = saturatingAdd(range->first, decoded->advance);
       int64_t end = span > 0 ? saturatingAdd(saturatingAdd(range->second, decoded->advance), span) : kUnbounded;
       loc.bytes = ByteRange{begin, end};

@@ -21,6 +21,8 @@
 #pragma once
 
 #include <compare>
+#include <memory>
+#include <unordered_map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -116,6 +118,12 @@ class MemoryAnalysis {
   // completion barrier (the copies that complete on one barrier move exactly
   // that many bytes together). -1 = unknown.
   int64_t copyExtent(InstId copy) const;
+  // The extent at one of the copy's shared operands, tightened for a tensor
+  // copy into (or out of) a stage ring: the stages of a ring do not overlap,
+  // so a copy whose address advances by S bytes per stage moves at most S
+  // bytes there (an expect_tx count shared by the A and B copies of one
+  // stage bounds neither tightly).
+  int64_t copyExtent(InstId copy, int operand) const;
 
   // The shared memory a wgmma / tcgen05.mma reads through its matrix
   // descriptors. `decoded` is false when some descriptor could not be
@@ -127,7 +135,17 @@ class MemoryAnalysis {
   MatrixOperands matrixOperands(InstId mma) const;
 
  private:
+  // What an operand's address is, computed once per (instruction, operand):
+  // checks ask for the same operands again for every pair they test.
+  struct OperandFacts;
+  const OperandFacts& facts(InstId inst, int operand) const;
+  int64_t computeAccessSize(InstId inst, int operand) const;
+
   const FunctionModel& fn_;
+  mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;
+
+ public:
+  ~MemoryAnalysis();
 };
 
 }  // namespace fenceline::model

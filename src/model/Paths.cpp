@@ -6,6 +6,7 @@
 #include "model/Paths.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace fenceline::model {
 namespace {
@@ -58,15 +59,16 @@ void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
 }
 
 // Every instruction satisfying `target` reached from `start` in `direction`
-// without crossing `stop` (the walk does not continue past a target), sorted.
+// without crossing `stop` (the walk does not continue past a target), sorted;
+// the walk ends once `limit` targets are found (the nearest ones, breadth first).
 std::vector<InstId> collectTargets(const FunctionModel& fn, InstId start, int direction,
                                    const std::function<bool(InstId)>& target,
-                                   const std::function<bool(InstId)>& stop) {
+                                   const std::function<bool(InstId)>& stop, size_t limit = SIZE_MAX) {
   std::vector<InstId> found;
   walk(fn, start, direction, [&](InstId i) {
     if (target(i)) {
       found.push_back(i);
-      return Step::Cut;
+      return found.size() >= limit ? Step::Done : Step::Cut;
     }
     return stop(i) ? Step::Cut : Step::Continue;
   });
@@ -91,6 +93,14 @@ bool reachable(const FunctionModel& fn, InstId from, InstId to) {
 bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
                      const std::function<bool(InstId)>& stop) {
   if (!valid(fn, to)) return true;
+  // Both in one block, `to` after `from`: every path from `from` leaves the
+  // block at its end, after `to`, so it meets `to` first on the straight
+  // segment between them. That segment decides.
+  if (valid(fn, from) && fn.blockOf[from] == fn.blockOf[to] && from < to) {
+    for (InstId i = from + 1; i < to; ++i)
+      if (stop(i)) return true;
+    return false;
+  }
   bool escaped = false;
   walk(fn, from, 1, [&](InstId i) {
     if (i == to) {
@@ -118,8 +128,8 @@ InstId findReachable(const FunctionModel& fn, InstId from,
 
 std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from,
                                      const std::function<bool(InstId)>& target,
-                                     const std::function<bool(InstId)>& stop) {
-  return collectTargets(fn, from, 1, target, stop);
+                                     const std::function<bool(InstId)>& stop, size_t limit) {
+  return collectTargets(fn, from, 1, target, stop, limit);
 }
 
 std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,

@@ -8,6 +8,7 @@
 // an election means (model/ThreadRoles.h).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -34,10 +35,11 @@ InstId findReachable(const FunctionModel& fn, InstId from,
                      const std::function<bool(InstId)>& stop);
 
 // Forward: every instruction satisfying `target` reachable from `from`
-// (exclusive) without passing `stop`; the walk does not continue past a target.
+// (exclusive) without passing `stop`; the walk does not continue past a
+// target, and ends once `limit` targets are found (the nearest, breadth first).
 std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from,
                                      const std::function<bool(InstId)>& target,
-                                     const std::function<bool(InstId)>& stop);
+                                     const std::function<bool(InstId)>& stop, size_t limit = SIZE_MAX);
 
 // Backward: the nearest instructions before `to` (exclusive) that satisfy
 // `target`, on paths that do not cross `stop`; the walk does not continue past

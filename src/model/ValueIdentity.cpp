@@ -88,6 +88,12 @@ std::vector<InstId> ValueIdentity::computeReaching(ValueReg reg, InstId at) cons
   std::vector<InstId> found;
   const auto& defs = definitions(reg);
   if (defs.empty() || at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return found;
+  // One unconditional definition that dominates the use: it is the nearest on
+  // every path (nvcc's PTX is nearly single-assignment; no walk needed).
+  if (defs.size() == 1 && defs[0] != at && !fn_.instructions[defs[0]].guard && fn_.dominatesInst(defs[0], at)) {
+    found.push_back(defs[0]);
+    return found;
+  }
   auto writes = [&](InstId i) { return std::binary_search(defs.begin(), defs.end(), i); };
   // Scans [first, last) downwards; true when an unconditional definition ends the path.
   auto scan = [&](InstId last, InstId first) {

@@ -8,10 +8,21 @@
 // definitions it reads.
 //
 // Inlined parameters and return values read through Inst::boundStore.
+//
+// Bounded loop counters: a register assigned in a loop from its own previous
+// value (a stage index `s = s + 1 == N ? 0 : s + 1`, `(s + 1) % N`, a phase
+// bit `p ^= 1`) gets a range by guess and verify: assume the range of its
+// initial values, evaluate the update under that assumption (selp and guarded
+// moves refine their operands by the predicate that selects them), widen to
+// the next comparison constant while the update leaves the range, and accept
+// the first range the update maps into itself (an inductive invariant).
 #include "model/Values.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+
+#include <fmt/format.h>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -46,10 +57,65 @@ constexpr SpecialRange kSpecials[] = {
     {"%cluster_nctarank", 1, 32}, {"%smid", 0, 1023}, {"%nwarpid", 1, 1024},
 };
 
-AbstractValue special(const std::string& name) {
+// The most threads per block along one axis that the kernel declares
+// (.reqntid / .maxntid), or 0 when it declares none.
+int64_t declaredThreads(const ptx::Function* function, char axis) {
+  if (!function) return 0;
+  const size_t index = axis == 'x' ? 0 : axis == 'y' ? 1 : 2;
+  for (const auto& [directive, sizes] : function->performanceDirectives)
+    if ((directive == ".reqntid" || directive == ".maxntid") && !sizes.empty()) {
+      int64_t size = index < sizes.size() ? sizes[index] : 1;
+      if (size > 0) return size;
+    }
+  return 0;
+}
+
+AbstractValue special(const std::string& name, const ptx::Function* function) {
+  if (name.size() == 6 && (name.starts_with("%tid.") || name.starts_with("%ntid")))
+    if (int64_t threads = declaredThreads(function, name.back()))
+      return name.starts_with("%tid.") ? term(name, 0, threads - 1) : term(name, threads, threads);
   for (const auto& s : kSpecials)
     if (name.starts_with(s.prefix)) return term(name, s.low, s.high);
   return term(name);
+}
+
+using Range = std::pair<int64_t, int64_t>;
+
+// The range of a value that is known to satisfy `value <cmp> bound` (or to
+// fail it, when `holds` is false). Comparisons as setp writes them.
+std::optional<Range> clip(Range r, std::string_view cmp, int64_t bound, bool holds) {
+  auto negate = [](std::string_view c) -> std::string_view {
+    if (c == "eq") return "ne";
+    if (c == "ne") return "eq";
+    if (c == "lt" || c == "lo") return "ge";
+    if (c == "le" || c == "ls") return "gt";
+    if (c == "gt" || c == "hi") return "le";
+    if (c == "ge" || c == "hs") return "lt";
+    return "";
+  };
+  if (!holds) cmp = negate(cmp);
+  if (cmp == "eq") r = {std::max(r.first, bound), std::min(r.second, bound)};
+  else if (cmp == "ne") {
+    if (r.first == bound) ++r.first;
+    if (r.second == bound) --r.second;
+  } else if (cmp == "lt" || cmp == "lo") r.second = std::min(r.second, bound - 1);
+  else if (cmp == "le" || cmp == "ls") r.second = std::min(r.second, bound);
+  else if (cmp == "gt" || cmp == "hi") r.first = std::max(r.first, bound + 1);
+  else if (cmp == "ge" || cmp == "hs") r.first = std::max(r.first, bound);
+  else return std::nullopt;
+  if (r.first > r.second) return std::nullopt;  // never selected: keep the unrefined value
+  return r;
+}
+
+bool comparisonUnknown(std::string_view cmp) { return cmp.empty(); }
+
+// The comparison of a setp: eq, ne, lt, ... (the first modifier that is one).
+std::string_view comparisonOf(const ptx::Instruction& setp) {
+  static constexpr std::string_view kComparisons[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+  for (const auto& m : setp.modifiers)
+    for (auto c : kComparisons)
+      if (m == c) return c;
+  return {};
 }
 
 // Width in bytes of a type modifier (.b32 -> 4), or 0.
@@ -89,6 +155,11 @@ struct ValueAnalysis::Impl {
 
   std::unique_ptr<ReachingDefinitions> reaching;
   std::unique_ptr<detail::ValueIdentity> identity;
+  // Assumed ranges of loop-carried registers while a bound is being verified.
+  std::unordered_map<ValueReg, Range> hypothesis;
+  // Every integer constant a setp compares with, and its neighbours (the
+  // widening thresholds: `s + 1 == N` bounds s by N - 1).
+  std::vector<int64_t> thresholds;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
 
@@ -105,6 +176,18 @@ struct ValueAnalysis::Impl {
         if (r >= 0 && static_cast<size_t>(r) < defs.size()) defs[r].push_back(static_cast<InstId>(i));
     reaching = std::make_unique<ReachingDefinitions>(fn, defs);
     identity = std::make_unique<detail::ValueIdentity>(fn, defs);
+    for (const Inst& inst : fn.instructions)
+      if (inst.opcode() == "setp")
+        for (const auto& op : inst.operands)
+          if (op.kind == Kind::Integer && op.intValue > INT64_MIN + 1 && op.intValue < INT64_MAX - 1)
+            for (int64_t delta : {-1, 0, 1}) thresholds.push_back(op.intValue + delta);
+    std::sort(thresholds.begin(), thresholds.end());
+    thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
+    // Registers assigned more than once first, each from outside any of its
+    // own definitions, so that a loop counter's range is verified with all
+    // of its updates evaluable (boundLoopCounter).
+    for (size_t r = 0; r < defs.size(); ++r)
+      if (defs[r].size() > 1 && fn.registerTypes[r] != ".pred") joinOf(static_cast<ValueReg>(r));
     // Evaluate definitions in program order, so that operands are mostly
     // known already and recursion stays shallow (and results do not depend on
     // the order in which checks ask).
@@ -120,6 +203,15 @@ struct ValueAnalysis::Impl {
 
   std::string name(InstId i, const char* kind) const { return std::string(kind) + ":" + std::to_string(i); }
   std::string loopName(ValueReg r) const { return "loop:" + fn.registerNames[r] + "@" + std::to_string(r); }
+
+  // The placeholder for a register's value from the previous trip (bounded
+  // while a hypothesis about it is being verified).
+  AbstractValue placeholder(ValueReg reg) {
+    placeholderUsed[reg] = 1;
+    if (auto it = hypothesis.find(reg); it != hypothesis.end())
+      return term(loopName(reg), it->second.first, it->second.second);
+    return term(loopName(reg));
+  }
 
   InstId definition(ValueReg reg, InstId at) const {
     if (reg < 0 || static_cast<size_t>(reg) >= defs.size()) return -1;
@@ -150,7 +242,8 @@ struct ValueAnalysis::Impl {
     if (def.guard && defs[reg].size() > 1) {
       // @p mov r, x: r keeps its previous value where p is false.
       AbstractValue before = defs[reg].front() == d ? values::top() : valueOf(reg, d);
-      if (before.known) v = join(v, before, name(d, "join"));
+      const bool taken = !def.guard->negated;
+      if (before.known) v = join(refine(v, def.guard->reg, d, taken), refine(before, def.guard->reg, d, !taken), name(d, "join"));
     }
     return v;
   }
@@ -160,10 +253,7 @@ struct ValueAnalysis::Impl {
     if (inst.operands.empty() || inst.operands[0].kind != Kind::Register || inst.operands[0].reg != reg)
       return term(name(d, "def"));  // one element of a vector / predicate pair
     if (defState[d] == 2) return defValue[d];
-    if (defState[d] == 1) {  // a cycle through single definitions
-      placeholderUsed[reg] = 1;
-      return term(loopName(reg));
-    }
+    if (defState[d] == 1) return placeholder(reg);  // a cycle through single definitions
     if (depth >= kMaxDepth) return term(name(d, "def"));
     defState[d] = 1;
     ++depth;
@@ -177,10 +267,7 @@ struct ValueAnalysis::Impl {
 
   AbstractValue joinOf(ValueReg reg) {
     if (joinState[reg] == 2) return joined[reg];
-    if (joinState[reg] == 1) {
-      placeholderUsed[reg] = 1;
-      return term(loopName(reg));
-    }
+    if (joinState[reg] == 1) return placeholder(reg);
     joinState[reg] = 1;
     size_t logMark = computedLog.size(), joinMark = joinedLog.size();
     placeholderUsed[reg] = 0;
@@ -209,17 +296,144 @@ struct ValueAnalysis::Impl {
     } else {
       result = *init;
     }
-    if (placeholderUsed[reg]) {
-      // Values computed meanwhile may hold the placeholder: recompute on demand.
-      for (size_t k = logMark; k < computedLog.size(); ++k) defState[computedLog[k]] = 0;
-      computedLog.resize(logMark);
-      for (size_t k = joinMark; k < joinedLog.size(); ++k) joinState[joinedLog[k]] = 0;
-      joinedLog.resize(joinMark);
-    }
+    if (placeholderUsed[reg] && !result.hasBase() && !result.offsetRange())
+      if (auto bound = boundLoopCounter(reg, logMark, joinMark)) result = term(loop, bound->first, bound->second);
+    if (placeholderUsed[reg]) invalidateSince(logMark, joinMark);  // values computed meanwhile hold the placeholder
     joined[reg] = result;
     joinState[reg] = 2;
     joinedLog.push_back(reg);
     return result;
+  }
+
+  void invalidateSince(size_t logMark, size_t joinMark) {
+    for (size_t k = logMark; k < computedLog.size(); ++k) defState[computedLog[k]] = 0;
+    computedLog.resize(logMark);
+    for (size_t k = joinMark; k < joinedLog.size(); ++k) joinState[joinedLog[k]] = 0;
+    joinedLog.resize(joinMark);
+  }
+
+  // The range of every definition of `reg` (all must be bounded, none a pointer).
+  std::optional<Range> rangeOfDefinitions(ValueReg reg) {
+    std::optional<Range> all;
+    for (InstId d : defs[reg]) {
+      AbstractValue v = valueDefinedBy(d, reg);
+      auto r = v.hasBase() ? std::nullopt : v.offsetRange();
+      if (!r) return std::nullopt;
+      all = all ? Range{std::min(all->first, r->first), std::max(all->second, r->second)} : *r;
+    }
+    return all;
+  }
+
+  // Guess and verify (see the file comment): a range that every definition
+  // of `reg` stays in when its previous-trip value is assumed to lie in it.
+  // Called while joinOf(reg) is in progress; leaves no hypothesis behind.
+  std::optional<Range> boundLoopCounter(ValueReg reg, size_t logMark, size_t joinMark) {
+    // Start from the definitions that are bounded without any assumption
+    // (the initial values), as the first pass computed them.
+    std::optional<Range> guess;
+    // An update being evaluated further up the stack cannot be re-evaluated
+    // under the guess: no bound (its register is bounded from outside later
+    // only if asked again; the constructor asks from outside first).
+    for (InstId d : defs[reg])
+      if (defState[d] == 1) return std::nullopt;
+    for (InstId d : defs[reg]) {
+      AbstractValue v = valueDefinedBy(d, reg);
+      if (v.hasBase()) return std::nullopt;
+      if (auto r = v.offsetRange()) guess = guess ? Range{std::min(guess->first, r->first), std::max(guess->second, r->second)} : *r;
+    }
+    static const bool debug = std::getenv("FENCELINE_DEBUG_BOUNDS") != nullptr;
+    if (debug) fmt::print(stderr, "bound {}: guess {}\n", fn.registerNames[reg], guess ? fmt::format("[{}, {}]", guess->first, guess->second) : "none");
+    if (!guess) return std::nullopt;
+    std::optional<Range> accepted;
+    for (int round = 0; round < 8 && !accepted; ++round) {
+      invalidateSince(logMark, joinMark);
+      hypothesis[reg] = *guess;
+      std::optional<Range> next = rangeOfDefinitions(reg);
+      if (debug) fmt::print(stderr, "  round {}: [{}, {}] -> {}\n", round, guess->first, guess->second, next ? fmt::format("[{}, {}]", next->first, next->second) : "unbounded");
+      if (!next) break;
+      if (next->first >= guess->first && next->second <= guess->second) {
+        accepted = guess;
+        break;
+      }
+      // Widen: the lower end to what the update reached, the upper end to the
+      // next comparison constant at or above it.
+      auto it = std::lower_bound(thresholds.begin(), thresholds.end(), next->second);
+      if (it == thresholds.end() || next->first < guess->first - (int64_t(1) << 20)) break;
+      guess = Range{std::min(guess->first, next->first), std::max(guess->second, *it)};
+    }
+    hypothesis.erase(reg);
+    invalidateSince(logMark, joinMark);
+    return accepted;
+  }
+
+  // A value as operand `taken ? 1 : 2` of a selp (or a guarded move) sees it:
+  // where the value is the compared register plus a constant, its range is
+  // clipped by the comparison (`s + 1 == N ? 0 : s + 1` selects s + 1 only
+  // below N).
+  // `never` (when given) is set when the comparison cannot come out `holds`
+  // for any value in range: that operand is never the one selected.
+  AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds, bool* never = nullptr) {
+    if (!v.known || v.hasBase() || predicate < 0) return v;
+    const std::optional<Range> range = v.offsetRange();  // the unrefined range, if any
+    InstId d = definition(predicate, at);
+    if (d < 0) return v;
+    const Inst& setp = fn.instructions[d];
+    if (setp.opcode() != "setp" || setp.operands.size() < 3 || setp.operands[0].kind != Kind::Register ||
+        setp.operands[0].reg != predicate)
+      return v;
+    std::string_view cmp = comparisonOf(*setp.syntax);
+    if (cmp.empty()) return v;
+    AbstractValue left = src(d, 1), right = src(d, 2);
+    // value <cmp> bound, with the compared value as operand 1 (swap the
+    // comparison when the constant comes first).
+    if (left.isConstant() && !right.isConstant()) {
+      std::swap(left, right);
+      static constexpr std::pair<std::string_view, std::string_view> kSwapped[] = {
+          {"lt", "gt"}, {"gt", "lt"}, {"le", "ge"}, {"ge", "le"}, {"lo", "hi"}, {"hi", "lo"}, {"ls", "hs"}, {"hs", "ls"}};
+      for (auto [a, b] : kSwapped)
+        if (cmp == a) {
+          cmp = b;
+          break;
+        }
+    }
+    if (!left.known || left.hasBase()) return v;
+    if (!right.isConstant()) return refineWrap(v, left, right, setp, cmp, holds, at, predicate);
+    // v = left + delta for every thread?
+    AbstractValue difference = subtract(v, left, "refine");
+    if (!difference.isConstant()) return v;
+    const bool unsignedCompare = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs" ||
+                                 setp.hasModifier("u32") || setp.hasModifier("u16");
+    auto leftRange = left.offsetRange();
+    // An unsigned 32-bit comparison sees the register's bits as [0, 2^32).
+    if (!leftRange && unsignedCompare && !setp.hasModifier("u64")) leftRange = Range{0, (int64_t(1) << 32) - 1};
+    if (!leftRange) return v;
+    if (unsignedCompare && leftRange->first < 0) return v;
+    auto clipped = clip(*leftRange, cmp, right.constant, holds);
+    if (!clipped) {
+      if (never && !comparisonUnknown(cmp)) *never = true;
+      return v;
+    }
+    Range r{clipped->first + difference.constant, clipped->second + difference.constant};
+    if (range) {
+      r = {std::max(r.first, range->first), std::min(r.second, range->second)};
+      if (r.first > r.second || (r.first == range->first && r.second == range->second)) return v;
+    }
+    if (r.first == r.second) return constant(r.first);
+    return term(name(at, "refine") + ":" + std::to_string(predicate), r.first, r.second);
+  }
+
+  // `x = y + d` (d > 0) compared unsigned `x < y`: true only when the add
+  // wrapped around, so x's bits lie in [0, d - 1] (nvcc's clamp of a
+  // remaining count: `y + TILE < y ? y + TILE : TILE`).
+  AbstractValue refineWrap(const AbstractValue& v, const AbstractValue& left, const AbstractValue& right,
+                           const Inst& setp, std::string_view cmp, bool holds, InstId at, ValueReg predicate) {
+    const bool isUnsigned = setp.hasModifier("u32") || cmp == "lo" || cmp == "hs";
+    const bool less = (cmp == "lt" || cmp == "lo") == holds && (cmp == "lt" || cmp == "lo" || cmp == "ge" || cmp == "hs");
+    if (!isUnsigned || !less || !right.known) return v;
+    AbstractValue d = subtract(left, right, "wrap");
+    AbstractValue fromLeft = subtract(v, left, "wrap");
+    if (!d.isConstant() || d.constant <= 0 || !fromLeft.isConstant() || fromLeft.constant != 0) return v;
+    return term(name(at, "refine") + ":" + std::to_string(predicate), 0, d.constant - 1);
   }
 
   const ptx::Variable* variable(const Inst& inst, const std::string& symbol) const {
@@ -250,7 +464,7 @@ struct ValueAnalysis::Impl {
     switch (op.kind) {
       case Kind::Register: return valueOf(op.reg, at);
       case Kind::Integer: return constant(op.intValue);
-      case Kind::Special: return special(op.text);
+      case Kind::Special: return special(op.text, fn.function);
       case Kind::Symbol: return symbolValue(fn.instructions[at], op.text);
       case Kind::Address: {
         AbstractValue base;
@@ -294,8 +508,10 @@ struct ValueAnalysis::Impl {
     if (op == "cvt") return isIntegerConversion(s) ? src(d, 1) : term(opaque);
     if (op == "add" && !s.hasModifier("f32") && !s.hasModifier("f64") && !s.hasModifier("f16"))
       return nonTop(add(src(d, 1), src(d, 2), opaque), opaque);
-    if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64"))
+    if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64")) {
+      if (auto largest = remainderBound(d)) return term(opaque, 0, *largest);
       return nonTop(subtract(src(d, 1), src(d, 2), opaque), opaque);
+    }
     if ((op == "mul" && (s.hasModifier("lo") || s.hasModifier("wide"))) ||
         ((op == "mad") && (s.hasModifier("lo") || s.hasModifier("wide")))) {
       AbstractValue a = src(d, 1), b = src(d, 2);
@@ -310,7 +526,19 @@ struct ValueAnalysis::Impl {
       return term(opaque);
     }
     if (op == "and" || op == "or" || op == "xor" || op == "shr" || op == "rem" || op == "div") return bitwise(d, opaque);
-    if (op == "selp") return join(src(d, 1), src(d, 2), name(d, "join"));
+    if (op == "selp") {
+      ValueReg p = inst.operands.size() > 3 && inst.operands[3].kind == Kind::Register ? inst.operands[3].reg : -1;
+      bool neverFirst = false, neverSecond = false;
+      AbstractValue first = refine(src(d, 1), p, d, true, &neverFirst);
+      AbstractValue second = refine(src(d, 2), p, d, false, &neverSecond);
+      if (neverFirst && !neverSecond) return second;
+      if (neverSecond && !neverFirst) return first;
+      return join(first, second, name(d, "join"));
+    }
+    // A shuffle returns another lane's operand: the operand's range.
+    if (op == "shfl") return boundedLike(src(d, 1), opaque);
+    if (op == "bfe" && s.hasModifier("u32")) return bitfield(d, opaque);
+    if ((op == "min" || op == "max") && !s.hasModifier("f32") && !s.hasModifier("f64")) return minMax(d, opaque);
     if (op == "ld" && s.hasModifier("param")) {
       if (inst.boundStore >= 0) return nonTop(src(inst.boundStore, 1), opaque);
       const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
@@ -349,6 +577,111 @@ struct ValueAnalysis::Impl {
 
   AbstractValue nonTop(AbstractValue v, const std::string& opaque) { return v.known ? v : term(opaque); }
 
+  // The definition of a register operand, or -1.
+  InstId definitionOf(InstId at, size_t k) {
+    const auto& ops = fn.instructions[at].operands;
+    return k < ops.size() && ops[k].kind == Kind::Register ? definition(ops[k].reg, at) : -1;
+  }
+
+  // Is operand k of `at` the value x (same abstract value) for every thread?
+  bool sameAs(InstId at, size_t k, const AbstractValue& x) {
+    AbstractValue v = src(at, k);
+    return v.known && x.known && v == x;
+  }
+
+  // `sub r, x, y` where y is x rounded down: nvcc's remainder by a constant,
+  // `x - (x & M)` (= x & ~M: signed x % 2^k for x >= 0, where nvcc may also
+  // clear the bits x never has) or `x - c * (x * M >> s)` (unsigned x % c by
+  // a magic multiplier, = x % c). Returns the largest value r may take.
+  // Only for 0 <= x < 2^32.
+  std::optional<int64_t> remainderBound(InstId d) {
+    AbstractValue x = src(d, 1);
+    auto range = x.hasBase() ? std::nullopt : x.offsetRange();
+    if (!range || range->first < 0 || range->second >= (int64_t(1) << 32)) return std::nullopt;
+    InstId y = definitionOf(d, 2);
+    if (y < 0) return std::nullopt;
+    const Inst& round = fn.instructions[y];
+    // x - (x & M) = x & ~M, and x has no bits at or above bit-length(xMax).
+    if (round.opcode() == "and") {
+      AbstractValue mask = src(y, 2);
+      if (!mask.isConstant() || !sameAs(y, 1, x)) return std::nullopt;
+      uint64_t width = 1;
+      while (width <= static_cast<uint64_t>(range->second)) width <<= 1;
+      return static_cast<int64_t>(~static_cast<uint64_t>(mask.constant) & (width - 1));
+    }
+    // c * q (mul.lo, or shl for c = 2^k) with q = floor(x / c)
+    int64_t c = 0;
+    InstId q = -1;
+    if (round.opcode() == "mul" && round.hasModifier("lo")) {
+      AbstractValue k = src(y, 2);
+      if (!k.isConstant()) return std::nullopt;
+      c = k.constant;
+      q = definitionOf(y, 1);
+    }
+    if (c <= 1 || q < 0 || !isQuotient(q, x, c, range->second)) return std::nullopt;
+    return c - 1;
+  }
+
+  // Is the value defined at `q` floor(x / c) for every x in [0, xMax]?
+  // Forms: div.u32 x, c; cvt.u32.u64 (shr.u64 (mul.wide.u32 x, M), s);
+  // shr.u32 (mul.hi.u32 x, M), s. A magic multiplier M is exact when
+  // 2^s <= M * c <= 2^s + 2^s / (xMax + 1) (Granlund and Montgomery).
+  bool isQuotient(InstId q, const AbstractValue& x, int64_t c, int64_t xMax) {
+    for (int hops = 0; hops < 2 && q >= 0 && fn.instructions[q].opcode() == "cvt"; ++hops) q = definitionOf(q, 1);
+    if (q < 0) return false;
+    const Inst& in = fn.instructions[q];
+    if (in.opcode() == "div" && in.hasModifier("u32")) return sameAs(q, 1, x) && src(q, 2).isConstant() && src(q, 2).constant == c;
+    if (in.opcode() != "shr") return false;
+    AbstractValue amount = src(q, 2);
+    if (!amount.isConstant() || amount.constant < 0 || amount.constant > 63) return false;
+    int64_t shift = amount.constant;
+    InstId m = definitionOf(q, 1);
+    if (m < 0) return false;
+    const Inst& mul = fn.instructions[m];
+    if (mul.opcode() != "mul" || !sameAs(m, 1, x)) return false;
+    if (mul.hasModifier("hi")) shift += 32;
+    else if (!mul.hasModifier("wide")) return false;
+    AbstractValue multiplier = src(m, 2);
+    if (!multiplier.isConstant()) return false;
+    unsigned __int128 M = static_cast<uint32_t>(multiplier.constant);  // a .u32 immediate, maybe printed negative
+    unsigned __int128 power = static_cast<unsigned __int128>(1) << shift;
+    unsigned __int128 product = M * static_cast<unsigned __int128>(c);
+    return product >= power && product - power <= power / (static_cast<unsigned __int128>(xMax) + 1);
+  }
+
+  // An opaque value with the range of `v` (when it has one).
+  AbstractValue boundedLike(const AbstractValue& v, const std::string& opaque) {
+    auto r = v.hasBase() ? std::nullopt : v.offsetRange();
+    return r ? term(opaque, r->first, r->second) : term(opaque);
+  }
+
+  // bfe.u32 d, a, pos, len: bits [pos, pos + len) of a, zero-extended.
+  AbstractValue bitfield(InstId d, const std::string& opaque) {
+    AbstractValue a = src(d, 1), pos = src(d, 2), len = src(d, 3);
+    if (!pos.isConstant() || !len.isConstant() || len.constant <= 0 || len.constant > 32 || pos.constant < 0 ||
+        pos.constant > 31)
+      return term(opaque);
+    int64_t high = (int64_t(1) << len.constant) - 1;
+    auto r = a.hasBase() ? std::nullopt : a.offsetRange();
+    if (r && r->first >= 0 && r->second < (int64_t(1) << 32)) high = std::min(high, r->second >> pos.constant);
+    return term(opaque, 0, high);
+  }
+
+  AbstractValue minMax(InstId d, const std::string& opaque) {
+    const bool isMin = fn.instructions[d].opcode() == "min";
+    AbstractValue a = src(d, 1), b = src(d, 2);
+    auto ra = a.hasBase() ? std::nullopt : a.offsetRange();
+    auto rb = b.hasBase() ? std::nullopt : b.offsetRange();
+    if (ra && rb)
+      return isMin ? term(opaque, std::min(ra->first, rb->first), std::min(ra->second, rb->second))
+                   : term(opaque, std::max(ra->first, rb->first), std::max(ra->second, rb->second));
+    // min(x, C) <= C (and >= 0 when unsigned).
+    const ptx::Instruction& s = *fn.instructions[d].syntax;
+    const bool isUnsigned = s.hasModifier("u32") || s.hasModifier("u64") || s.hasModifier("u16");
+    if (isMin && isUnsigned && (ra || rb)) return term(opaque, 0, ra ? ra->second : rb->second);
+    return term(opaque);
+  }
+
   // and / or / xor / shr / rem / div: exact on constants; otherwise an opaque
   // term, bounded when the operation bounds it.
   AbstractValue bitwise(InstId d, const std::string& opaque) {
@@ -369,7 +702,10 @@ struct ValueAnalysis::Impl {
     bool nonNegative = range && range->first >= 0;
     if (op == "and" && (b.isConstant() || a.isConstant())) {
       int64_t mask = b.isConstant() ? b.constant : a.constant;
-      if (mask >= 0) return term(opaque, 0, mask);
+      auto other = b.isConstant() ? range : b.offsetRange();
+      const bool otherNonNegative = other && other->first >= 0;
+      if (mask >= 0) return term(opaque, 0, otherNonNegative ? std::min(mask, other->second) : mask);
+      if (otherNonNegative) return term(opaque, 0, other->second);  // and only clears bits
     }
     if ((op == "or" || op == "xor") && nonNegative) {
       // Both non-negative and bounded: the result stays below the next power of two.

@@ -166,6 +166,17 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
     inst.modifiers.emplace_back(modifier);
     dot = end;
   }
+  // ptxas also takes qualifiers after a space: TileLang writes
+  // `cp.async.bulk.tensor.2d.global.shared::cta.bulk_group .L2::cache_hint`.
+  // Operands never start with '.', so a directive-like token here is one.
+  while (peek().kind == TokenKind::Directive) {
+    Token qualifier = next();
+    for (std::string_view rest = qualifier.text.substr(1); !rest.empty();) {
+      size_t cut = rest.find('.');
+      inst.modifiers.emplace_back(rest.substr(0, cut));
+      rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 1);
+    }
+  }
   inst.pos = TextPos{opcode.line, opcode.column};
   inst.location = currentLocation_;
   inst.inInlineAsm = opcode.inInlineAsm;

@@ -21,6 +21,19 @@ ordered_json callers(const Location& location) {
   return list;
 }
 
+// Library frames below the user's line, from the user's call inwards: the
+// last one is where the instruction is.
+ordered_json helpers(const Location& location) {
+  ordered_json list = ordered_json::array();
+  auto frames = helperFrames(location);
+  for (size_t i = frames.size(); i-- > 0;)
+    list.push_back(ordered_json{{"function", frames[i].function},
+                                {"file", frames[i].file},
+                                {"line", frames[i].line},
+                                {"column", frames[i].column}});
+  return list;
+}
+
 }  // namespace
 
 ordered_json toJson(const Diagnostic& diagnostic) {
@@ -28,15 +41,22 @@ ordered_json toJson(const Diagnostic& diagnostic) {
   for (const auto& note : diagnostic.notes)
     notes.push_back(ordered_json{{"message", note.message},
                                  {"location", position(primaryFrame(note.location))},
+                                 {"expanded_from", helpers(note.location)},
                                  {"inlined_at", callers(note.location)}});
-  return ordered_json{{"check", diagnostic.check},
+  ordered_json result{{"check", diagnostic.check},
                       {"severity", std::string(toString(diagnostic.severity))},
                       {"message", diagnostic.message},
                       {"function", diagnostic.function},
                       {"location", position(primaryFrame(diagnostic.location))},
+                      {"expanded_from", helpers(diagnostic.location)},
                       {"inlined_at", callers(diagnostic.location)},
                       {"notes", std::move(notes)},
                       {"fix", diagnostic.fix}};
+  if (!diagnostic.instantiations.empty()) result["instantiations"] = diagnostic.instantiations;
+  if (!diagnostic.input.empty()) result["input"] = diagnostic.input;
+  if (!diagnostic.input.empty() && diagnostic.location.ptxLine)
+    result["ptx"] = ordered_json{{"file", diagnostic.location.ptxFile}, {"line", diagnostic.location.ptxLine}};
+  return result;
 }
 
 std::string renderJson(std::span<const Diagnostic> diagnostics, const RunStats& stats) {

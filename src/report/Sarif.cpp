@@ -157,6 +157,7 @@ std::string renderSarif(std::span<const Diagnostic> diagnostics, SourceText& sou
     int occurrence = occurrences[key]++;
     result["partialFingerprints"] = {{"fencelineHash/v1", fmt::format("{:016x}:{}", fnv1a(key), occurrence + 1)}};
     if (!diagnostic.function.empty()) result["properties"] = {{"function", diagnostic.function}};
+    if (!diagnostic.instantiations.empty()) result["properties"]["instantiations"] = diagnostic.instantiations;
     results.push_back(std::move(result));
   }
 

@@ -72,13 +72,63 @@ void appendMessage(std::string& out, const model::SourceFrame& frame, Severity s
   if (options.showSource) out += excerpt(frame, sources, style);
 }
 
+// The PTX instruction behind a location, for code whose source lines are
+// coarse (Triton puts a whole tl.dot on one line).
+void appendPtxLine(std::string& out, const Location& location, const TextOptions& options) {
+  if (!options.showPtx || location.ptxLine == 0) return;
+  std::string_view text = location.ptxText;
+  size_t begin = text.find_first_not_of(" \t");
+  text = begin == std::string_view::npos ? std::string_view() : text.substr(begin);
+  out += fmt::format("  ptx:{}: {}\n", location.ptxLine, text);
+}
+
+void appendNote(std::string& out, const model::SourceFrame& frame, std::string_view what, const Style& style) {
+  out += style.paint(kBold, position(frame) + ":") + " " + style.paint(severityColor(Severity::Note), "note:") +
+         " " + std::string(what) + "\n";
+}
+
+// Library frames below the user's line, from the user's call inwards; the
+// innermost (where the instruction is) with its source line.
+void appendHelperFrames(std::string& out, const Location& location, SourceText& sources,
+                        const TextOptions& options, const Style& style) {
+  auto helpers = helperFrames(location);
+  for (size_t i = helpers.size(); i-- > 0;) {
+    const auto& frame = helpers[i];
+    appendNote(out, frame,
+               frame.function.empty() ? std::string("expanded from here")
+                                      : fmt::format("expanded from '{}'", frame.function),
+               style);
+    if (i == 0 && options.showSource) out += excerpt(frame, sources, style);
+  }
+}
+
 void appendInlineChain(std::string& out, const Location& location, const Style& style) {
   for (const auto& caller : inlinedAt(location)) {
     std::string what = caller.function.empty() ? std::string("inlined from here")
                                                 : fmt::format("inlined from '{}'", caller.function);
-    out += style.paint(kBold, position(caller) + ":") + " " +
-           style.paint(severityColor(Severity::Note), "note:") + " " + what + "\n";
+    appendNote(out, caller, what, style);
   }
+}
+
+void appendLocation(std::string& out, const Location& location, SourceText& sources, const TextOptions& options,
+                    const Style& style) {
+  appendPtxLine(out, location, options);
+  appendHelperFrames(out, location, sources, options, style);
+  appendInlineChain(out, location, style);
+}
+
+void appendPlainNote(std::string& out, std::string_view what, const Style& style) {
+  out += style.paint(severityColor(Severity::Note), "note:") + " " + std::string(what) + "\n";
+}
+
+// Template instantiations merged into this finding (driver/Deduplicate.h).
+void appendInstantiations(std::string& out, const Diagnostic& diagnostic, const Style& style) {
+  const auto& kernels = diagnostic.instantiations;
+  if (kernels.size() < 2) return;
+  appendPlainNote(out,
+                  fmt::format("one finding for {} instantiations reaching this site (this one in '{}'; another: '{}')",
+                              kernels.size(), kernels[0], kernels[1]),
+                  style);
 }
 
 std::string plural(size_t count, std::string_view word) {
@@ -93,11 +143,13 @@ std::string renderText(const Diagnostic& diagnostic, SourceText& sources, const 
   std::string message = diagnostic.message;
   if (!diagnostic.check.empty()) message += fmt::format(" [{}]", diagnostic.check);
   appendMessage(out, primaryFrame(diagnostic.location), diagnostic.severity, message, sources, options, style);
-  appendInlineChain(out, diagnostic.location, style);
+  appendLocation(out, diagnostic.location, sources, options, style);
   for (const auto& note : diagnostic.notes) {
     appendMessage(out, primaryFrame(note.location), Severity::Note, note.message, sources, options, style);
-    appendInlineChain(out, note.location, style);
+    appendLocation(out, note.location, sources, options, style);
   }
+  appendInstantiations(out, diagnostic, style);
+  if (!diagnostic.input.empty()) appendPlainNote(out, "in " + diagnostic.input, style);
   if (!diagnostic.fix.empty()) out += style.paint(kCaret, "fix:") + " " + diagnostic.fix + "\n";
   return out;
 }

@@ -1,10 +1,12 @@
 // GridBarrier on the GPU: 10^6 consecutive episodes at full occupancy (every block that
-// can be co-resident), each checked by data. In episode e every thread writes e into its
+// can be co-resident), each checked by data, for each waiting design (one_word, flag_line,
+// and by_grid_size at one block per SM, where it picks one_word). In episode e every thread writes e into its
 // slot of a double-buffered array, one block chosen per episode first spins for a while,
 // and after the barrier every thread reads the slot of the same thread in another block
 // (a different one each episode). A block that passed early reads a stale value; a missing
 // acquire can too (a line its L1 kept from two episodes before). Also: split arrive/wait,
-// reuse across launches, and the launch helper's refusal of a grid that cannot be resident.
+// reuse across launches (also alternating designs on one barrier), and the launch helper's
+// refusal of a grid that cannot be resident.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -13,6 +15,8 @@
 #include "gpu_check.h"
 
 using fenceline::GridBarrier;
+using fenceline::GridBarrierDesign;
+using fenceline::Sem;
 
 struct Errors {
   unsigned long long count;
@@ -35,7 +39,7 @@ __device__ void delay_ns(uint64_t ns) {
   }
 }
 
-template <bool Split>
+template <bool Split, GridBarrierDesign D>
 __global__ void episodes_kernel(GridBarrier barrier, uint32_t* slots, uint32_t first, uint32_t count,
                                 Errors* errors) {
   const uint32_t blocks = gridDim.x, threads = blockDim.x;
@@ -46,10 +50,10 @@ __global__ void episodes_kernel(GridBarrier barrier, uint32_t* slots, uint32_t f
     __syncthreads();
     buffer[blockIdx.x * threads + threadIdx.x] = e;
     if constexpr (Split) {
-      GridBarrier::Token token = barrier.arrive();
-      barrier.wait(token);
+      GridBarrier::Token token = barrier.arrive<D>();
+      barrier.wait<Sem::acquire, D>(token);
     } else {
-      barrier.sync();
+      barrier.sync<Sem::acquire, D>();
     }
     const uint32_t other = (blockIdx.x + 1u + mix(e) % (blocks - 1u > 0 ? blocks - 1u : 1u)) % blocks;
     const uint32_t seen = buffer[other * threads + threadIdx.x];
@@ -70,7 +74,8 @@ int main(int argc, char** argv) {
   TestReport report;
   const int threads = 256;
   int blocks = 0;
-  fenceline::LaunchStatus status = fenceline::max_coresident_blocks(episodes_kernel<false>, threads, 0, &blocks);
+  fenceline::LaunchStatus status =
+      fenceline::max_coresident_blocks(episodes_kernel<false, GridBarrierDesign::one_word>, threads, 0, &blocks);
   if (!status) {
     std::fprintf(stderr, "%s\n", status.message.c_str());
     return 2;
@@ -83,14 +88,16 @@ int main(int argc, char** argv) {
   GPU_CHECK(cudaMemset(slots, 0xff, sizeof(uint32_t) * 2 * blocks * threads));
   GPU_CHECK(cudaMalloc(&errors, sizeof(Errors)));
 
-  auto run = [&](auto kernel, const char* name, uint32_t first, uint32_t count) {
+  int sms = 0;
+  GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  auto run = [&](auto kernel, const char* name, int grid, uint32_t first, uint32_t count) {
     GPU_CHECK(cudaMemset(errors, 0, sizeof(Errors)));
     cudaEvent_t start, stop;
     GPU_CHECK(cudaEventCreate(&start));
     GPU_CHECK(cudaEventCreate(&stop));
     GPU_CHECK(cudaEventRecord(start));
     fenceline::LaunchStatus launched = fenceline::launch_with_grid_barrier(
-        kernel, dim3(blocks), dim3(threads), 0, 0, barrier, slots, first, count, errors);
+        kernel, dim3(grid), dim3(threads), 0, 0, barrier, slots, first, count, errors);
     if (!launched) {
       report.result(false, name, launched.message.c_str());
       return;
@@ -105,18 +112,41 @@ int main(int argc, char** argv) {
     std::snprintf(detail, sizeof detail,
                   "%u episodes x %d blocks x %d threads, %llu stale reads (first: episode %u block %u saw %u), "
                   "%.3f s, %.0f ns/episode",
-                  count, blocks, threads, seen.count, seen.first_episode, seen.first_block, seen.first_seen,
+                  count, grid, threads, seen.count, seen.first_episode, seen.first_block, seen.first_seen,
                   ms / 1e3, ms * 1e6 / count);
     report.result(seen.count == 0, name, detail);
   };
 
-  run(episodes_kernel<false>, "grid-barrier-sync-full-occupancy", 1, episodes);
-  // Same word, next launch: the phase continues where the last launch left it.
-  run(episodes_kernel<true>, "grid-barrier-split-arrive-wait-reused", 1 + episodes, episodes / 10);
+  using D = GridBarrierDesign;
+  uint32_t next = 1;
+  auto episodesOf = [&](uint32_t count) {
+    const uint32_t first = next;
+    next += count;
+    return first;
+  };
+  run(episodes_kernel<false, D::one_word>, "grid-barrier-one-word-full-occupancy", blocks, episodesOf(episodes),
+      episodes);
+  // Same words, next launches: the phase continues where the last launch left it.
+  run(episodes_kernel<false, D::flag_line>, "grid-barrier-flag-line-full-occupancy", blocks, episodesOf(episodes),
+      episodes);
+  run(episodes_kernel<false, D::by_grid_size>, "grid-barrier-by-grid-size-one-block-per-sm", sms,
+      episodesOf(episodes), episodes);
+  run(episodes_kernel<false, D::by_grid_size>, "grid-barrier-by-grid-size-full-occupancy", blocks,
+      episodesOf(episodes / 10), episodes / 10);
+  run(episodes_kernel<true, D::one_word>, "grid-barrier-split-arrive-wait-one-word-reused", blocks,
+      episodesOf(episodes / 10), episodes / 10);
+  run(episodes_kernel<true, D::flag_line>, "grid-barrier-split-arrive-wait-flag-line-reused", blocks,
+      episodesOf(episodes / 10), episodes / 10);
+  // Designs alternating launch by launch on one barrier: the flag must stay in step.
+  for (int i = 0; i < 4; ++i) {
+    run(episodes_kernel<false, D::one_word>, "grid-barrier-alternating-one-word", blocks, episodesOf(1001), 1001);
+    run(episodes_kernel<false, D::flag_line>, "grid-barrier-alternating-flag-line", blocks, episodesOf(999), 999);
+  }
 
   // The helper must refuse a grid one block larger than can be resident.
   fenceline::LaunchStatus refused = fenceline::launch_with_grid_barrier(
-      episodes_kernel<false>, dim3(blocks + 1), dim3(threads), 0, 0, barrier, slots, 1u, 1u, errors);
+      episodes_kernel<false, GridBarrierDesign::one_word>, dim3(blocks + 1), dim3(threads), 0, 0, barrier, slots, 1u,
+      1u, errors);
   report.result(refused.error == cudaErrorCooperativeLaunchTooLarge, "grid-barrier-refuses-oversized-grid",
                 refused.message.c_str());
   cudaGetLastError();

@@ -47,3 +47,16 @@ __global__ void grid_barrier_bounded(GridBarrier barrier, unsigned* data, unsign
   }
   out[i] += data[(i + 1) % n];
 }
+
+// Both waiting designs named explicitly (by_grid_size above picks one at run time): the
+// flag_line waiters poll the flag that the last arriver publishes with st.release.gpu.
+template <fenceline::GridBarrierDesign D>
+__global__ void grid_barrier_design(GridBarrier barrier, unsigned* data, unsigned* out) {
+  const unsigned n = gridDim.x * blockDim.x;
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = i * 7u;
+  barrier.sync<fenceline::Sem::acquire, D>();
+  out[i] = data[n - 1 - i];
+}
+template __global__ void grid_barrier_design<fenceline::GridBarrierDesign::one_word>(GridBarrier, unsigned*, unsigned*);
+template __global__ void grid_barrier_design<fenceline::GridBarrierDesign::flag_line>(GridBarrier, unsigned*, unsigned*);

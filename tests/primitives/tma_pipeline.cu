@@ -55,3 +55,44 @@ __global__ void __launch_bounds__(160) ring_tensor_producer_fences(const __grid_
                                                                   float* out) {
   ring<RefillFence::producer, true>(nullptr, &map, tiles, out);
 }
+
+// The bounded waits (producer_acquire_until, consumer_wait_until), as the lab's GEMM uses
+// them: a role that times out stops without touching the stage; nothing to report either.
+template <RefillFence Fence>
+__device__ void bounded_ring(const float* source, int tiles, float* out, unsigned* timeouts, uint64_t timeout_ns) {
+  __shared__ StageBarriers<kStages> barriers;
+  __shared__ alignas(128) float stages[kStages][kStageWords];
+  auto pipeline = TmaPipeline<kStages, Fence>::init(barriers, 4);
+  StageCursor<kStages> cursor;
+  const uint64_t deadline = global_timer_ns() + timeout_ns;
+  if (threadIdx.x / 32 == 4) {
+    if (threadIdx.x % 32 != 0) return;
+    for (int t = 0; t < tiles; ++t) {
+      if (!pipeline.producer_acquire_until(cursor, deadline)) {
+        atomicAdd(timeouts, 1u);
+        return;
+      }
+      pipeline.producer_commit_bulk(cursor, stages[cursor.stage], source + t * kStageWords, kStageWords * 4);
+      cursor.advance();
+    }
+    return;
+  }
+  float sum = 0;
+  for (int t = 0; t < tiles; ++t) {
+    if (!pipeline.consumer_wait_until(cursor, deadline)) break;
+    for (int k = threadIdx.x; k < kStageWords; k += 128) sum += stages[cursor.stage][k];
+    pipeline.consumer_release(cursor);
+    cursor.advance();
+  }
+  out[blockIdx.x * 128 + threadIdx.x] = sum;
+}
+
+__global__ void __launch_bounds__(160) bounded_ring_consumers_fence(const float* source, int tiles, float* out,
+                                                                    unsigned* timeouts, uint64_t timeout_ns) {
+  bounded_ring<RefillFence::consumers>(source, tiles, out, timeouts, timeout_ns);
+}
+
+__global__ void __launch_bounds__(160) bounded_ring_producer_fences(const float* source, int tiles, float* out,
+                                                                    unsigned* timeouts, uint64_t timeout_ns) {
+  bounded_ring<RefillFence::producer>(source, tiles, out, timeouts, timeout_ns);
+}

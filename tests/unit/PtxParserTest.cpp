@@ -3,6 +3,9 @@
 // scoping, operands, and error positions.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "PtxInputs.h"
 #include "ptx/Parser.h"
 
@@ -337,4 +340,19 @@ TEST(PtxParser, FileDirectiveWithTimestampAndSize) {
   ASSERT_EQ(m.files.size(), 1u);
   EXPECT_EQ(m.files[0].index, 1);
   EXPECT_NE(m.files[0].path.find("InlineChains.cu"), std::string::npos);
+}
+
+// TileLang writes a qualifier after a space (`...bulk_group .L2::cache_hint`),
+// which ptxas accepts: it belongs to the opcode, not to the operands.
+TEST(PtxParser, QualifierAfterASpaceIsAModifier) {
+  std::ifstream in(std::string(FENCELINE_TEST_DIR) + "/parse/Inputs/tilelang/gemm_tma_store.ptx");
+  ASSERT_TRUE(in) << "the committed TileLang fixture";
+  std::stringstream text;
+  text << in.rdbuf();
+  Module m = parseModule(text.str(), "gemm_tma_store.ptx");
+  ASSERT_FALSE(m.functions.empty());
+  const Instruction* store =
+      firstDotted(m.functions[0], "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint");
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->operands.size(), 3u);  // [tensor map, {coordinates}], [smem], cache policy
 }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/Frames.h"
 #include "report/Json.h"
 #include "report/Sarif.h"
 #include "report/SourceText.h"
@@ -135,8 +136,9 @@ TEST_F(ReportTest, JsonFollowsTheVersionOneSchema) {
   std::vector<std::string> keys;
   for (auto it = d.begin(); it != d.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
-  EXPECT_EQ(keys, (std::vector<std::string>{"check", "fix", "function", "inlined_at", "location", "message", "notes",
-                                            "severity"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"check", "expanded_from", "fix", "function", "inlined_at", "location",
+                                            "message", "notes", "severity"}));
+  EXPECT_EQ(d["expanded_from"], nlohmann::json::array());
   EXPECT_EQ(d["check"], "acquire-missing");
   EXPECT_EQ(d["severity"], "warning");
   EXPECT_EQ(d["function"], "k");
@@ -150,6 +152,56 @@ TEST_F(ReportTest, JsonFollowsTheVersionOneSchema) {
   EXPECT_EQ(d["fix"], "insert __threadfence() after the loop");
   EXPECT_EQ(document["stats"],
             (nlohmann::json{{"files", 1}, {"functions", 2}, {"instructions", 30}, {"seconds", 0.5}}));
+}
+
+// The primary-location rule (report/Frames.h): a library helper below the
+// user's line is an "expanded from" note; the user's line is the location.
+TEST_F(ReportTest, PrimaryFrameIsTheUsersCallIntoTheLibrary) {
+  std::vector<model::SourceFrame> frames{{"/lib/atomic.h", 7, 3, "atomicAdd"},
+                                         {"/lib/wrap.h", 20, 5, "lib::signal"},
+                                         {source, 3, 2, "consume"},
+                                         {source, 5, 28, "k"}};
+  auto isLibrary = [](const std::string& file) { return file.starts_with("/lib/"); };
+  EXPECT_EQ(choosePrimary(frames, isLibrary), std::optional<size_t>(2));
+  // A library kernel template wrapping the user's functor is skipped first.
+  std::vector<model::SourceFrame> wrapped{{"/lib/copy.h", 1, 1, "cute::copy"},
+                                          {source, 3, 2, "Functor::operator()"},
+                                          {"/lib/kernel.h", 9, 1, "cutlass::device_kernel"}};
+  EXPECT_EQ(choosePrimary(wrapped, isLibrary), std::optional<size_t>(1));
+  std::vector<model::SourceFrame> allLibrary{{"/lib/a.h", 1, 1, "a"}, {"/lib/b.h", 2, 1, "b"}};
+  EXPECT_EQ(choosePrimary(allLibrary, isLibrary), std::nullopt);
+  EXPECT_EQ(choosePrimary(std::vector<model::SourceFrame>{{source, 1, 1, "k"}}, isLibrary), std::optional<size_t>(0));
+}
+
+TEST_F(ReportTest, HelperFramesAreExpandedFromNotes) {
+  Diagnostic d = sample();
+  d.location.frames.insert(d.location.frames.begin(), model::SourceFrame{"/lib/atomic.h", 7, 3, "atomicAdd"});
+  d.location.primary = 1;
+  EXPECT_EQ(primaryFrame(d.location).line, 3u);
+  ASSERT_EQ(helperFrames(d.location).size(), 1u);
+  ASSERT_EQ(inlinedAt(d.location).size(), 1u);
+  SourceText sources;
+  std::string text = renderText(d, sources, {});
+  EXPECT_NE(text.find(source + ":3:2: warning: data read after the spin without acquire [acquire-missing]\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("/lib/atomic.h:7:3: note: expanded from 'atomicAdd'\n"), std::string::npos) << text;
+  auto json = nlohmann::json::parse(renderJson(std::vector<Diagnostic>{d}, {1, 1, 1, 0.0}))["diagnostics"][0];
+  EXPECT_EQ(json["location"]["line"], 3);
+  EXPECT_EQ(json["expanded_from"][0]["function"], "atomicAdd");
+}
+
+TEST_F(ReportTest, InstantiationsNoteNamesTheCountAndAnExample) {
+  Diagnostic d = sample();
+  d.instantiations = {"k<int>", "k<float>", "k<double>"};
+  SourceText sources;
+  std::string text = renderText(d, sources, {});
+  EXPECT_NE(text.find("note: one finding for 3 instantiations reaching this site (this one in 'k<int>'; another: "
+                      "'k<float>')\n"),
+            std::string::npos)
+      << text;
+  auto json = nlohmann::json::parse(renderJson(std::vector<Diagnostic>{d}, {1, 1, 1, 0.0}))["diagnostics"][0];
+  EXPECT_EQ(json["instantiations"].size(), 3u);
 }
 
 TEST_F(ReportTest, JsonOfNoDiagnosticsIsAnEmptyList) {

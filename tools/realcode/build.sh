@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Compiles the translation units of kernels.txt to PTX (sm_90a unless the line says `arch=...`),
-# one at a time at the lowest
-# CPU priority, and caches the PTX in .scratch/realcode/ptx (a PTX newer than its source and
-# built from the same kernels.txt line is kept; headers are not tracked: use --force). Then times ptxas on each PTX: the peer against which run.sh
-# measures the checker. Writes <name>.ptx, <name>.nvcc.log and <name>.times (nvcc_s ptxas_s).
+# one at a time at the lowest CPU priority, and caches the PTX in $FENCELINE_REALCODE_DIR/ptx
+# (default .scratch/realcode/ptx; a PTX newer than its source and built from the same
+# kernels.txt line is kept; headers are not tracked: use --force). Then times ptxas on each PTX:
+# the peer against which run.py measures the checker. Writes <name>.ptx, <name>.nvcc.log and
+# <name>.times (nvcc_s ptxas_s). Last, runs the generators of generated.txt (Triton, TileLang:
+# tools/realcode/<generator>/generate.py) for the entries whose PTX is missing or older than the
+# generator's folder, with $FENCELINE_REALCODE_PYTHON (default: the venv fetch.sh made).
 #   tools/realcode/build.sh [--force] [name...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-scratch="$root/.scratch/realcode"
+# FENCELINE_REALCODE_DIR moves the corpus (packages and PTX) to a shared folder.
+scratch="${FENCELINE_REALCODE_DIR:-$root/.scratch/realcode}"
 cutlass="$scratch/pkgs/cutlass_library/source"
 flashinfer="$scratch/pkgs-flashinfer/flashinfer/data/include"
 nvshmem="$scratch/pkgs-nvshmem/nvidia/nvshmem"
@@ -56,3 +60,25 @@ while read -r name src extra; do
   echo "$(echo "$t1 - $t0" | bc) $(echo "$t2 - $t1" | bc)" >"$ptxdir/$name.times"
   echo "build.sh: $name: nvcc $(cut -d' ' -f1 "$ptxdir/$name.times")s, ptxas $(cut -d' ' -f2 "$ptxdir/$name.times")s"
 done <"$here/kernels.txt"
+
+# The generated part of the corpus, one generator run per generator (it imports its compiler once).
+python=${FENCELINE_REALCODE_PYTHON:-$scratch/venv/bin/python}
+declare -A pending=()
+while read -r name generator _; do
+  [[ -z "$name" || "$name" == \#* ]] && continue
+  if (( ${#only[@]} )) && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
+  ptx="$ptxdir/$name.ptx"
+  newest=$(find "$here/$generator" -name '*.py' -newer "$ptx" 2>/dev/null | head -1)
+  if (( !force )) && [[ -s "$ptx" && -z "$newest" ]]; then
+    echo "build.sh: $name: cached"
+    continue
+  fi
+  pending[$generator]+=" $name"
+done <"$here/generated.txt"
+for generator in "${!pending[@]}"; do
+  [[ -x "$python" ]] || { echo "build.sh: no Python with $generator at $python (run fetch.sh or set FENCELINE_REALCODE_PYTHON)" >&2; exit 1; }
+  echo "build.sh: $generator:${pending[$generator]}"
+  # shellcheck disable=SC2086  # the names are words
+  nice -n 19 "$python" "$here/$generator/generate.py" --out "$ptxdir" ${pending[$generator]} \
+    2> >(grep -v -e UserWarning -e warn_once >&2)
+done

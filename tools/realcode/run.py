@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs `fenceline check` over the real-code corpus and writes the summary.
 
-For every translation unit of kernels.txt whose PTX build.sh left in .scratch/realcode/ptx, it
+For every unit of kernels.txt and generated.txt whose PTX build.sh left in the corpus folder
+($FENCELINE_REALCODE_DIR/ptx, default .scratch/realcode/ptx), it
 runs `fenceline check --format json -j 1` (single-threaded, like ptxas), measures wall time and
 peak memory, and collects the findings. It then writes results/realcode/summary.json (numbers
 and findings, no third-party text beyond kernel names and source positions) and prints a
@@ -26,19 +27,38 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-SCRATCH = ROOT / ".scratch" / "realcode"
+# FENCELINE_REALCODE_DIR moves the corpus (packages and PTX) to a shared folder.
+SCRATCH = pathlib.Path(os.environ.get("FENCELINE_REALCODE_DIR", ROOT / ".scratch" / "realcode"))
 PTX_DIR = SCRATCH / "ptx"
 
 
-def corpus_units():
-    """(name, arch) per line of kernels.txt; arch from an `arch=` word, sm_90a by default."""
+# The lists of corpus units: nvcc-built translation units, then generated PTX (Triton, TileLang).
+UNIT_LISTS = ("kernels.txt", "generated.txt")
+
+
+def corpus_units(only_list=None):
+    """(name, arch) per line of the unit lists (or of one of them); arch from an `arch=` word,
+    sm_90a by default."""
     units = []
-    for line in (HERE / "kernels.txt").read_text().splitlines():
-        words = line.split()
-        if words and not words[0].startswith("#"):
-            arch = next((w[5:] for w in words[2:] if w.startswith("arch=")), "sm_90a")
-            units.append((words[0], arch))
+    for listing in (only_list,) if only_list else UNIT_LISTS:
+        path = HERE / listing
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            words = line.split()
+            if words and not words[0].startswith("#"):
+                arch = next((w[5:] for w in words[2:] if w.startswith("arch=")), "sm_90a")
+                units.append((words[0], arch))
     return units
+
+
+def ptxas_for(name):
+    """The ptxas to time against: the one a generator recorded in <name>.ptxas (the compiler's
+    own, for PTX newer than the toolkit), else the toolkit's."""
+    recorded = PTX_DIR / f"{name}.ptxas"
+    if recorded.exists():
+        return recorded.read_text().strip()
+    return str(pathlib.Path(os.environ.get("CUDA_BIN", "/usr/local/cuda/bin")) / "ptxas")
 
 
 def load_triage():
@@ -66,7 +86,8 @@ def ptx_shape(path):
 
 
 def run_once(fenceline, ptx):
-    """One checker run: (parsed JSON or None, exit code, wall seconds, peak RSS MiB, stderr)."""
+    """One checker run: (parsed JSON or None, exit code, wall seconds, peak RSS MiB, stderr, CPU
+    seconds: user + system)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen([fenceline, "check", "--format", "json", "-j", "1", str(ptx)],
@@ -81,16 +102,20 @@ def run_once(fenceline, ptx):
         doc = json.loads(text)
     except json.JSONDecodeError:
         doc = None
-    return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext
+    return doc, proc.returncode, wall, usage.ru_maxrss / 1024.0, errtext, usage.ru_utime + usage.ru_stime
 
 
-def time_ptxas(ptx, arch):
-    """Wall seconds of `ptxas -arch=<arch>` on the same PTX (the peer for performance)."""
-    ptxas = pathlib.Path(os.environ.get("CUDA_BIN", "/usr/local/cuda/bin")) / "ptxas"
+def time_ptxas(ptx, arch, ptxas):
+    """(wall, CPU) seconds of `ptxas -arch=<arch>` on the same PTX (the peer for performance),
+    or (None, None) when it fails."""
     start = time.perf_counter()
-    proc = subprocess.run([str(ptxas), f"-arch={arch}", "-o", os.devnull, str(ptx)],
-                          capture_output=True, text=True)
-    return time.perf_counter() - start if proc.returncode == 0 else None
+    proc = subprocess.Popen([ptxas, f"-arch={arch}", "-o", os.devnull, str(ptx)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None, None
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def finding_key(unit, d):
@@ -108,6 +133,8 @@ def main():
     ap.add_argument("--fenceline", default=None)
     ap.add_argument("--repeat", type=int, default=3, help="runs per TU; the median time is kept")
     ap.add_argument("--only", default="")
+    ap.add_argument("--only-list", default="", choices=("",) + UNIT_LISTS,
+                    help="only the units of this list (kernels.txt or generated.txt)")
     ap.add_argument("--output", default=str(ROOT / "results" / "realcode" / "summary.json"))
     ap.add_argument("--check", action="store_true",
                     help="exit 1 on a checker error, an untriaged finding, an open false positive, or a "
@@ -129,8 +156,11 @@ def main():
     triage = load_triage()
 
     units = []
+    listed = set(corpus_units(args.only_list)) if args.only_list else None
     for name, arch in corpus_units():
         if only and name not in only:
+            continue
+        if listed is not None and (name, arch) not in listed:
             continue
         ptx = PTX_DIR / f"{name}.ptx"
         if not ptx.exists():
@@ -138,22 +168,31 @@ def main():
             continue
         times = (PTX_DIR / f"{name}.times").read_text().split() if (PTX_DIR / f"{name}.times").exists() else []
         ptxas_s = float(times[1]) if len(times) > 1 else None
-        walls, ptxas_walls, doc, code, err, rss = [], [], None, 0, "", 0.0
+        walls, cpus, ptxas_walls, ptxas_cpus, doc, code, err, rss = [], [], [], [], None, 0, "", 0.0
         for _ in range(max(1, args.repeat)):  # alternate the two tools so both see the same load
-            doc, code, wall, rss, err = run_once(fenceline, ptx)
+            doc, code, wall, rss, err, cpu = run_once(fenceline, ptx)
             walls.append(wall)
+            cpus.append(cpu)
             if not args.no_ptxas:
-                ptxas_walls.append(time_ptxas(ptx, arch))
+                ptxas_wall, ptxas_cpu = time_ptxas(ptx, arch, ptxas_for(name))
+                ptxas_walls.append(ptxas_wall)
+                ptxas_cpus.append(ptxas_cpu)
         wall = statistics.median(walls)
+        cpu = statistics.median(cpus)
+        ptxas_cpu = None
         if ptxas_walls and None not in ptxas_walls:
             ptxas_s = statistics.median(ptxas_walls)
+            ptxas_cpu = statistics.median(ptxas_cpus)
         unit = {"name": name, "arch": arch, "ptx": ptx_shape(ptx), "exit_code": code,
+                "ptxas": ptxas_for(name),
                 "fenceline_s": round(wall, 4), "ptxas_s": round(ptxas_s, 3) if ptxas_s else None,
                 "ratio_to_ptxas": round(wall / ptxas_s, 4) if ptxas_s else None,
+                "fenceline_cpu_s": round(cpu, 4), "ptxas_cpu_s": round(ptxas_cpu, 3) if ptxas_cpu else None,
+                "cpu_ratio_to_ptxas": round(cpu / ptxas_cpu, 4) if ptxas_cpu else None,
                 "peak_rss_mib": round(rss, 1)}
-        if doc is None:
+        if doc is None or code == 2:  # exit 2: an input the checker could not read (no findings)
             unit["error"] = err.strip()[-2000:]
-            print(f"run.py: {name}: fenceline produced no JSON (exit {code}): {err.strip()[-300:]}",
+            print(f"run.py: {name}: fenceline failed (exit {code}): {err.strip()[-300:]}",
                   file=sys.stderr)
         else:
             unit["stats"] = doc.get("stats", {})
@@ -180,6 +219,8 @@ def main():
             "ptx_bytes": sum(u["ptx"]["bytes"] for u in units),
             "fenceline_s": round(sum(u["fenceline_s"] for u in units), 3),
             "ptxas_s": round(sum(u["ptxas_s"] or 0 for u in units), 3),
+            "fenceline_cpu_s": round(sum(u["fenceline_cpu_s"] for u in units), 3),
+            "ptxas_cpu_s": round(sum(u["ptxas_cpu_s"] or 0 for u in units), 3),
             "findings": len(findings),
             "findings_by_check": by_check,
             "untriaged": sum(1 for f in findings if f["verdict"] == "untriaged"),
@@ -206,14 +247,15 @@ def print_table(units):
     def num(value, fmt):
         return "?" if value is None else format(value, fmt)
 
-    print("| TU | PTX | entries | instructions | fenceline | ptxas | ratio | findings |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| TU | PTX | entries | instructions | fenceline | ptxas | ratio | CPU ratio | findings |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for u in units:
         stats = u.get("stats", {})
         found = len(u["findings"]) if "findings" in u else "error"
         print(f'| {u["name"]} | {u["ptx"]["bytes"] / 1e6:.2f} MB | {u["ptx"]["entries"]} | '
               f'{stats.get("instructions", "?")} | {u["fenceline_s"]:.3f} s | '
-              f'{num(u["ptxas_s"], ".2f")} s | {num(u["ratio_to_ptxas"], ".3f")} | {found} |')
+              f'{num(u["ptxas_s"], ".2f")} s | {num(u["ratio_to_ptxas"], ".3f")} | '
+              f'{num(u.get("cpu_ratio_to_ptxas"), ".3f")} | {found} |')
 
 
 if __name__ == "__main__":

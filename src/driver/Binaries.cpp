@@ -1,0 +1,164 @@
+// PTX and kernel lists out of CUDA binaries through cuobjdump (see Binaries.h).
+#include "driver/Binaries.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "driver/Process.h"
+
+namespace fenceline::driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readWhole(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string lastLines(const std::string& output) {
+  std::string text = output;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+Outcome runEchoed(const std::vector<std::string>& arguments, const std::string& folder, bool echo) {
+  if (echo) {
+    std::string line;
+    for (const auto& argument : arguments) line += (line.empty() ? "" : " ") + argument;
+    line += "\n";
+    ssize_t ignored = ::write(2, line.data(), line.size());
+    (void)ignored;
+  }
+  return run(arguments, folder);
+}
+
+// `.entry NAME(` names in a PTX text.
+std::set<std::string> entriesOf(const std::string& ptx) {
+  std::set<std::string> names;
+  auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
+  for (size_t at = ptx.find(".entry"); at != std::string::npos; at = ptx.find(".entry", at + 6)) {
+    size_t begin = ptx.find_first_not_of(" \t\r\n", at + 6);
+    if (begin == std::string::npos || begin == at + 6) continue;
+    size_t end = begin;
+    while (end < ptx.size() && isNameChar(ptx[end])) ++end;
+    if (end > begin) names.insert(ptx.substr(begin, end - begin));
+  }
+  return names;
+}
+
+// cuobjdump -symbols: "arch = sm_90a" opens each image ("Fatbin elf code:" or
+// "Fatbin ptx code:" before it); kernels are "FUNC ... ENTRY ... NAME" lines.
+std::vector<SassOnlyKernel> sassKernels(const std::string& listing) {
+  std::vector<SassOnlyKernel> kernels;
+  std::set<std::pair<std::string, std::string>> seen;
+  std::istringstream lines(listing);
+  std::string arch;
+  bool inElf = true;  // a bare .cubin has no "Fatbin" headers: it is one ELF image
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("Fatbin elf code")) inElf = true;
+    else if (line.starts_with("Fatbin ptx code")) inElf = false;
+    else if (line.starts_with("arch = ")) arch = line.substr(7);
+    else if (inElf && line.starts_with("FUNC") && line.find(" ENTRY ") != std::string::npos) {
+      std::istringstream words(line);
+      std::string word, name;
+      while (words >> word) name = word;
+      if (seen.insert({name, arch}).second) kernels.push_back({name, arch});
+    }
+  }
+  return kernels;
+}
+
+}  // namespace
+
+bool isBinaryName(const std::string& path) {
+  fs::path name(path);
+  std::string extension = name.extension().string();
+  if (extension == ".cubin" || extension == ".fatbin" || extension == ".o" || extension == ".so") return true;
+  // libfoo.so.12, libfoo.so.12.1
+  std::string file = name.filename().string();
+  size_t so = file.find(".so.");
+  return so != std::string::npos &&
+         std::all_of(file.begin() + so + 4, file.end(), [](char c) { return std::isdigit(c) || c == '.'; });
+}
+
+std::string findCuobjdump(const std::string& requested, const std::string& nvcc) {
+  if (!requested.empty()) return requested.find('/') != std::string::npos ? requested : searchPath(requested);
+  if (std::string found = searchPath("cuobjdump"); !found.empty()) return found;
+  if (!nvcc.empty()) {
+    fs::path besideNvcc = fs::path(nvcc).parent_path() / "cuobjdump";
+    if (isExecutable(besideNvcc)) return besideNvcc.string();
+  }
+  if (isExecutable("/usr/local/cuda/bin/cuobjdump")) return "/usr/local/cuda/bin/cuobjdump";
+  return {};
+}
+
+BinaryContents readBinary(const std::string& path, const std::string& cuobjdump, bool echo) {
+  BinaryContents contents;
+  if (cuobjdump.empty()) {
+    contents.error =
+        "cannot find cuobjdump to read this binary: none on PATH, next to nvcc or in /usr/local/cuda/bin "
+        "(pass --cuobjdump PATH; pip's nvidia-cuda-cuobjdump ships one)";
+    return contents;
+  }
+  TemporaryFolder folder;
+  if (folder.path().empty()) {
+    contents.error = "cannot create a temporary folder";
+    return contents;
+  }
+  std::error_code error;
+  std::string absolute = fs::absolute(path, error).string();
+
+  // The kernels of each SASS image; fails on a file that is no CUDA binary.
+  Outcome listing = runEchoed({cuobjdump, "-symbols", absolute}, "", echo);
+  if (listing.execErrno) {
+    contents.error = fmt::format("cannot run cuobjdump '{}': {}", cuobjdump, std::strerror(listing.execErrno));
+    return contents;
+  }
+  if (!succeeded(listing) && listing.output.find("does not contain device code") != std::string::npos) {
+    contents.ok = true;  // a host-only object or library: nothing to check, not an error
+    return contents;
+  }
+  if (!succeeded(listing)) {
+    contents.error = fmt::format("not a CUDA binary that cuobjdump can read ({}):\n{}",
+                                 describeStatus(listing.status), lastLines(listing.output));
+    return contents;
+  }
+
+  // The embedded PTX, one file per image. "No PTX file found" is not an error.
+  Outcome extracted = runEchoed({cuobjdump, "-xptx", "all", absolute}, folder.path(), echo);
+  if (!succeeded(extracted) && extracted.output.find("No PTX file found") == std::string::npos) {
+    contents.error = fmt::format("cuobjdump could not extract the PTX ({}):\n{}",
+                                 describeStatus(extracted.status), lastLines(extracted.output));
+    return contents;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder.path(), error))
+    if (entry.path().extension() == ".ptx") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::set<std::string> defined;
+  for (const auto& file : files) {
+    EmbeddedPtx ptx{file.filename().string(), readWhole(file)};
+    auto names = entriesOf(ptx.text);
+    defined.insert(names.begin(), names.end());
+    contents.ptx.push_back(std::move(ptx));
+  }
+  for (auto& kernel : sassKernels(listing.output))
+    if (!defined.contains(kernel.name)) contents.sassOnly.push_back(std::move(kernel));
+  contents.ok = true;
+  return contents;
+}
+
+}  // namespace fenceline::driver

@@ -1,0 +1,40 @@
+// Kernels in binaries: .cubin, .fatbin, .o and ELF .so files (a wheel's
+// kernels). A fat binary may carry PTX next to its SASS; fenceline checks the
+// PTX, which is what the checks read. cuobjdump extracts it (`-xptx all`,
+// in a private folder) and lists the kernels each SASS image holds
+// (`-symbols`), so a kernel that comes only as SASS is named, not skipped in
+// silence. cuobjdump is found by --cuobjdump, on PATH, next to nvcc, or in
+// /usr/local/cuda/bin; pip's nvidia-cuda-cuobjdump ships one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fenceline::driver {
+
+// Whether the file name says binary: .cubin, .fatbin, .o, .so, .so.N.
+bool isBinaryName(const std::string& path);
+
+struct EmbeddedPtx {
+  std::string name;  // cuobjdump's name for it: "kernel.1.sm_90a.ptx"
+  std::string text;
+};
+
+struct SassOnlyKernel {
+  std::string name;  // as in the ELF (mangled)
+  std::string arch;  // "sm_90a", or "" when cuobjdump does not say
+};
+
+struct BinaryContents {
+  bool ok = false;
+  std::string error;                   // when not ok: cuobjdump missing, not a CUDA binary, ...
+  std::vector<EmbeddedPtx> ptx;
+  std::vector<SassOnlyKernel> sassOnly;  // kernels of a SASS image that no PTX defines
+};
+
+// The cuobjdump to run, or "" when none is found.
+std::string findCuobjdump(const std::string& requested, const std::string& nvcc);
+
+BinaryContents readBinary(const std::string& path, const std::string& cuobjdump, bool echo);
+
+}  // namespace fenceline::driver

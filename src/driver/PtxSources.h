@@ -1,0 +1,35 @@
+// Getting the PTX of one input, whatever its kind: a .ptx file or a Triton
+// kernel is read; a .cu file is compiled by nvcc; a binary gives the PTX
+// embedded in it (one unit per image) and the names of its SASS-only
+// kernels. Each unit says how to name the input in messages when it is not
+// the source file the diagnostics point at.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "driver/Inputs.h"
+#include "driver/Options.h"
+
+namespace fenceline::driver {
+
+struct PtxUnit {
+  std::string text;
+  std::string path;   // names the PTX in messages (a generated one is never written)
+  std::string label;  // "PTX file k.ptx", "Triton kernel 'add' (cache/.../add.ptx)", "" for a .cu
+};
+
+struct PtxOfInput {
+  std::vector<PtxUnit> units;
+  std::vector<std::string> sourceFiles;  // the .cu input, for --verify
+  std::string error;                     // an input error, printed as is
+  std::string notes;                     // SASS-only kernels, printed to stderr
+};
+
+// The architecture for `nvcc -ptx`: --arch when given, else the newest one
+// the build's compile command (or the flags file) names, else the default.
+std::string archFor(const Input& input, const CheckOptions& options);
+
+PtxOfInput ptxOf(const Input& input, const CheckOptions& options, const std::string& nvcc);
+
+}  // namespace fenceline::driver

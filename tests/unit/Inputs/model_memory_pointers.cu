@@ -1,0 +1,68 @@
+// Pointers loaded from memory for the memory-analysis unit tests (issue 11,
+// shape 5): struct fields through a pointer parameter, fields of a by-value
+// struct parameter, an array of structs, and a pointer table indexed by rank.
+// Objects: a pointer loaded from [base + field offset (+ index * stride)] is
+// the object "the pointee of that slot"; different slots are different
+// objects (NoAlias) unless the indices may be equal; the same slot loaded
+// twice is the same object (MustAlias for equal offsets).
+#include <cstdint>
+
+struct Mailbox {
+  unsigned* inbound;   // offset 0
+  unsigned* expected;  // offset 8
+  float* payload;      // offset 16
+};
+
+__device__ __forceinline__ unsigned ld_relaxed(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// mb->inbound (twice: the poll and the reset), mb->expected, mb->payload.
+// Facts: the two accesses to *mb->inbound MustAlias; *mb->inbound vs
+// *mb->expected NoAlias; payload[tid] NoAlias with both flags.
+extern "C" __global__ void fields_through_pointer(const Mailbox* mb, float* out) {
+  while (ld_relaxed(mb->inbound) == 0) {
+  }
+  out[threadIdx.x] = mb->payload[threadIdx.x];
+  atomicAdd(mb->expected, 1u);
+  *mb->inbound = 0;
+}
+
+// The same through a by-value parameter (fields read with ld.param at +0, +8, +16).
+extern "C" __global__ void fields_by_value(Mailbox mb, float* out) {
+  while (ld_relaxed(mb.inbound) == 0) {
+  }
+  out[threadIdx.x] = mb.payload[threadIdx.x];
+  atomicAdd(mb.expected, 1u);
+  *mb.inbound = 0;
+}
+
+// boxes[blockIdx.x].expected vs boxes[0].expected: MayAlias (blockIdx.x may be
+// 0); boxes[blockIdx.x].inbound vs boxes[blockIdx.x].expected: NoAlias.
+extern "C" __global__ void array_of_structs(Mailbox* boxes, float* out) {
+  while (ld_relaxed(boxes[blockIdx.x].inbound) == 0) {
+  }
+  atomicAdd(boxes[blockIdx.x].expected, 1u);
+  atomicAdd(boxes[0].expected, 1u);
+  out[threadIdx.x] = boxes[blockIdx.x].payload[threadIdx.x];
+}
+
+// ptrs[peer] (written) vs ptrs[rank] (read): entries of one table at two
+// different index values (params rank and peer); issue 11 makes them distinct
+// objects unless the analysis finds a reason they alias, while
+// boxes[blockIdx.x] vs boxes[0] above has one (blockIdx.x may be 0). The
+// object is "entry [index] of the table param ptrs". flags[peer] stored twice
+// (reset, then raise): MustAlias. flags[peer] vs ptrs[peer]: NoAlias (two
+// tables). Both tables are rank-indexed pointer tables (peer pointers).
+extern "C" __global__ void rank_table(float** ptrs, unsigned** flags, const float* in, float* out, int rank,
+                                      int peer) {
+  ptrs[peer][rank * 256 + threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(flags[peer]), "r"(0u) : "memory");
+    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(flags[peer]), "r"(1u) : "memory");
+  }
+  out[threadIdx.x] = ptrs[rank][peer * 256 + threadIdx.x];
+}

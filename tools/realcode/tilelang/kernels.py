@@ -1,0 +1,86 @@
+"""TileLang kernels of the real-code corpus (lowered to CUDA by generate.py, never run here).
+
+Written for the corpus the way TileLang's own examples write them: a tiled GEMM whose K loop is
+`T.Pipelined` (on Hopper TileLang lowers it to TMA loads into a ring of shared stages, mbarrier
+full/empty hand-offs and, by default, a producer warp group specialized from the consumers), and
+a flash-attention forward with an online softmax over pipelined K/V blocks (Q copied once into
+shared memory and read by every K/V step).
+"""
+import tilelang.language as T
+
+
+def gemm(M, N, K, block_m, block_n, block_k, stages, threads=128, dtype="float16", accum="float"):
+    @T.prim_func
+    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_n), T.ceildiv(M, block_m), threads=threads) as (bx, by):
+            a_shared = T.alloc_shared((block_m, block_k), dtype)
+            b_shared = T.alloc_shared((block_k, block_n), dtype)
+            c_local = T.alloc_fragment((block_m, block_n), accum)
+            T.clear(c_local)
+            for k in T.Pipelined(T.ceildiv(K, block_k), num_stages=stages):
+                T.copy(A[by * block_m, k * block_k], a_shared)
+                T.copy(B[k * block_k, bx * block_n], b_shared)
+                T.gemm(a_shared, b_shared, c_local)
+            T.copy(c_local, C[by * block_m, bx * block_n])
+
+    return main
+
+
+def flash_attention_fwd(batch, heads, seq_len, dim, block_m, block_n, stages, threads=128,
+                        causal=True):
+    shape = (batch, seq_len, heads, dim)
+    dtype, accum = "float16", "float"
+    scale = (1.0 / dim) ** 0.5 * 1.44269504  # log2(e): exp2 below
+
+    @T.prim_func
+    def main(Q: T.Tensor(shape, dtype), K: T.Tensor(shape, dtype), V: T.Tensor(shape, dtype),
+             Output: T.Tensor(shape, dtype)):
+        with T.Kernel(T.ceildiv(seq_len, block_m), heads, batch, threads=threads) as (bx, by, bz):
+            q_shared = T.alloc_shared((block_m, dim), dtype)
+            k_shared = T.alloc_shared((block_n, dim), dtype)
+            v_shared = T.alloc_shared((block_n, dim), dtype)
+            o_shared = T.alloc_shared((block_m, dim), dtype)
+            acc_s = T.alloc_fragment((block_m, block_n), accum)
+            acc_s_cast = T.alloc_fragment((block_m, block_n), dtype)
+            acc_o = T.alloc_fragment((block_m, dim), accum)
+            scores_max = T.alloc_fragment((block_m,), accum)
+            scores_max_prev = T.alloc_fragment((block_m,), accum)
+            scores_scale = T.alloc_fragment((block_m,), accum)
+            scores_sum = T.alloc_fragment((block_m,), accum)
+            logsum = T.alloc_fragment((block_m,), accum)
+
+            T.copy(Q[bz, bx * block_m:(bx + 1) * block_m, by, :], q_shared)
+            T.fill(acc_o, 0)
+            T.fill(logsum, 0)
+            T.fill(scores_max, -T.infinity(accum))
+            loop_range = (T.min(T.ceildiv(seq_len, block_n), T.ceildiv((bx + 1) * block_m, block_n))
+                          if causal else T.ceildiv(seq_len, block_n))
+            for k in T.Pipelined(loop_range, num_stages=stages):
+                T.copy(K[bz, k * block_n:(k + 1) * block_n, by, :], k_shared)
+                if causal:
+                    for i, j in T.Parallel(block_m, block_n):
+                        acc_s[i, j] = T.if_then_else(bx * block_m + i >= k * block_n + j, 0,
+                                                     -T.infinity(accum))
+                else:
+                    T.clear(acc_s)
+                T.gemm(q_shared, k_shared, acc_s, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(scores_max, scores_max_prev)
+                T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+                for i in T.Parallel(block_m):
+                    scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
+                for i, j in T.Parallel(block_m, dim):
+                    acc_o[i, j] *= scores_scale[i]
+                for i, j in T.Parallel(block_m, block_n):
+                    acc_s[i, j] = T.exp2(acc_s[i, j] * scale - scores_max[i] * scale)
+                T.copy(acc_s, acc_s_cast)
+                T.copy(V[bz, k * block_n:(k + 1) * block_n, by, :], v_shared)
+                T.gemm(acc_s_cast, v_shared, acc_o, policy=T.GemmWarpPolicy.FullRow)
+                T.reduce_sum(acc_s, scores_sum, dim=1)
+                for i in T.Parallel(block_m):
+                    logsum[i] = logsum[i] * scores_scale[i] + scores_sum[i]
+            for i, j in T.Parallel(block_m, dim):
+                acc_o[i, j] /= logsum[i]
+            T.copy(acc_o, o_shared)
+            T.copy(o_shared, Output[bz, bx * block_m:(bx + 1) * block_m, by, :])
+
+    return main

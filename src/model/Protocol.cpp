@@ -196,6 +196,22 @@ bool ProtocolModel::isPollAccess(InstId inst) const {
   return inst >= 0 && static_cast<size_t>(inst) < pollAccess_.size() && pollAccess_[inst];
 }
 
+// Two fields of one struct reached through the same pointer expression
+// (`&sem->inbound`, `&sem->expected` with sem = sems + blockIdx.x): the same
+// base and variable terms, constant offsets that keep the accesses apart.
+// (Local until MemoryAnalysis::alias answers it for accesses whose size it
+// does not know.)
+bool ProtocolModel::disjointFields(InstId a, int oa, InstId b, int ob) const {
+  AbstractValue va = fn_.values->operandValue(a, oa), vb = fn_.values->operandValue(b, ob);
+  if (!va.known || !vb.known || !va.hasBase() || va.baseKind != vb.baseKind || va.base != vb.base) return false;
+  if (va.terms.size() != vb.terms.size()) return false;
+  for (size_t t = 0; t < va.terms.size(); ++t)
+    if (va.terms[t].name != vb.terms[t].name || va.terms[t].coefficient != vb.terms[t].coefficient) return false;
+  const int64_t sizeA = memory_.accessSize(a, oa) > 0 ? memory_.accessSize(a, oa) : 4;
+  const int64_t sizeB = memory_.accessSize(b, ob) > 0 ? memory_.accessSize(b, ob) : 4;
+  return va.constant + sizeA <= vb.constant || vb.constant + sizeB <= va.constant;
+}
+
 MemoryObject ProtocolModel::root(InstId inst) const {
   int operand = addressOf(fn_, inst);
   return operand < 0 ? MemoryObject() : memory_.rootOf(inst, operand);
@@ -210,6 +226,7 @@ Alias ProtocolModel::alias(InstId a, InstId b) const {
   if (oa < 0 || ob < 0) return Alias::May;
   Alias precise = memory_.alias(a, oa, b, ob);
   if (precise == Alias::Must) return Alias::Must;
+  if (precise == Alias::May && disjointFields(a, oa, b, ob)) return Alias::No;
   MemoryObject ra = root(a), rb = root(b);
   if (!isLoaded(memory_.objectOf(a, oa)) && !isLoaded(memory_.objectOf(b, ob)) && !isLoaded(ra) && !isLoaded(rb))
     return precise;

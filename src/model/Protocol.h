@@ -120,6 +120,7 @@ class ProtocolModel {
 
  private:
   MemoryObject root(InstId inst) const;  // MemoryAnalysis::rootOf of the access's address
+  bool disjointFields(InstId a, int operandA, InstId b, int operandB) const;
   bool isSignalCandidate(InstId inst) const;
   bool isOutboundSignal(InstId inst) const;
   bool mayBeWrittenByKernel(InstId read) const;  // memoized

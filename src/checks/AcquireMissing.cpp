@@ -1,9 +1,15 @@
 // acquire-missing: a spin loop observes a flag with a relaxed, volatile or
 // weak load (or a relaxed atomic) and exits into reads of the data the flag
-// announced, with no acquire on some path from the poll to a read. An acquire
+// guards, with no acquire on some path from the poll to a read. An acquire
 // is the poll's own .acquire/.acq_rel/.sc semantics, or an acquire fence
 // (fence.sc/acq_rel/acquire, membar) between. Scope is not judged here (see
 // ScopeTooNarrow.cpp): any acquire fence counts.
+//
+// Which reads a wait guards is the partner model's (model/Protocol.h): memory
+// some write of the kernel may touch, or peer memory written outside it. A
+// wait followed only by reads of immutable inputs and pointer tables is an
+// execution barrier and needs no acquire; the data of a payload-carrying poll
+// (LL packets) arrives in the poll itself.
 //
 // Paths are per-thread CFG paths, which also covers the block-wide form: a
 // path from thread 0's poll through bar.sync to another thread's read must
@@ -17,36 +23,21 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
 
 using namespace protocol;
 
-namespace {
-
-bool isNonCoherentRead(const Context& ctx, InstId inst) {
-  const FunctionModel& fn = ctx.fn;
-  if (!isDataRead(fn, inst) || !fn.instructions[inst].hasModifier("nc")) return false;
-  int operand = fn.instructions[inst].effect.address;
-  if (fn.memory->isLoadedPointer(inst, operand)) return true;
-  model::MemoryObject root = fn.memory->rootOf(inst, operand);
-  return root.known() && ctx.writtenRoots.count(root) > 0;
-}
-
-}  // namespace
-
 void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
-  const Context& ctx = contextFor(fn);
+  const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
-  for (const auto& spin : ctx.spins) {
+  for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
-      if (hasAcquireSemantics(fn.instructions[poll].effect)) continue;
-      auto guarded = [&](InstId i) {
-        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPollAccess(i) && !fn.memory->sameWord(i, poll);
-      };
-      auto acquire = [&](InstId i) { return isAcquireFence(fn, i); };
+      if (model::hasAcquireSemantics(fn.instructions[poll].effect)) continue;
+      auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll); };
+      auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
       InstId read = model::findReachable(fn, poll, guarded, acquire);
       if (read >= 0) {
         if (!reported.insert(siteKey(fn, poll)).second) continue;
@@ -58,14 +49,14 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
                         semantics),
             fmt::format("insert {} after the loop, on every exit path, executed by the waiting thread; or poll "
                         "with ld.acquire{} (cuda::atomic_ref::load(memory_order_acquire))",
-                        fenceSpelling(requiredScope(ctx, poll)), scopeName(requiredScope(ctx, poll))));
+                        fenceSpelling(ctx.requiredScope(poll)), scopeName(ctx.requiredScope(poll))));
         addNote(d, fn, read, "this read is not ordered after the flag observation; it may see the data as it was "
                              "before the signal");
         out.push_back(std::move(d));
         continue;
       }
       // Acquire present: a non-coherent read after the wait is still stale-prone.
-      auto nonCoherent = [&](InstId i) { return guarded(i) && isNonCoherentRead(ctx, i); };
+      auto nonCoherent = [&](InstId i) { return guarded(i) && ctx.isStaleProneNonCoherentRead(i); };
       InstId nc = model::findReachable(fn, poll, nonCoherent, [](InstId) { return false; });
       if (nc < 0 || !reported.insert(siteKey(fn, poll)).second) continue;
       auto d = makeDiagnostic(fn, poll, "acquire-missing",

@@ -1,6 +1,7 @@
 // barrier-init-race: one thread of one block (tid == c && ctaid == c) stores
-// a constant (st, or atom.exch) to a global word that threads of other blocks
-// update atomically in the same kernel. Blocks run in any order; nothing
+// an initial value (st, or atom.exch; a constant or not: `*bar = MAGIC -
+// gridDim.x` races like `*bar = 0`) to a global word that threads of other
+// blocks update atomically in the same kernel. Blocks run in any order; nothing
 // orders the initialization before the others' updates. Reported at the
 // store, with a note at an update.
 //
@@ -16,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "model/ThreadRoles.h"
 
 namespace fenceline::checks {
@@ -66,8 +67,8 @@ void idTests(const FunctionModel& fn, model::ValueReg reg, InstId at, bool value
   }
 }
 
-bool oneThreadOfOneBlock(const Context& ctx, InstId inst) {
-  const FunctionModel& fn = ctx.fn;
+bool oneThreadOfOneBlock(const ProtocolModel& ctx, InstId inst) {
+  const FunctionModel& fn = ctx.function();
   if (fn.roles && fn.roles->instructionSet(inst) == ThreadSet::OneBlockThread) return true;
   IdTests tests;
   BlockId block = fn.blockOf[inst];
@@ -93,25 +94,21 @@ bool oneThreadOfOneBlock(const Context& ctx, InstId inst) {
   return tests.thread && tests.block;
 }
 
-bool isConstantInitialization(const Context& ctx, InstId i, int& valueOperand) {
-  const FunctionModel& fn = ctx.fn;
+// A store or exchange that sets a word to a value of its own (not an
+// update of the old value): the value may be anything.
+bool isInitialization(const FunctionModel& fn, InstId i) {
   const auto& inst = fn.instructions[i];
   if (!model::writesGlobalMemory(fn, i)) return false;
-  if (inst.effect.kind == EffectKind::Store) valueOperand = inst.effect.address + 1;
-  else if (inst.hasModifier("exch")) valueOperand = inst.effect.address + 1;
-  else return false;
-  if (valueOperand <= 0 || static_cast<size_t>(valueOperand) >= inst.operands.size()) return false;
-  return fn.values->constantOf(i, valueOperand).has_value();
+  return inst.effect.kind == EffectKind::Store || inst.hasModifier("exch");
 }
 
 }  // namespace
 
 void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
-  const Context& ctx = contextFor(fn);
+  const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    int valueOperand = -1;
-    if (!isConstantInitialization(ctx, i, valueOperand) || !oneThreadOfOneBlock(ctx, i)) continue;
+    if (!isInitialization(fn, i) || !oneThreadOfOneBlock(ctx, i)) continue;
     InstId update = -1;
     for (InstId j = 0; j < static_cast<InstId>(fn.instructions.size()) && update < 0; ++j) {
       if (j == i || fn.instructions[j].effect.kind != EffectKind::ReadModifyWrite) continue;

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
@@ -51,10 +51,10 @@ bool isReset(const FunctionModel& fn, InstId i, InstId counter) {
   return fn.memory->sameWord(i, counter);
 }
 
-std::vector<Use> findUses(const Context& ctx) {
-  const FunctionModel& fn = ctx.fn;
+std::vector<Use> findUses(const ProtocolModel& ctx) {
+  const FunctionModel& fn = ctx.function();
   std::vector<Use> uses;
-  for (const auto& spin : ctx.spins) {
+  for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
       for (InstId compare : spin.comparisons) {
         const auto& ops = fn.instructions[compare].operands;
@@ -82,7 +82,7 @@ std::vector<Use> findUses(const Context& ctx) {
 }  // namespace
 
 void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
-  const Context& ctx = contextFor(fn);
+  const ProtocolModel& ctx = model::protocolOf(fn);
   std::vector<Use> uses = findUses(ctx);
   std::set<std::string> reported;
   auto report = [&](const Use& second, const Use& first, bool loop) {

@@ -1,8 +1,14 @@
 // release-missing: a signal (a flag store or arrival atomic that a spin loop
-// in this function waits on) follows global writes with no release between
-// them on some path. A release is the signal's own .release/.acq_rel/.sc
-// semantics, or a release fence (fence.sc/acq_rel/release, membar) between
-// the write and the signal. Scope is judged by ScopeTooNarrow.cpp.
+// in this function waits on, or an outbound flag whose partner is the host or
+// another kernel) follows global writes with no release between them on some
+// path. A release is the signal's own .release/.acq_rel/.sc semantics, or "a
+// release for this signal" (model/Protocol.h: a release fence, or a release
+// store/RMW on the signal's word that heads the release sequence the signal's
+// RMW continues) between the write and the signal. Scope is judged by
+// ScopeTooNarrow.cpp, from the same definition.
+//
+// Only writes the partner may read count (the partner model): writes before a
+// "slot consumed" signal that the waiting side never reads need no release.
 //
 // Paths are per-thread CFG paths, which decides the block-wide forms without
 // further ado: when every writer fences before bar.sync, or the signaller
@@ -15,7 +21,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
@@ -24,50 +30,36 @@ using namespace protocol;
 
 namespace {
 
-// A floating-point atomic (atomicAdd on float: a split-K reduction into a
-// workspace) accumulates data; it is never the flag a waiter polls.
-bool isFloatAccumulation(const FunctionModel& fn, InstId i) {
-  static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
-  for (std::string_view type : kFloatTypes)
-    if (fn.instructions[i].hasModifier(type)) return true;
-  return false;
-}
-
-// A release RMW on the signal's own word, followed by an RMW signal: the signal
-// extends that release's release sequence (PTX observation order runs through
-// atomic RMWs), so writes before the release are published. libcu++'s barrier
-// flips its phase with a relaxed add right after the arriver's acq_rel add.
-bool headsReleaseSequence(const Context& ctx, InstId i, InstId signal) {
-  const auto& e = ctx.fn.instructions[i].effect;
-  return i != signal && ctx.fn.instructions[signal].effect.kind == model::EffectKind::ReadModifyWrite &&
-         e.kind == model::EffectKind::ReadModifyWrite && hasReleaseSemantics(e) && ctx.fn.memory->sameWord(i, signal);
+void checkSignal(const ProtocolModel& ctx, InstId signal, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.function();
+  if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
+  auto published = [&](InstId i) { return ctx.isPublishedWrite(i, signal); };
+  auto release = [&](InstId i) { return ctx.releasesFor(i, signal); };
+  std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);
+  if (writes.empty() || !reported.insert(siteKey(fn, signal)).second) return;
+  Scope scope = ctx.requiredScope(signal);
+  std::string semantics(model::toString(fn.instructions[signal].effect.semantics));
+  auto d = makeDiagnostic(
+      fn, signal, "release-missing",
+      fmt::format("signal ({} {}) follows data writes without release ordering; a thread that sees it may "
+                  "still read the old data",
+                  semantics, fn.instructions[signal].effect.kind == model::EffectKind::Store ? "store" : "atomic"),
+      fmt::format("insert {0} between the writes and the signal, executed by the signalling thread after the "
+                  "__syncthreads() that gathers the writes (or by every writer before it); or make the signal a "
+                  "release (st.release{1}, atom.release{1}, cuda::atomic_ref::store(memory_order_release))",
+                  fenceSpelling(scope), scopeName(scope)));
+  addNote(d, fn, writes.front(), "this write reaches the signal on a path without a release");
+  out.push_back(std::move(d));
 }
 
 }  // namespace
 
 void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
-  const Context& ctx = contextFor(fn);
+  const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
-  for (InstId signal : ctx.signals) {
-    if (hasReleaseSemantics(fn.instructions[signal].effect) || isFloatAccumulation(fn, signal)) continue;
-    auto published = [&](InstId i) { return isPublishedWrite(ctx, i, signal); };
-    auto release = [&](InstId i) { return isReleaseFence(fn, i) || headsReleaseSequence(ctx, i, signal); };
-    std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);
-    if (writes.empty() || !reported.insert(siteKey(fn, signal)).second) continue;
-    Scope scope = requiredScope(ctx, signal);
-    std::string semantics(model::toString(fn.instructions[signal].effect.semantics));
-    auto d = makeDiagnostic(
-        fn, signal, "release-missing",
-        fmt::format("signal ({} {}) follows data writes without release ordering; a thread that sees it may "
-                    "still read the old data",
-                    semantics, fn.instructions[signal].effect.kind == model::EffectKind::Store ? "store" : "atomic"),
-        fmt::format("insert {0} between the writes and the signal, executed by the signalling thread after the "
-                    "__syncthreads() that gathers the writes (or by every writer before it); or make the signal a "
-                    "release (st.release{1}, atom.release{1}, cuda::atomic_ref::store(memory_order_release))",
-                    fenceSpelling(scope), scopeName(scope)));
-    addNote(d, fn, writes.front(), "this write reaches the signal on a path without a release");
-    out.push_back(std::move(d));
-  }
+  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, reported, out);
+  // The partner is outside the kernel (host, later kernel): judged on clear evidence only.
+  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, reported, out);
 }
 
 }  // namespace fenceline::checks

@@ -1,7 +1,10 @@
 // scope-too-narrow: the acquire or release of a flag protocol exists on every
-// path, but not at the scope the partner needs (ProtocolCommon's
-// requiredScope: .sys for peer pointers and .sys flags, .gpu for other global
-// flags), and a remote mbarrier arrive without .release.cluster. Reported at
+// path, but not at the scope the partner needs (model/Protocol.h's
+// requiredScope: .sys on evidence from the signalling side and the addresses
+// (peer pointers, .sys signals), .gpu for other global flags; a waiter's own
+// .sys acquire is not evidence), and a remote mbarrier arrive without
+// .release.cluster. The release side uses the same "release for this signal"
+// as release-missing. Reported at
 // the operation whose scope is too narrow. When some path has no acquire or
 // release at all, acquire-missing / release-missing report it instead.
 #include <optional>
@@ -10,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
@@ -26,29 +29,28 @@ std::string partnerOf(Scope need) {
                                                                                   : "another CTA";
 }
 
-void checkAcquireSide(const Context& ctx, std::set<std::string>& reported, Findings& out) {
-  const FunctionModel& fn = ctx.fn;
-  for (const auto& spin : ctx.spins) {
+void checkAcquireSide(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.function();
+  for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
-      Scope need = requiredScope(ctx, poll);
-      auto guarded = [&](InstId i) {
-        return isDataRead(fn, i) && !spin.contains(fn, i) && !ctx.isPollAccess(i) && !fn.memory->sameWord(i, poll);
-      };
+      Scope need = ctx.requiredScope(poll);
+      auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll); };
+      auto scopeOf = [&](InstId i) { return ctx.scopeOf(i); };
       InstId narrow = -1;
-      if (hasAcquireSemantics(fn.instructions[poll].effect)) {
-        if (scopeOf(fn, poll) < need && model::findReachable(fn, poll, guarded, kNever) >= 0) narrow = poll;
+      if (model::hasAcquireSemantics(fn.instructions[poll].effect)) {
+        if (scopeOf(poll) < need && model::findReachable(fn, poll, guarded, kNever) >= 0) narrow = poll;
       } else {
-        auto anyAcquire = [&](InstId i) { return isAcquireFence(fn, i); };
-        auto wide = [&](InstId i) { return isAcquireFence(fn, i) && scopeOf(fn, i) >= need; };
+        auto anyAcquire = [&](InstId i) { return ctx.isAcquire(i); };
+        auto wide = [&](InstId i) { return ctx.isAcquire(i) && scopeOf(i) >= need; };
         if (model::findReachable(fn, poll, guarded, anyAcquire) >= 0) continue;  // acquire-missing's
         if (model::findReachable(fn, poll, guarded, wide) < 0) continue;
-        auto tooNarrow = [&](InstId i) { return isAcquireFence(fn, i) && scopeOf(fn, i) < need; };
+        auto tooNarrow = [&](InstId i) { return ctx.isAcquire(i) && scopeOf(i) < need; };
         narrow = model::findReachable(fn, poll, tooNarrow, wide);
       }
       if (narrow < 0 || !reported.insert(siteKey(fn, narrow)).second) continue;
       auto d = makeDiagnostic(
           fn, narrow, "scope-too-narrow",
-          fmt::format("acquire at {} scope for a flag that {} writes; it needs {} scope", scopeName(scopeOf(fn, narrow)),
+          fmt::format("acquire at {} scope for a flag that {} writes; it needs {} scope", scopeName(scopeOf(narrow)),
                       partnerOf(need), scopeName(need)),
           narrow == poll ? fmt::format("poll with ld.acquire{}", scopeName(need))
                          : fmt::format("use {} here", fenceSpelling(need)));
@@ -58,21 +60,22 @@ void checkAcquireSide(const Context& ctx, std::set<std::string>& reported, Findi
   }
 }
 
-void checkReleaseSide(const Context& ctx, std::set<std::string>& reported, Findings& out) {
-  const FunctionModel& fn = ctx.fn;
-  for (InstId signal : ctx.signals) {
-    Scope need = requiredScope(ctx, signal);
-    auto published = [&](InstId i) { return isPublishedWrite(ctx, i, signal); };
+void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.function();
+  for (InstId signal : ctx.signals()) {
+    Scope need = ctx.requiredScope(signal);
+    auto published = [&](InstId i) { return ctx.isPublishedWrite(i, signal); };
+    auto scopeOf = [&](InstId i) { return ctx.scopeOf(i); };
     InstId narrow = -1;
-    if (hasReleaseSemantics(fn.instructions[signal].effect)) {
-      if (scopeOf(fn, signal) < need && !model::findReachingBackward(fn, signal, published, kNever).empty())
+    if (model::hasReleaseSemantics(fn.instructions[signal].effect)) {
+      if (scopeOf(signal) < need && !model::findReachingBackward(fn, signal, published, kNever).empty())
         narrow = signal;
     } else {
-      auto anyRelease = [&](InstId i) { return releasesFor(ctx, i, signal); };
-      auto wide = [&](InstId i) { return releasesFor(ctx, i, signal) && scopeOf(fn, i) >= need; };
+      auto anyRelease = [&](InstId i) { return ctx.releasesFor(i, signal); };
+      auto wide = [&](InstId i) { return ctx.releasesFor(i, signal) && scopeOf(i) >= need; };
       if (!model::findReachingBackward(fn, signal, published, anyRelease).empty()) continue;  // release-missing's
       if (model::findReachingBackward(fn, signal, published, wide).empty()) continue;
-      auto tooNarrow = [&](InstId i) { return releasesFor(ctx, i, signal) && scopeOf(fn, i) < need; };
+      auto tooNarrow = [&](InstId i) { return ctx.releasesFor(i, signal) && scopeOf(i) < need; };
       auto narrows = model::findReachingBackward(fn, signal, tooNarrow, wide);
       if (!narrows.empty()) narrow = narrows.front();
     }
@@ -80,7 +83,7 @@ void checkReleaseSide(const Context& ctx, std::set<std::string>& reported, Findi
     auto d = makeDiagnostic(
         fn, narrow, "scope-too-narrow",
         fmt::format("release at {} scope before a signal that {} waits on; it needs {} scope",
-                    scopeName(scopeOf(fn, narrow)), partnerOf(need), scopeName(need)),
+                    scopeName(scopeOf(narrow)), partnerOf(need), scopeName(need)),
         narrow == signal ? fmt::format("signal with st.release{0} / atom.release{0}", scopeName(need))
                          : fmt::format("use {} here", fenceSpelling(need)));
     if (narrow != signal) addNote(d, fn, signal, "the signal the release should order the writes before");
@@ -90,27 +93,27 @@ void checkReleaseSide(const Context& ctx, std::set<std::string>& reported, Findi
 
 // Every `mapa` that defines the arrive's address (its operand 2 is the
 // target rank), or nothing when some reaching definition is not a `mapa`.
-std::optional<std::vector<InstId>> mapaDefinitions(const Context& ctx, InstId arrive) {
-  const auto& inst = ctx.fn.instructions[arrive];
+std::optional<std::vector<InstId>> mapaDefinitions(const ProtocolModel& ctx, InstId arrive) {
+  const auto& inst = ctx.function().instructions[arrive];
   if (inst.effect.address < 0) return std::nullopt;
   const ptx::Operand& address = inst.operands[inst.effect.address];
   if (address.kind != ptx::Operand::Kind::Address || address.base.kind != ptx::Operand::Kind::Register)
     return std::nullopt;
-  std::vector<InstId> defs = ctx.fn.values->reachingDefinitions(address.base.reg, arrive);
+  std::vector<InstId> defs = ctx.function().values->reachingDefinitions(address.base.reg, arrive);
   if (defs.empty()) return std::nullopt;
   for (InstId d : defs)
-    if (ctx.fn.instructions[d].opcode() != "mapa") return std::nullopt;
+    if (ctx.function().instructions[d].opcode() != "mapa") return std::nullopt;
   return defs;
 }
 
 // `mapa addr, %cluster_ctarank` names the executing CTA's own barrier: CUTLASS's
 // pipelines send every arrive through the cluster form and pass their own rank
 // when the barrier is local. Such an arrive needs only .cta scope.
-bool targetsOwnCta(const Context& ctx, InstId arrive) {
+bool targetsOwnCta(const ProtocolModel& ctx, InstId arrive) {
   auto mapas = mapaDefinitions(ctx, arrive);
   if (!mapas) return false;
   for (InstId mapa : *mapas)
-    if (!ctx.fn.values->isSpecialRegister(mapa, 2, "%cluster_ctarank")) return false;
+    if (!ctx.function().values->isSpecialRegister(mapa, 2, "%cluster_ctarank")) return false;
   return true;
 }
 
@@ -131,19 +134,19 @@ int64_t declaredClusterSize(const FunctionModel& fn) {
 // CTA per cluster (a launch attribute, invisible in the PTX) the constant rank
 // is the CTA itself. Not decidable: not reported. A declared size of one
 // makes every arrive local.
-bool mayBeOwnCta(const Context& ctx, InstId arrive) {
-  int64_t size = declaredClusterSize(ctx.fn);
+bool mayBeOwnCta(const ProtocolModel& ctx, InstId arrive) {
+  int64_t size = declaredClusterSize(ctx.function());
   if (size == 1) return true;
   if (size > 1) return false;
   auto mapas = mapaDefinitions(ctx, arrive);
   if (!mapas) return false;
   for (InstId mapa : *mapas)
-    if (!ctx.fn.values->constantOf(mapa, 2)) return false;
+    if (!ctx.function().values->constantOf(mapa, 2)) return false;
   return true;
 }
 
-void checkRemoteArrives(const Context& ctx, std::set<std::string>& reported, Findings& out) {
-  const FunctionModel& fn = ctx.fn;
+void checkRemoteArrives(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.function();
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const auto& e = fn.instructions[i].effect;
     if (e.kind != model::EffectKind::MbarrierArrive || !e.isRemote || e.scope >= Scope::Cluster) continue;
@@ -163,7 +166,7 @@ void checkRemoteArrives(const Context& ctx, std::set<std::string>& reported, Fin
 }  // namespace
 
 void checkScopeTooNarrow(const FunctionModel& fn, Findings& out) {
-  const Context& ctx = contextFor(fn);
+  const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
   checkAcquireSide(ctx, reported, out);
   checkReleaseSide(ctx, reported, out);

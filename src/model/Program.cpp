@@ -1,10 +1,11 @@
 // buildProgram: the model pipeline, one function at a time, in order:
 // flatten (inline calls) -> basic blocks -> dominators -> loops -> values ->
-// memory -> thread roles. Also the FunctionModel queries that only read those results.
+// memory -> thread roles -> protocols. Also the FunctionModel queries that only read those results.
 #include "model/Program.h"
 
 #include "model/Build.h"
 #include "model/Memory.h"
+#include "model/Protocol.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
 
@@ -99,6 +100,7 @@ Program buildProgram(const ptx::Module& module) {
     // Which memory each access touches, and may two accesses alias.
     fn.memory = std::make_unique<MemoryAnalysis>(fn);
     fn.roles = std::make_unique<ThreadRoles>(fn);
+    fn.protocol = std::make_unique<ProtocolModel>(fn);  // spin loops, signals, partners: read by the protocol checks
     program.instructionCount += fn.instructions.size();
   }
   return program;

@@ -70,6 +70,7 @@ struct Loop {
 class ValueAnalysis;   // model/Values.h
 class MemoryAnalysis;  // model/Memory.h
 class ThreadRoles;     // model/ThreadRoles.h
+class ProtocolModel;   // model/Protocol.h
 
 struct FunctionModel {
   const ptx::Module* module = nullptr;
@@ -88,6 +89,7 @@ struct FunctionModel {
   std::unique_ptr<ValueAnalysis> values;
   std::unique_ptr<MemoryAnalysis> memory;
   std::unique_ptr<ThreadRoles> roles;
+  std::unique_ptr<ProtocolModel> protocol;  // flag and barrier protocols (model/Protocol.h)
   bool hasUnanalyzedCalls = false;         // a call that could not be inlined
 
   // Block-level (reflexive). Blocks unreachable from the entry are dominated

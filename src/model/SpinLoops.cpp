@@ -30,6 +30,11 @@ bool isGlobalish(const FunctionModel& fn, InstId i) {
 bool reachesWithinIteration(const FunctionModel& fn, const Loop& loop, InstId d, InstId at) {
   BlockId from = fn.blockOf[d], to = fn.blockOf[at];
   if (from == to) return d < at;
+  // A definition whose block dominates the use reaches it without the back
+  // edge (every path from the header to the use passes the definition). The
+  // common case, answered without a walk over the loop (which made nested
+  // loops cubic: issue 18).
+  if (fn.dominates(from, to)) return true;
   std::vector<char> seen(fn.blocks.size(), 0);
   std::vector<BlockId> work{from};
   seen[from] = 1;
@@ -141,6 +146,54 @@ struct AddressWalk {
   }
 };
 
+// The blocks of `loop` with a successor outside it, found from the loop's
+// exits (not by scanning every block of every loop: nested loops made that
+// quadratic in the nesting depth).
+std::vector<BlockId> exitingBlocks(const FunctionModel& fn, const Loop& loop) {
+  std::vector<BlockId> exiting;
+  for (BlockId exit : loop.exits)
+    for (BlockId p : fn.blocks[exit].predecessors)
+      if (std::binary_search(loop.blocks.begin(), loop.blocks.end(), p)) exiting.push_back(p);
+  std::sort(exiting.begin(), exiting.end());
+  exiting.erase(std::unique(exiting.begin(), exiting.end()), exiting.end());
+  return exiting;
+}
+
+// How many global writes each loop holds, nested loops included: counted once
+// per block and summed up the loop tree (linear in the function).
+std::vector<size_t> globalWritesPerLoop(const FunctionModel& fn) {
+  std::vector<size_t> own(fn.loops.size(), 0);
+  for (BlockId b = 0; b < static_cast<BlockId>(fn.blocks.size()); ++b) {
+    int32_t l = b < static_cast<BlockId>(fn.loopOf.size()) ? fn.loopOf[b] : -1;
+    if (l < 0) continue;
+    for (InstId i = fn.blocks[b].first; i < fn.blocks[b].last; ++i) own[l] += writesGlobalMemory(fn, i);
+  }
+  // Sum children into parents, children first: a post-order walk of the loop tree.
+  std::vector<std::vector<int32_t>> children(fn.loops.size());
+  std::vector<int32_t> roots;
+  for (size_t l = 0; l < fn.loops.size(); ++l) {
+    int32_t p = fn.loops[l].parent;
+    (p >= 0 ? children[p] : roots).push_back(static_cast<int32_t>(l));
+  }
+  std::vector<size_t> total = own;
+  std::vector<std::pair<int32_t, size_t>> stack;  // (loop, next child)
+  for (int32_t root : roots) {
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto& [l, next] = stack.back();
+      if (next < children[l].size()) {
+        int32_t child = children[l][next++];
+        stack.push_back({child, 0});
+        continue;
+      }
+      int32_t done = l;
+      stack.pop_back();
+      if (!stack.empty()) total[stack.back().first] += total[done];
+    }
+  }
+  return total;
+}
+
 }  // namespace
 
 bool readsGlobalMemory(const FunctionModel& fn, InstId i) {
@@ -168,17 +221,14 @@ bool SpinLoop::contains(const FunctionModel& fn, InstId inst) const {
 std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
   if (!fn.values || !fn.memory) return {};
   std::vector<SpinLoop> spins;
+  const std::vector<size_t> writesInLoop = globalWritesPerLoop(fn);
   for (int32_t l = 0; l < static_cast<int32_t>(fn.loops.size()); ++l) {
     SpinLoop spin;
     spin.loop = l;
     std::set<InstId> polls, comparisons;
-    for (BlockId b : fn.loops[l].blocks) {
+    for (BlockId b : exitingBlocks(fn, fn.loops[l])) {
       const BasicBlock& block = fn.blocks[b];
       if (block.last <= block.first) continue;
-      bool exits = false;
-      for (BlockId s : block.successors)
-        if (!spin.containsBlock(fn, s)) exits = true;
-      if (!exits) continue;
       InstId branch = decidingBranch(fn, spin, b);
       if (branch < 0) continue;
       const Inst& inst = fn.instructions[branch];
@@ -200,11 +250,9 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
     }
     if (polls.empty()) continue;
     // No global writes other than through a polling atomic.
-    bool writes = false;
-    for (BlockId b : fn.loops[l].blocks)
-      for (InstId i = fn.blocks[b].first; i < fn.blocks[b].last && !writes; ++i)
-        if (writesGlobalMemory(fn, i) && !polls.count(i)) writes = true;
-    if (writes) continue;
+    size_t pollingWrites = 0;
+    for (InstId poll : polls) pollingWrites += writesGlobalMemory(fn, poll);
+    if (writesInLoop[l] > pollingWrites) continue;
     spin.polls.assign(polls.begin(), polls.end());
     spin.comparisons.assign(comparisons.begin(), comparisons.end());
     spins.push_back(std::move(spin));

@@ -15,6 +15,7 @@ root=$(cd "$here/../.." && pwd)
 scratch="${FENCELINE_REALCODE_DIR:-$root/.scratch/realcode}"
 cutlass="$scratch/pkgs/cutlass_library/source"
 flashinfer="$scratch/pkgs-flashinfer/flashinfer/data/include"
+nvshmem="$scratch/pkgs-nvshmem/nvidia/nvshmem"
 ptxdir="$scratch/ptx"
 cuda_bin=${CUDA_BIN:-/usr/local/cuda/bin}
 force=0
@@ -24,7 +25,7 @@ only=("$@")
 [[ -d "$cutlass/include/cute" ]] || { echo "build.sh: run tools/realcode/fetch.sh first" >&2; exit 1; }
 mkdir -p "$ptxdir"
 
-expand() { local s=${1//@cutlass/$cutlass}; s=${s//@flashinfer/$flashinfer}; echo "${s//@tus/$here/tus}"; }
+expand() { local s=${1//@cutlass/$cutlass}; s=${s//@flashinfer/$flashinfer}; s=${s//@nvshmem/$nvshmem}; echo "${s//@tus/$here/tus}"; }
 now() { date +%s.%N; }
 
 while read -r name src extra; do

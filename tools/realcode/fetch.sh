@@ -7,6 +7,8 @@
 #   headers and the examples (Hopper warp-specialized GEMMs, ping-pong, FMHA, distributed GEMM).
 #   flashinfer-python 0.7.4: FlashInfer's CUDA headers (data/include/flashinfer), of which the
 #   corpus uses the vLLM custom all-reduce (comm/vllm_custom_all_reduce.cuh).
+#   nvidia-nvshmem-cu13 3.8.0: NVSHMEM's device headers (include/nvshmem.h, nvshmemx.h and
+#   non_abi/device: put-with-signal, wait_until, device barriers).
 #   The CUDA toolkit's own headers (cooperative_groups, libcu++) come from /usr/local/cuda.
 #   triton 3.9.0 and tilelang 0.1.15 (with their dependencies, torch among them) in a venv,
 #   for the generated part of the corpus (generated.txt): $FENCELINE_REALCODE_PYTHON names an
@@ -18,6 +20,7 @@ scratch="${FENCELINE_REALCODE_DIR:-$root/.scratch/realcode}"
 pkgs="$scratch/pkgs"
 CUTLASS_VERSION=4.2.0.0
 FLASHINFER_VERSION=0.7.4
+NVSHMEM_VERSION=3.8.0
 
 # install <package> <version> <folder> <file that must exist afterwards>
 install() {
@@ -37,6 +40,7 @@ mkdir -p "$scratch"
 install nvidia-cutlass "$CUTLASS_VERSION" pkgs cutlass_library/source/include/cute
 install flashinfer-python "$FLASHINFER_VERSION" pkgs-flashinfer \
   flashinfer/data/include/flashinfer/comm/vllm_custom_all_reduce.cuh
+install nvidia-nvshmem-cu13 "$NVSHMEM_VERSION" pkgs-nvshmem nvidia/nvshmem/include/nvshmem.h
 
 TRITON_VERSION=3.9.0
 TILELANG_VERSION=0.1.15

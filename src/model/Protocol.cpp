@@ -1,0 +1,382 @@
+// The protocol model (see Protocol.h): spin loops, signals, the partner
+// model, ordering and scope, built once per function from the value and
+// memory analyses.
+#include "model/Protocol.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "model/Paths.h"
+#include "model/Values.h"
+
+namespace fenceline::model {
+
+namespace {
+
+// --- Memory identity, as the partner model needs it --------------------
+
+int addressOf(const FunctionModel& fn, InstId inst) { return fn.instructions[inst].effect.address; }
+
+// The same word for every block and thread of the launch: a parameter
+// pointer plus a constant (`*done`, `&counters[0]`), no thread or block index.
+bool isLaunchUniformParamWord(const FunctionModel& fn, InstId inst) {
+  if (!fn.values) return false;
+  AbstractValue value = fn.values->operandValue(inst, addressOf(fn, inst));
+  return value.known && value.baseKind == AbstractValue::BaseKind::Param && value.terms.empty();
+}
+
+// --- Small classifications ------------------------------------------------
+
+bool isFlagWrite(const MemoryEffect& e) {
+  return e.kind == EffectKind::ReadModifyWrite ||
+         (e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None);
+}
+
+bool isNonCoherent(const Inst& inst) { return inst.hasModifier("nc"); }
+
+bool isLoaded(const MemoryObject& object) { return object.kind == MemoryObject::Kind::Loaded; }
+
+// `entry` is the root of pointers read from `table` (MemoryAnalysis names a
+// loaded root after the root it was read from).
+bool isEntryOf(const MemoryObject& entry, const MemoryObject& table) {
+  return isLoaded(entry) && table.known() && entry.name == "loaded(" + table.name + ")";
+}
+
+}  // namespace
+
+bool hasAcquireSemantics(const MemoryEffect& e) {
+  return e.semantics == Semantics::Acquire || e.semantics == Semantics::AcqRel || e.semantics == Semantics::Sc;
+}
+
+bool hasReleaseSemantics(const MemoryEffect& e) {
+  return e.semantics == Semantics::Release || e.semantics == Semantics::AcqRel || e.semantics == Semantics::Sc;
+}
+
+bool isAcquireFence(const FunctionModel& fn, InstId inst) {
+  const MemoryEffect& e = fn.instructions[inst].effect;
+  return e.kind == EffectKind::Fence && hasAcquireSemantics(e);
+}
+
+bool isReleaseFence(const FunctionModel& fn, InstId inst) {
+  const MemoryEffect& e = fn.instructions[inst].effect;
+  return e.kind == EffectKind::Fence && hasReleaseSemantics(e);
+}
+
+bool isDataRead(const FunctionModel& fn, InstId inst) {
+  const MemoryEffect& e = fn.instructions[inst].effect;
+  if (e.kind != EffectKind::Load) return false;
+  if (e.space != Space::Global && e.space != Space::Generic) return false;
+  if (fn.values && e.address >= 0) {
+    Space narrowed = fn.values->addressSpace(inst, e.address);
+    if (narrowed != Space::None && narrowed != Space::Global && narrowed != Space::Generic) return false;
+  }
+  return true;
+}
+
+const ProtocolModel& protocolOf(const FunctionModel& fn) { return *fn.protocol; }
+
+// --- Construction ---------------------------------------------------------
+
+ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), memory_(*function.memory) {
+  const auto count = static_cast<InstId>(fn_.instructions.size());
+  spins_ = findSpinLoops(fn_);
+  spinOfPoll_.assign(fn_.instructions.size(), -1);
+  writtenByKernel_.assign(fn_.instructions.size(), -1);
+  for (size_t s = 0; s < spins_.size(); ++s)
+    for (InstId poll : spins_[s].polls)
+      if (spinOfPoll_[poll] < 0) spinOfPoll_[poll] = static_cast<int32_t>(s);
+  for (const auto& spin : spins_) polledWords_.insert(polledWords_.end(), spin.polls.begin(), spin.polls.end());
+  std::sort(polledWords_.begin(), polledWords_.end());
+  polledWords_.erase(std::unique(polledWords_.begin(), polledWords_.end()), polledWords_.end());
+  // Every access to a polled word, found once through the address identities
+  // (an O(1) isPollAccess: the checks ask it for every instruction of every
+  // path from every poll).
+  std::unordered_map<int32_t, std::vector<InstId>> pollsByAddress;
+  for (InstId poll : polledWords_)
+    if (int32_t id = fn_.values->identity(poll, addressOf(fn_, poll)); id >= 0) pollsByAddress[id].push_back(poll);
+  pollAccess_.assign(fn_.instructions.size(), 0);
+  for (InstId poll : polledWords_) pollAccess_[poll] = 1;
+  for (InstId i = 0; i < count && !pollsByAddress.empty(); ++i) {
+    if (pollAccess_[i]) continue;
+    int operand = addressOf(fn_, i);
+    if (operand < 0 || fn_.instructions[i].operands[operand].kind != ptx::Operand::Kind::Address) continue;
+    auto same = pollsByAddress.find(fn_.values->identity(i, operand));
+    if (same == pollsByAddress.end()) continue;
+    for (InstId poll : same->second)
+      if (memory_.sameWord(i, poll)) pollAccess_[i] = 1;
+  }
+  // FENCELINE_DEBUG_SPINS=1 lists the spin loops found (for triaging real code).
+  const bool debug = std::getenv("FENCELINE_DEBUG_SPINS") != nullptr;
+  if (debug)
+    for (const auto& spin : spins_)
+      for (InstId poll : spin.polls)
+        fmt::print(stderr, "spin loop {} in {}: poll at PTX line {}, {}, root {}\n", spin.loop,
+                   fn_.function ? fn_.function->name : "?", fn_.instructions[poll].syntax->pos.line,
+                   memory_.location(poll, addressOf(fn_, poll)).toString(), root(poll).toString());
+
+  for (InstId i = 0; i < count; ++i) {
+    const MemoryEffect& e = fn_.instructions[i].effect;
+    if (!writesGlobalMemory(fn_, i)) continue;
+    writes_.push_back(i);
+    if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
+    if (isFlagWrite(e) && isLoaded(root(i))) raisesPeerFlags_ = true;
+  }
+  for (InstId i : writes_) {
+    if (!isSignalCandidate(i)) continue;
+    bool polled = std::any_of(polledWords_.begin(), polledWords_.end(), [&](InstId p) { return maySameWord(i, p); });
+    if (polled) signals_.push_back(i);
+    else if (isOutboundSignal(i)) outboundSignals_.push_back(i);
+  }
+  afterWait_.resize(polledWords_.size());
+  dataRead_.assign(fn_.instructions.size(), 0);
+  for (InstId i = 0; i < count; ++i) dataRead_[i] = isDataRead(fn_, i);
+}
+
+// What follows a wait: the reads it guards, and whether any data access
+// follows at all. Computed on first use (only the polls of signals need it).
+const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
+  size_t k = std::lower_bound(polledWords_.begin(), polledWords_.end(), poll) - polledWords_.begin();
+  AfterWait& after = afterWait_[k];
+  if (after.computed) return after;
+  after.computed = true;
+  const SpinLoop* spin = spinContaining(poll);
+  auto visit = [&](BlockId b, InstId from) {
+    for (InstId i = from; i < fn_.blocks[b].last; ++i) {
+      if (isGuardedRead(i, poll)) after.guardedReads.push_back(i);
+      bool access = dataRead_[i] || writesGlobalMemory(fn_, i);
+      if (access && !(spin && spin->contains(fn_, i)) && !isPollAccess(i) && !memory_.sameWord(i, poll))
+        after.dataFollows = true;
+    }
+  };
+  std::vector<char> seen(fn_.blocks.size(), 0);
+  BlockId start = fn_.blockOf[poll];
+  visit(start, poll + 1);
+  std::vector<BlockId> work(fn_.blocks[start].successors.begin(), fn_.blocks[start].successors.end());
+  while (!work.empty()) {
+    BlockId b = work.back();
+    work.pop_back();
+    if (seen[b]) continue;
+    seen[b] = 1;
+    visit(b, fn_.blocks[b].first);
+    for (BlockId s : fn_.blocks[b].successors) work.push_back(s);
+  }
+  return after;
+}
+
+bool ProtocolModel::isSignalCandidate(InstId i) const {
+  return isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) &&
+         !isConsumingDecrement(i);
+}
+
+// The partner is outside the kernel (the host through mapped memory, a later
+// kernel) when no poll here reads the flag. Judged only on clear evidence: one
+// word of a parameter object, the same for every thread, written by a
+// volatile/relaxed/stronger store or by an atomic at explicit .sys scope. A
+// relaxed .gpu counter (a count of results, a work index) is not evidence.
+bool ProtocolModel::isOutboundSignal(InstId i) const {
+  const MemoryEffect& e = fn_.instructions[i].effect;
+  if (e.kind == EffectKind::ReadModifyWrite && e.scope != Scope::Sys) return false;
+  return root(i).kind == MemoryObject::Kind::Param && isLaunchUniformParamWord(fn_, i);
+}
+
+// --- Queries --------------------------------------------------------------
+
+const SpinLoop* ProtocolModel::spinContaining(InstId inst) const {
+  if (inst < 0 || static_cast<size_t>(inst) >= spinOfPoll_.size() || spinOfPoll_[inst] < 0) return nullptr;
+  return &spins_[spinOfPoll_[inst]];
+}
+
+bool ProtocolModel::isPollAccess(InstId inst) const {
+  return inst >= 0 && static_cast<size_t>(inst) < pollAccess_.size() && pollAccess_[inst];
+}
+
+// Two fields of one struct reached through the same pointer expression
+// (`&sem->inbound`, `&sem->expected` with sem = sems + blockIdx.x): the same
+// base and variable terms, constant offsets that keep the accesses apart.
+// (Local until MemoryAnalysis::alias answers it for accesses whose size it
+// does not know.)
+bool ProtocolModel::disjointFields(InstId a, int oa, InstId b, int ob) const {
+  AbstractValue va = fn_.values->operandValue(a, oa), vb = fn_.values->operandValue(b, ob);
+  if (!va.known || !vb.known || !va.hasBase() || va.baseKind != vb.baseKind || va.base != vb.base) return false;
+  if (va.terms.size() != vb.terms.size()) return false;
+  for (size_t t = 0; t < va.terms.size(); ++t)
+    if (va.terms[t].name != vb.terms[t].name || va.terms[t].coefficient != vb.terms[t].coefficient) return false;
+  const int64_t sizeA = memory_.accessSize(a, oa) > 0 ? memory_.accessSize(a, oa) : 4;
+  const int64_t sizeB = memory_.accessSize(b, ob) > 0 ? memory_.accessSize(b, ob) : 4;
+  return va.constant + sizeA <= vb.constant || vb.constant + sizeB <= va.constant;
+}
+
+MemoryObject ProtocolModel::root(InstId inst) const {
+  int operand = addressOf(fn_, inst);
+  return operand < 0 ? MemoryObject() : memory_.rootOf(inst, operand);
+}
+
+// model/Memory's answer, with one coarsening: pointers read from memory
+// (peer-table entries, struct-held pointers) compare by their table, since
+// two entries read by different threads or ranks may point into one peer
+// buffer; only "an entry does not point into its own table" stays No.
+Alias ProtocolModel::alias(InstId a, InstId b) const {
+  int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
+  if (oa < 0 || ob < 0) return Alias::May;
+  Alias precise = memory_.alias(a, oa, b, ob);
+  if (precise == Alias::Must) return Alias::Must;
+  if (precise == Alias::May && disjointFields(a, oa, b, ob)) return Alias::No;
+  MemoryObject ra = root(a), rb = root(b);
+  if (!isLoaded(memory_.objectOf(a, oa)) && !isLoaded(memory_.objectOf(b, ob)) && !isLoaded(ra) && !isLoaded(rb))
+    return precise;
+  if (isEntryOf(ra, rb) || isEntryOf(rb, ra)) return Alias::No;
+  return Alias::May;
+}
+
+bool ProtocolModel::maySameWord(InstId a, InstId b) const {
+  return memory_.mayShareRoot(a, b) && alias(a, b) != Alias::No;
+}
+
+bool ProtocolModel::readsImmutableInput(InstId read) const {
+  if (!isNonCoherent(fn_.instructions[read])) return false;
+  MemoryObject object = root(read);
+  return object.known() && !isLoaded(object) && !mayBeWrittenByKernel(read);
+}
+
+bool ProtocolModel::isStaleProneNonCoherentRead(InstId read) const {
+  if (!isDataRead(fn_, read) || !isNonCoherent(fn_.instructions[read])) return false;
+  MemoryObject object = root(read);
+  return isLoaded(object) || (object.known() && mayBeWrittenByKernel(read));
+}
+
+// A non-coherent read is the compiler's promise that no other pointer of the
+// kernel writes it: only a write through the same root counts.
+bool ProtocolModel::mayBeWrittenByKernel(InstId read) const {
+  int8_t& cached = writtenByKernel_[read];
+  if (cached < 0) cached = computeMayBeWrittenByKernel(read) ? 1 : 0;
+  return cached == 1;
+}
+
+bool ProtocolModel::computeMayBeWrittenByKernel(InstId read) const {
+  const bool nc = isNonCoherent(fn_.instructions[read]);
+  MemoryObject object = nc ? root(read) : MemoryObject();
+  for (InstId w : writes_) {
+    if (nc) {
+      if (object.known() && root(w) == object) return true;
+      continue;
+    }
+    if (alias(w, read) != Alias::No) return true;
+  }
+  return false;
+}
+
+bool ProtocolModel::hasPartnerInKernel(InstId poll) const {
+  auto [cached, inserted] = partnerInKernel_.try_emplace(poll, false);
+  if (inserted)
+    cached->second = std::any_of(signals_.begin(), signals_.end(), [&](InstId s) { return maySameWord(s, poll); });
+  return cached->second;
+}
+
+bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
+  if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
+  if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read)) return false;
+  MemoryObject object = root(read);
+  if (!object.known() || isLoaded(object)) return true;  // peer memory: written outside, not provably immutable
+  if (mayBeWrittenByKernel(read)) return true;
+  // The partner outside the kernel may have written anything not provably immutable.
+  return !hasPartnerInKernel(poll) && !readsImmutableInput(read);
+}
+
+bool ProtocolModel::isEndOfKernelWait(InstId poll) const {
+  if (!std::binary_search(polledWords_.begin(), polledWords_.end(), poll)) return false;
+  return !afterWait(poll).dataFollows;
+}
+
+bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
+  for (size_t k = 0; k < polledWords_.size(); ++k) {
+    if (!maySameWord(polledWords_[k], signal)) continue;
+    if (isEndOfKernelWait(polledWords_[k])) return true;
+    for (InstId read : afterWait(polledWords_[k]).guardedReads) {
+      if (isNonCoherent(fn_.instructions[read])) {
+        MemoryObject object = root(read);
+        if (!object.known() || isLoaded(object) || root(write) == object) return true;
+        continue;
+      }
+      if (alias(write, read) != Alias::No) return true;
+    }
+  }
+  return false;
+}
+
+bool ProtocolModel::isPublishedWrite(InstId write, InstId signal) const {
+  if (write == signal || !writesGlobalMemory(fn_, write)) return false;
+  if (memory_.sameWord(write, signal)) return false;
+  // Another signal on the same flag object (a flag written to every peer in turn).
+  if (std::binary_search(signals_.begin(), signals_.end(), write) ||
+      std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), write)) {
+    MemoryObject a = root(write), b = root(signal);
+    if (!a.known() || a == b) return false;
+  }
+  if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), signal)) return true;
+  return mayBeReadAfterWait(write, signal);
+}
+
+// --- Ordering and scope ---------------------------------------------------
+
+bool ProtocolModel::opaqueCallMayFence(InstId inst) const {
+  return fn_.instructions[inst].effect.kind == EffectKind::Call;
+}
+
+bool ProtocolModel::isAcquire(InstId inst) const { return isAcquireFence(fn_, inst) || opaqueCallMayFence(inst); }
+
+bool ProtocolModel::releasesFor(InstId inst, InstId signal) const {
+  if (isReleaseFence(fn_, inst) || opaqueCallMayFence(inst)) return true;
+  if (inst == signal) return false;
+  const MemoryEffect& e = fn_.instructions[inst].effect;
+  const MemoryEffect& s = fn_.instructions[signal].effect;
+  return s.kind == EffectKind::ReadModifyWrite && hasReleaseSemantics(e) &&
+         (e.kind == EffectKind::ReadModifyWrite || e.kind == EffectKind::Store) && memory_.sameWord(inst, signal);
+}
+
+Scope ProtocolModel::scopeOf(InstId inst) const {
+  if (opaqueCallMayFence(inst)) return Scope::Sys;
+  Scope s = fn_.instructions[inst].effect.scope;
+  return s == Scope::None ? Scope::Gpu : s;
+}
+
+Scope ProtocolModel::requiredScope(InstId access) const {
+  int operand = fn_.instructions[access].effect.address;
+  if (operand < 0) return Scope::Gpu;
+  if (memory_.isLoadedPointer(access, operand)) return Scope::Sys;
+  // A flag for the host or another kernel: .sys covers either.
+  if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), access)) return Scope::Sys;
+  MemoryObject object = root(access);
+  if (object.known())
+    for (InstId s : systemSignalling_)
+      if (root(s) == object) return Scope::Sys;
+  // A kernel that raises flags on peer GPUs and waits on a flag of its own:
+  // the flag it waits on is raised by the peers.
+  if (raisesPeerFlags_ && isPoll(access)) return Scope::Sys;
+  return Scope::Gpu;
+}
+
+// --- Named facts ----------------------------------------------------------
+
+bool ProtocolModel::isConsumingDecrement(InstId inst) const {
+  const auto& i = fn_.instructions[inst];
+  if (i.effect.kind != EffectKind::ReadModifyWrite || !i.hasModifier("add") || i.operands.empty()) return false;
+  if (!fn_.values->isNegation(inst, static_cast<int>(i.operands.size()) - 1)) return false;
+  for (InstId poll : polledWords_)
+    if (memory_.sameWord(poll, inst) && reachable(fn_, poll, inst)) return true;
+  return false;
+}
+
+bool ProtocolModel::isFloatingPointData(InstId inst) const {
+  static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  for (std::string_view type : kFloatTypes)
+    if (fn_.instructions[inst].hasModifier(type)) return true;
+  return false;
+}
+
+}  // namespace fenceline::model

@@ -1,0 +1,165 @@
+// The flag and barrier protocols of one function, and who their partner is.
+// Built once per function by buildProgram (after values and thread roles);
+// acquire-missing, release-missing, scope-too-narrow, barrier-reuse and
+// barrier-init-race read it and derive nothing of their own.
+//
+// The partner of a signal or a wait is another instance of the same kernel
+// (another block, another rank's copy writing through peer pointers) or code
+// outside the kernel (the host, another kernel). The model answers:
+//  - spin loops and their polls (SpinLoops.h);
+//  - signals: writes a poll of this function may observe (a store with
+//    volatile/relaxed/stronger semantics or an integer atomic, to a word some
+//    poll may read); and outbound signals: flags whose partner is outside the
+//    kernel (no poll here), judged only on clear evidence;
+//  - the data a wait guards and the writes a signal publishes (the partner
+//    model below);
+//  - what counts as an acquire, a release and "a release for this signal";
+//  - the scope a flag's partner needs.
+// Exemptions found on real code are named facts (functions whose names state
+// the fact), each with the shape it came from.
+//
+// Memory identity comes from model/Memory (objects, byte ranges, No/May/Must)
+// and model/Values; Protocol.cpp's alias() adds the partner model's one
+// coarsening (pointers read from memory compare by their table).
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "model/Program.h"
+#include "model/Memory.h"
+#include "model/SpinLoops.h"
+
+namespace fenceline::model {
+
+using Alias = AliasResult;
+
+class ProtocolModel {
+ public:
+  explicit ProtocolModel(const FunctionModel& function);
+
+  const FunctionModel& function() const { return fn_; }
+  const std::vector<SpinLoop>& spins() const { return spins_; }
+  // Signals some poll of this function may observe (sorted).
+  const std::vector<InstId>& signals() const { return signals_; }
+  // Signals whose partner is outside the kernel (sorted; see isOutboundSignal).
+  const std::vector<InstId>& outboundSignals() const { return outboundSignals_; }
+
+  // The spin loop whose poll `inst` is, or null. O(1).
+  const SpinLoop* spinContaining(InstId inst) const;
+  bool isPoll(InstId inst) const { return spinContaining(inst) != nullptr; }
+  // A poll, or a load of a polled word outside its loop (the first poll,
+  // peeled before a rotated loop). A payload-carrying poll (an LL packet read
+  // by one ld.volatile.v2/v4 of {data, flag}) delivers its data in this same
+  // access, so the data needs no acquire of its own.
+  bool isPollAccess(InstId inst) const;
+
+  // --- The partner model -------------------------------------------------
+  // Data a wait (poll `poll`) guards: a read after the wait of memory that
+  // some write of the kernel may touch, or that is written outside the kernel
+  // and not provably immutable (peer memory behind a pointer table). Reads of
+  // objects no write of the kernel touches (`const __restrict__` inputs read
+  // with ld.global.nc, the pointer table itself, host-written parameters) are
+  // not guarded.
+  bool isGuardedRead(InstId read, InstId poll) const;
+  // A write before `signal` that the signal must publish: some read after a
+  // wait on that signal's word may read it (or the partner is outside the
+  // kernel). Writes to the signal's own word and other signals on the same
+  // flag object are not published data.
+  bool isPublishedWrite(InstId write, InstId signal) const;
+  // Alias of two memory accesses (their MemoryEffect::address operands).
+  Alias alias(InstId a, InstId b) const;
+  // The two accesses may touch the same word.
+  bool maySameWord(InstId a, InstId b) const;
+
+  // --- Ordering ------------------------------------------------------------
+  // An ordering operation that acts as an acquire for the executing thread:
+  // an acquire fence, or an opaque call (see opaqueCallMayFence).
+  bool isAcquire(InstId inst) const;
+  // "A release for this signal", the one definition release-missing and
+  // scope-too-narrow share: a release fence, an opaque call, or (when the
+  // signal is an RMW) a release store or RMW on the signal's own word earlier
+  // on the path: the signal continues that release's release sequence.
+  bool releasesFor(InstId inst, InstId signal) const;
+  // The scope an ordering operation acts at (a scope-less fence counts as
+  // .gpu, an opaque call as .sys).
+  Scope scopeOf(InstId inst) const;
+  // The scope a flag access's partner needs: .sys when the evidence says the
+  // partner is off this GPU (a pointer read from memory: peer pointers; a
+  // .sys store or atomic on the signalling side of the same object; a poll in
+  // a kernel that raises flags through peer pointers), .gpu otherwise. A .sys
+  // acquire by the waiter alone is over-strong, not evidence.
+  Scope requiredScope(InstId access) const;
+
+  // --- Named facts (each from a real-code shape; tests/unit/ModelProtocolTest.cpp) ---
+  // A decrement of a polled counter after waiting on it: the arrivals taken
+  // back for the next launch (CUTLASS distributed GEMM's full_barrier). Nobody
+  // waits for it: not a signal.
+  bool isConsumingDecrement(InstId inst) const;
+  // A floating-point atomic or store: a reduction into a workspace (split-K,
+  // stream-K), never a flag.
+  bool isFloatingPointData(InstId inst) const;
+  // A call left opaque after inlining (an extern function such as NVSHMEM's
+  // nvshmemi_transfer_syncapi_update_mem, whose body with its __threadfence()
+  // lives in libnvshmem_device.a): it may fence at any scope, so it is not
+  // judged as missing one.
+  bool opaqueCallMayFence(InstId inst) const;
+  // A load of memory no write of this kernel touches (ld.global.nc: the
+  // compiler's promise for `const __restrict__`/__ldg), not behind a pointer
+  // read from memory: host-written before the launch, immutable during it.
+  bool readsImmutableInput(InstId read) const;
+  // A non-coherent load (ld.global.nc) of data written while the kernel
+  // runs: an object this function writes, or a buffer behind a pointer read
+  // from memory. No fence makes it see the partner's data.
+  bool isStaleProneNonCoherentRead(InstId read) const;
+  // A wait that no data access of the kernel follows (the barrier at the end
+  // of CUTLASS's distributed GEMM full_barrier, a final grid barrier): the
+  // data it guards is used after the kernel, by the next launch, so every
+  // write before its signal is published.
+  bool isEndOfKernelWait(InstId poll) const;
+
+ private:
+  MemoryObject root(InstId inst) const;  // MemoryAnalysis::rootOf of the access's address
+  bool disjointFields(InstId a, int operandA, InstId b, int operandB) const;
+  bool isSignalCandidate(InstId inst) const;
+  bool isOutboundSignal(InstId inst) const;
+  bool mayBeWrittenByKernel(InstId read) const;  // memoized
+  bool computeMayBeWrittenByKernel(InstId read) const;
+  // Some signal of this kernel may write the polled word: the partner is
+  // another instance of the kernel (memoized).
+  bool hasPartnerInKernel(InstId poll) const;
+  bool mayBeReadAfterWait(InstId write, InstId signal) const;
+
+  const FunctionModel& fn_;
+  const MemoryAnalysis& memory_;
+  std::vector<SpinLoop> spins_;
+  std::vector<int32_t> spinOfPoll_;       // per instruction: index into spins_, or -1
+  std::vector<InstId> polledWords_;       // every poll, sorted
+  std::vector<char> pollAccess_;          // per instruction: isPollAccess
+  std::vector<InstId> writes_;            // every global write of the function
+  std::vector<InstId> signals_, outboundSignals_;
+  std::vector<InstId> systemSignalling_;  // .sys stores/atomics (signalling side)
+  bool raisesPeerFlags_ = false;          // a flag store or atomic through a pointer read from memory
+  struct AfterWait {
+    bool computed = false;
+    std::vector<InstId> guardedReads;  // reads after the wait that it guards
+    bool dataFollows = false;          // some data access follows the wait
+  };
+  const AfterWait& afterWait(InstId poll) const;
+  mutable std::vector<AfterWait> afterWait_;  // per entry of polledWords_
+  std::vector<char> dataRead_;                 // per instruction: isDataRead
+  mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
+  mutable std::unordered_map<InstId, bool> partnerInKernel_;
+};
+
+// The protocol model of a function built by buildProgram.
+const ProtocolModel& protocolOf(const FunctionModel& fn);
+
+bool hasAcquireSemantics(const MemoryEffect& e);  // .acquire / .acq_rel / .sc
+bool hasReleaseSemantics(const MemoryEffect& e);  // .release / .acq_rel / .sc
+bool isAcquireFence(const FunctionModel& fn, InstId inst);  // fence.{sc,acq_rel,acquire}, membar
+bool isReleaseFence(const FunctionModel& fn, InstId inst);  // fence.{sc,acq_rel,release}, membar
+// A read of global or generic memory that a wait may guard (loads, not atomics).
+bool isDataRead(const FunctionModel& fn, InstId inst);
+
+}  // namespace fenceline::model

@@ -34,10 +34,15 @@ use_cuda_toolkit() {
   fi
 }
 
-# build_config DIR [CMAKE_ARGS...]: configure (once) and build DIR.
+# build_config DIR [CMAKE_ARGS...] [--target T...]: configure DIR (cmake
+# re-runs only what changed) and build it: everything, or the targets named
+# after --target.
 build_config() {
-  local dir="$1"
+  local dir="$1" configure=() targets=()
   shift
-  cmake -S "$FENCELINE_ROOT" -B "$FENCELINE_ROOT/$dir" -G Ninja "$@"
-  cmake --build "$FENCELINE_ROOT/$dir" -j "$(nproc)"
+  while (($#)); do
+    if [ "$1" = --target ]; then targets+=(--target "$2"); shift 2; else configure+=("$1"); shift; fi
+  done
+  cmake -S "$FENCELINE_ROOT" -B "$FENCELINE_ROOT/$dir" -G Ninja "${configure[@]}"
+  cmake --build "$FENCELINE_ROOT/$dir" -j "$(nproc)" "${targets[@]}"
 }

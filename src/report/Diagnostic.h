@@ -33,6 +33,7 @@ struct Diagnostic {
   Location location;
   std::vector<Note> notes;
   std::string fix;         // what to insert, where, executed by whom
+  std::string fingerprint; // stable identity across runs (report/Fingerprint.h); set before rendering
 };
 
 // Builds a Location for an instruction of a function model.

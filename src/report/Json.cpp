@@ -36,7 +36,8 @@ ordered_json toJson(const Diagnostic& diagnostic) {
                       {"location", position(primaryFrame(diagnostic.location))},
                       {"inlined_at", callers(diagnostic.location)},
                       {"notes", std::move(notes)},
-                      {"fix", diagnostic.fix}};
+                      {"fix", diagnostic.fix},
+                      {"fingerprint", diagnostic.fingerprint}};
 }
 
 std::string renderJson(std::span<const Diagnostic> diagnostics, const RunStats& stats) {

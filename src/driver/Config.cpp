@@ -142,7 +142,8 @@ Value readValue(Cursor& in) {
   if (in.peek() != '[') {
     std::string word;
     while (!in.atEnd() && in.peek() != '\n' && in.peek() != ' ' && in.peek() != '#') word += in.next();
-    in.fail(fmt::format("expected a string (\"...\") or an array of strings ([\"...\"]), found '{}'", word));
+    throw ConfigError{value.line, value.column,
+                      fmt::format("expected a string (\"...\") or an array of strings ([\"...\"]), found '{}'", word)};
   }
   value.isArray = true;
   in.next();

@@ -13,4 +13,8 @@ config.substitutions.append(("%fenceline", config.fenceline))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%nvcc", config.nvcc))
 config.substitutions.append(("%src", config.source_root))
+# The tests' venv (scripts/test-venv; ctest makes it before lit runs).
+config.substitutions.append(("%venv_python", os.path.join(config.test_venv, "bin", "python")))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%build", config.binary_root))
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")

@@ -85,7 +85,12 @@ std::string unknownArgumentMessage(const CLI::App& app, int argc, char** argv) {
       continue;
     }
     if (!command) {
-      if (word.starts_with("-")) continue;  // --version, --help: CLI11 handles them
+      if (word.starts_with("-")) {
+        std::string name = word.substr(0, word.find('='));
+        auto names = optionSpellings(app);
+        if (isKnownSpelling(name, names)) continue;  // --version, --help: CLI11 handles them
+        return fmt::format("error: unknown option '{}'{}", name, didYouMean(name, names));
+      }
       for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
         if (sub->get_name() == word) command = sub;
       if (!command)

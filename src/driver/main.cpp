@@ -266,7 +266,8 @@ int exitStatus(const std::vector<report::Diagnostic>& diagnostics, bool inputErr
 int runCheck(const CheckOptions& options) {
   auto start = std::chrono::steady_clock::now();
 
-  // Select checks from the table (--checks globs).
+  // Validate the --checks globs before anything runs (each input's selection,
+  // with its configuration's `checks` first, is made in resolveAllSettings).
   Checks selected;
   std::string error;
   if (!selectChecks(options.checks, selected, error)) {

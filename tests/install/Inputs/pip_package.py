@@ -3,7 +3,7 @@
 # by scripts/test-venv; no download here: --no-index, no build isolation),
 # install it into a fresh venv, and run the installed `fenceline` console
 # script and `python -m fenceline` on an example. Also builds the sdist.
-# Usage: pip_package.py TEST_VENV_PYTHON SOURCE_ROOT WORK_DIR BUILD_CACHE_DIR EXAMPLE
+# Usage: pip_package.py TEST_VENV_PYTHON SOURCE_ROOT WORK_DIR EXAMPLE
 import os
 import shutil
 import subprocess
@@ -12,7 +12,7 @@ import zipfile
 import tarfile
 from pathlib import Path
 
-venv_python, source, work, build_cache, example = sys.argv[1:6]
+venv_python, source, work, example = sys.argv[1:5]
 work = Path(work)
 shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
@@ -28,11 +28,14 @@ def run(command, **kwargs):
 
 
 env = dict(os.environ)
-if shutil.which("ccache"):  # a rebuild of the same sources is then quick
+# A fresh build folder each run (scikit-build-core checks that a reused one has
+# the same metadata, which a README edit changes); ccache, when there, makes
+# a rebuild of the same sources quick.
+if shutil.which("ccache"):
     env.setdefault("CMAKE_CXX_COMPILER_LAUNCHER", "ccache")
 wheels = work / "wheels"
 built = run([venv_python, "-m", "pip", "wheel", "--no-deps", "--no-index", "--no-build-isolation",
-             "--disable-pip-version-check", "-w", wheels, "-C", f"build-dir={build_cache}", source], env=env)
+             "--disable-pip-version-check", "-w", wheels, "-C", f"build-dir={work / 'skbuild'}", source], env=env)
 if built.returncode != 0:
     sys.exit("pip wheel failed")
 (wheel,) = wheels.glob("fenceline-*.whl")

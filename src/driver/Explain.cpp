@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "checks/CheckTable.h"
+#include "driver/CheckSelection.h"
+#include "driver/DidYouMean.h"
+#include "driver/TerminalMarkdown.h"
 #include "report/SourceText.h"
 
 namespace fenceline::driver {
@@ -26,16 +30,39 @@ fs::path executableDir() {
   return error ? fs::path() : self.parent_path();
 }
 
+// Installed location first, so an installed binary reads the pages installed
+// with it even when the source tree it was built from is still there.
 std::vector<fs::path> docRoots() {
   std::vector<fs::path> roots;
+  if (fs::path dir = executableDir(); !dir.empty()) {
+    roots.push_back(dir.parent_path() / "share" / "fenceline");
+    roots.push_back(dir.parent_path());
+  }
 #ifdef FENCELINE_SOURCE_DIR
   roots.emplace_back(FENCELINE_SOURCE_DIR);
 #endif
-  if (fs::path dir = executableDir(); !dir.empty()) {
-    roots.push_back(dir.parent_path());
-    roots.push_back(dir.parent_path() / "share" / "fenceline");
-  }
   return roots;
+}
+
+// SARIF rule tags by check family (id prefix); every check gets the first row.
+struct FamilyTags {
+  std::string_view prefix;
+  std::vector<std::string> tags;
+};
+const FamilyTags kFamilyTags[] = {
+    {"", {"correctness", "concurrency", "memory-ordering"}},
+    {"proxy-", {"async-proxy"}},
+    {"barrier-", {"barrier"}},
+    {"acquire-", {"acquire-release"}},
+    {"release-", {"acquire-release"}},
+    {"scope-", {"scope"}},
+};
+
+std::vector<std::string> tagsOf(std::string_view id) {
+  std::vector<std::string> tags;
+  for (const auto& family : kFamilyTags)
+    if (id.starts_with(family.prefix)) tags.insert(tags.end(), family.tags.begin(), family.tags.end());
+  return tags;
 }
 
 // The first prose paragraph of a doc page (skipping headings and "**Key:**"
@@ -90,16 +117,24 @@ int listChecks(const std::string& format) {
   return 0;
 }
 
-int explainCheck(const std::string& id) {
+int explainCheck(const std::string& id, const std::string& color) {
+  if (id.empty()) {
+    std::cout << "The checks (run 'fenceline explain CHECK' for one check's page):\n";
+    return listChecks("text");
+  }
   const checks::CheckInfo* check = checks::findCheck(id);
   if (!check) {
-    std::cerr << fmt::format("error: unknown check '{}'; the checks are:\n", id);
+    auto suggestion = closestMatch(id, checkIdList());
+    std::cerr << (suggestion ? fmt::format("error: unknown check '{}'; did you mean '{}'? The checks are:\n", id, *suggestion)
+                             : fmt::format("error: unknown check '{}'; the checks are:\n", id));
     for (const auto& known : checks::allChecks()) std::cerr << fmt::format("  {}\n", known.id);
     return 2;
   }
   if (auto page = readDocPage(check->docPage)) {
-    std::cout << *page;
-    if (!page->empty() && page->back() != '\n') std::cout << "\n";
+    bool styled = color == "always" || (color == "auto" && ::isatty(1) && !std::getenv("NO_COLOR"));
+    std::string text = styled ? renderMarkdownForTerminal(*page) : *page;
+    std::cout << text;
+    if (!text.empty() && text.back() != '\n') std::cout << "\n";
     return 0;
   }
   std::cout << fmt::format("{} ({}): {}\n", check->id, report::toString(check->severity), check->summary);
@@ -114,6 +149,7 @@ std::vector<report::SarifRule> sarifRules() {
     rule.id = check.id;
     rule.shortDescription = check.summary;
     rule.level = check.severity;
+    rule.tags = tagsOf(check.id);
     if (auto page = readDocPage(check.docPage)) {
       rule.helpMarkdown = *page;
       rule.fullDescription = firstParagraph(*page);

@@ -1,8 +1,10 @@
 // What the check table says about itself: `fenceline list-checks`,
-// `fenceline explain CHECK` (prints docs/checks/<id>.md) and the SARIF rules.
-// The doc pages are found next to the sources (FENCELINE_SOURCE_DIR, set at
-// build time), relative to the binary (../docs, for a build folder inside the
-// repository), or in an installed share folder (../share/fenceline/docs).
+// `fenceline explain CHECK` (prints docs/checks/<id>.md; with no CHECK, the
+// list of checks) and the SARIF rules. The doc pages are found, in this
+// order, in the installed share folder (<bin>/../share/fenceline/docs, where
+// `cmake --install` and the pip package put them), relative to the binary
+// (<bin>/../docs, for a build folder inside the repository), or next to the
+// sources (FENCELINE_SOURCE_DIR, set at build time).
 #pragma once
 
 #include <optional>
@@ -17,7 +19,8 @@ namespace fenceline::driver {
 std::optional<std::string> readDocPage(std::string_view docPage);
 
 int listChecks(const std::string& format);   // text | json; returns the exit status
-int explainCheck(const std::string& id);     // returns the exit status
+// color: auto (Markdown rendered for a terminal when stdout is one), always, never.
+int explainCheck(const std::string& id, const std::string& color);  // returns the exit status
 
 std::vector<report::SarifRule> sarifRules();
 

@@ -1,6 +1,7 @@
 // What `fenceline check` was asked to do, as parsed from the command line.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,17 @@ namespace fenceline::driver {
 
 inline constexpr const char* kVersion = "0.1.0";
 inline constexpr const char* kDefaultArch = "sm_90a";
+
+// SARIF's tool.driver.informationUri and the rules' helpUri template ("{id}"
+// is the check id), set at build time (CMake FENCELINE_PROJECT_URL and
+// FENCELINE_HELP_URI); the configuration keys information-uri and help-uri
+// override them. Empty: omitted.
+#ifndef FENCELINE_PROJECT_URL
+#define FENCELINE_PROJECT_URL ""
+#endif
+#ifndef FENCELINE_HELP_URI
+#define FENCELINE_HELP_URI ""
+#endif
 
 struct CheckOptions {
   std::vector<std::string> inputs;      // .ptx, .cu, directories
@@ -21,7 +33,7 @@ struct CheckOptions {
   unsigned jobs = 0;                    // -j (0 = all cores)
   std::string output;                   // -o ("" = stdout)
   std::string color = "auto";           // auto | always | never
-  std::string sarifRoot;                // --sarif-root ("" = working directory)
+  std::string sarifRoot;                // --sarif-root ("" = git root of the working directory, else it)
   bool verify = false;                  // --verify
   bool verbose = false;                 // -v: print the nvcc command lines
   // Inputs and output (driver/Inputs.h, driver/UserCode.h, driver/Binaries.h).
@@ -29,6 +41,15 @@ struct CheckOptions {
   std::vector<std::string> systemHeaderPrefixes; // --system-header-prefix: library code, not the user's
   std::string cuobjdump;                         // --cuobjdump ("" = PATH, next to nvcc, /usr/local/cuda/bin)
   bool showPtx = false;                          // --show-ptx: the PTX line under each location
+  // Configuration and policy (see Config.h, Settings.h); unset = the config file's value.
+  std::string configFile;               // --config FILE ("" = found upward from each input)
+  bool noConfig = false;                // --no-config
+  std::optional<std::string> warningsAsErrors;  // --warnings-as-errors GLOBS
+  std::optional<std::string> failOn;            // --fail-on error|warning|note|never
+  std::optional<std::string> headerFilter;      // --header-filter REGEX
+  // Baselines (see Baseline.h).
+  std::string baseline;                 // --baseline FILE ("" = none)
+  std::string writeBaseline;            // --write-baseline FILE
 };
 
 }  // namespace fenceline::driver

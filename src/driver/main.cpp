@@ -1,7 +1,9 @@
 // fenceline: the command-line driver. `fenceline check` reads top to bottom as
 // the pipeline it runs: select checks, collect inputs, and for each input get
 // PTX, parse it, build the program model and run the checks; then one report
-// per source site, suppressions, and either --verify or a renderer.
+// per source site, suppressions, baseline, and either --verify or a renderer.
+// Each input is checked under its configuration file (.fenceline.toml, found
+// upward from it) with the command line on top (Settings.h).
 // `list-checks` and `explain` read the same check table.
 #include <cxxabi.h>
 #include <unistd.h>
@@ -14,25 +16,32 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "checks/CheckTable.h"
+#include "driver/Baseline.h"
 #include "driver/CheckSelection.h"
 #include "driver/Compiler.h"
+#include "driver/Config.h"
 #include "driver/Deduplicate.h"
+#include "driver/DidYouMean.h"
 #include "driver/Explain.h"
 #include "driver/Inputs.h"
 #include "driver/Options.h"
 #include "driver/Parallel.h"
 #include "driver/PtxSources.h"
+#include "driver/ProjectRoot.h"
+#include "driver/Settings.h"
 #include "driver/Suppressions.h"
 #include "driver/UserCode.h"
 #include "driver/Verify.h"
 #include "model/Program.h"
 #include "ptx/Parser.h"
 #include "report/Frames.h"
+#include "report/Fingerprint.h"
 #include "report/Json.h"
 #include "report/Sarif.h"
 #include "report/SourceText.h"
@@ -170,17 +179,32 @@ bool useColor(const CheckOptions& options) {
   return ::isatty(1) && !std::getenv("NO_COLOR") && !(term && std::string_view(term) == "dumb");
 }
 
+// What the whole run shares: the project root (SARIF URIs, fingerprints) and
+// the run-wide keys of the configuration (fail-on, help-uri,
+// information-uri), taken from the configuration of the working directory,
+// else of the first input.
+struct RunSettings {
+  fs::path root;
+  const Config* config = nullptr;
+  std::string failOn = "warning";
+};
+
+report::SarifOptions sarifOptions(const RunSettings& run) {
+  report::SarifOptions sarif;
+  sarif.toolVersion = kVersion;
+  sarif.sourceRoot = run.root;
+  sarif.informationUri = FENCELINE_PROJECT_URL;
+  if (run.config && run.config->informationUri) sarif.informationUri = *run.config->informationUri;
+  sarif.helpUriTemplate = FENCELINE_HELP_URI;
+  if (run.config && run.config->helpUri) sarif.helpUriTemplate = *run.config->helpUri;
+  sarif.rules = sarifRules();
+  return sarif;
+}
+
 std::string render(const std::vector<report::Diagnostic>& diagnostics, const report::RunStats& stats,
-                   report::SourceText& sources, const CheckOptions& options) {
+                   report::SourceText& sources, const CheckOptions& options, const RunSettings& run) {
   if (options.format == "json") return report::renderJson(diagnostics, stats);
-  if (options.format == "sarif") {
-    report::SarifOptions sarif;
-    sarif.toolVersion = kVersion;
-    std::error_code error;
-    sarif.sourceRoot = fs::absolute(options.sarifRoot.empty() ? fs::current_path(error) : fs::path(options.sarifRoot), error);
-    sarif.rules = sarifRules();
-    return report::renderSarif(diagnostics, sources, sarif);
-  }
+  if (options.format == "sarif") return report::renderSarif(diagnostics, sources, sarifOptions(run));
   return report::renderText(diagnostics, sources, {useColor(options), true, options.showPtx});
 }
 
@@ -196,10 +220,69 @@ bool writeOutput(const std::string& text, const std::string& path) {
   return static_cast<bool>(out);
 }
 
+// Settings of each input (its configuration file under the command line) and
+// of the run. Returns false after printing the error of a bad configuration.
+bool resolveAllSettings(const CheckOptions& options, const std::vector<Input>& inputs,
+                        std::vector<InputSettings>& settings, ConfigFinder& configs, RunSettings& run) {
+  std::string error;
+  settings.resize(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Config* config = configs.forInput(inputs[i].path, error);
+    if (!error.empty() || !resolveSettings(options, config, settings[i], error)) {
+      std::cerr << error << "\n";
+      return false;
+    }
+  }
+  std::error_code ec;
+  run.config = configs.forInput(fs::current_path(ec), error);
+  if (!error.empty()) {
+    std::cerr << error << "\n";
+    return false;
+  }
+  if (!run.config && !settings.empty()) run.config = settings.front().config;
+  if (run.config && run.config->failOn) run.failOn = *run.config->failOn;
+  if (options.failOn) run.failOn = *options.failOn;
+  run.root = projectRoot(options.sarifRoot);
+  return true;
+}
+
+// --write-baseline records every finding; --baseline then drops the recorded
+// ones. Returns false after printing an error.
+bool applyBaselines(const CheckOptions& options, std::vector<report::Diagnostic>& diagnostics,
+                    const report::RunStats& stats, size_t& baselined) {
+  baselined = 0;
+  if (!options.writeBaseline.empty()) {
+    if (!writeOutput(report::renderJson(diagnostics, stats), options.writeBaseline)) return false;
+    std::cerr << fmt::format("baseline: {} findings written to {}\n", diagnostics.size(), options.writeBaseline);
+  }
+  if (options.baseline.empty()) return true;
+  std::set<std::string> fingerprints;
+  std::string error;
+  if (!readBaseline(options.baseline, fingerprints, error)) {
+    std::cerr << error << "\n";
+    return false;
+  }
+  diagnostics = dropBaselined(std::move(diagnostics), fingerprints, baselined);
+  return true;
+}
+
+// The exit status of a rendered run: 2 on input errors, 1 when a finding's
+// severity reaches --fail-on (0 after --write-baseline: the findings are
+// recorded, not failures), else 0.
+int exitStatus(const std::vector<report::Diagnostic>& diagnostics, bool inputErrors, const CheckOptions& options,
+               const RunSettings& run) {
+  if (inputErrors) return 2;
+  if (!options.writeBaseline.empty()) return 0;
+  for (const auto& diagnostic : diagnostics)
+    if (failsRun(diagnostic.severity, run.failOn)) return 1;
+  return 0;
+}
+
 int runCheck(const CheckOptions& options) {
   auto start = std::chrono::steady_clock::now();
 
-  // Select checks from the table (--checks globs).
+  // Validate the --checks globs before anything runs (each input's selection,
+  // with its configuration's `checks` first, is made in resolveAllSettings).
   Checks selected;
   std::string error;
   if (!selectChecks(options.checks, selected, error)) {
@@ -214,13 +297,23 @@ int runCheck(const CheckOptions& options) {
     return 2;
   }
 
-  // Check every input, in parallel, keeping results in input order.
+  // Settings per input: its .fenceline.toml (found upward), then the command line.
+  ConfigFinder configs(options.configFile, options.noConfig);
+  std::vector<InputSettings> settings;
+  RunSettings run;
+  if (!resolveAllSettings(options, inputs, settings, configs, run)) return 2;
+
+  // Check every input, in parallel, keeping results in input order; then its
+  // policy: per-check severity, --warnings-as-errors, --header-filter.
   std::string nvcc = findNvcc(options.nvcc);
   std::string toolkitRoot = nvcc.empty() ? "" : fs::path(nvcc).parent_path().parent_path().string();
   std::vector<InputResult> results(inputs.size());
   forEachInParallel(
       inputs.size(), options.jobs,
-      [&](size_t i) { results[i] = checkInput(inputs[i], selected, options, nvcc, toolkitRoot); },
+      [&](size_t i) {
+        results[i] = checkInput(inputs[i], settings[i].checks, settings[i].options, nvcc, toolkitRoot);
+        results[i].diagnostics = applyPolicy(std::move(results[i].diagnostics), settings[i]);
+      },
       [&](size_t i) { return inputs[i].path; });
 
   bool inputErrors = false;
@@ -252,6 +345,7 @@ int runCheck(const CheckOptions& options) {
   // Drop what `// fenceline: ignore(check-id)` comments suppress.
   report::SourceText sources;
   diagnostics = applySuppressions(std::move(diagnostics), sources);
+  for (const auto& warning : unknownSuppressionIds(sourceFiles, sources)) std::cerr << warning << "\n";
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // --verify: compare with the `// expect:` comments instead of rendering.
@@ -264,12 +358,36 @@ int runCheck(const CheckOptions& options) {
     return verified.ok ? 0 : 1;
   }
 
+  // Fingerprints (check, file, function, flagged line), then the baselines.
+  report::assignFingerprints(diagnostics, run.root, sources);
+  size_t baselined = 0;
+  if (!applyBaselines(options, diagnostics, stats, baselined)) return 2;
+
   // Render: text, JSON or SARIF, to stdout or -o FILE.
-  if (!writeOutput(render(diagnostics, stats, sources, options), options.output)) return 2;
+  if (!writeOutput(render(diagnostics, stats, sources, options, run), options.output)) return 2;
   if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
-  if (inputErrors) return 2;
-  if (stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
-  return diagnostics.empty() ? 0 : 1;
+  if (baselined > 0) std::cerr << fmt::format("baseline: {} known findings not shown ({})\n", baselined, options.baseline);
+  if (!inputErrors && stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
+  return exitStatus(diagnostics, inputErrors, options, run);
+}
+
+
+// The options of configuration, policy and baselines (docs/cli.md).
+void addPolicyOptions(CLI::App& check, CheckOptions& options) {
+  check.add_option("--config", options.configFile,
+                   "Configuration file to use for every input (default: .fenceline.toml found upward from each input)");
+  check.add_flag("--no-config", options.noConfig, "Read no configuration file");
+  check.add_option("--warnings-as-errors", options.warningsAsErrors,
+                   "Report warnings of the checks these globs select as errors (e.g. 'proxy-*'; '*' for all)");
+  check.add_option("--fail-on", options.failOn,
+                   "Lowest severity that makes the exit status 1: error, warning (default), note or never")
+      ->check(CLI::IsMember({"error", "warning", "note", "never"}));
+  check.add_option("--header-filter", options.headerFilter,
+                   "Report only findings whose file path matches this regular expression (searched anywhere)");
+  check.add_option("--baseline", options.baseline,
+                   "Report only findings not in FILE (a JSON report or SARIF log, e.g. from --write-baseline)");
+  check.add_option("--write-baseline", options.writeBaseline,
+                   "Write every finding to FILE as a baseline (JSON report); the exit status is then 0");
 }
 
 }  // namespace
@@ -307,7 +425,8 @@ int runCommandLine(int argc, char** argv) {
   check->add_option("--color", options.color, "Colors in text output: auto (on a terminal), always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   check->add_option("--sarif-root", options.sarifRoot,
-                    "Folder SARIF paths are made relative to (default: the working directory)");
+                    "Folder SARIF paths and finding fingerprints are relative to (default: the root of the git "
+                    "work tree holding the working directory, else the working directory)");
   check->add_flag("--verify", options.verify,
                   "Compare diagnostics with '// expect: check-id' comments in the sources; report missing and "
                   "unexpected ones (exit 0 when they match)");
@@ -324,25 +443,34 @@ int runCommandLine(int argc, char** argv) {
   check->add_option("--cuobjdump", options.cuobjdump,
                     "cuobjdump for binary inputs (default: PATH, next to nvcc, /usr/local/cuda/bin)");
   check->add_flag("--show-ptx", options.showPtx, "Print the PTX line under each location of a text report");
+    // Configuration, policy and baselines: driver/Config.h, driver/Settings.h, driver/Baseline.h.
+  addPolicyOptions(*check, options);
 
   std::string listFormat = "text";
   CLI::App* list = app.add_subcommand("list-checks", "List the checks: id, severity and summary");
   list->add_option("--format", listFormat, "text or json (default: text)")->check(CLI::IsMember({"text", "json"}));
 
-  std::string explainId;
-  CLI::App* explain = app.add_subcommand("explain", "Print the documentation page of a check");
-  explain->add_option("check", explainId, "Check id (see list-checks)")->required();
+  std::string explainId, explainColor = "auto";
+  CLI::App* explain = app.add_subcommand("explain", "Print the documentation page of a check (no CHECK: list the checks)");
+  explain->add_option("check", explainId, "Check id (see list-checks)");
+  explain->add_option("--color", explainColor,
+                      "Render the Markdown page for a terminal: auto (when stdout is one), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (std::string hint = unknownArgumentMessage(app, argc, argv); !hint.empty() && e.get_exit_code() != 0) {
+      std::cerr << hint << "\nRun 'fenceline --help' for usage.\n";
+      return 2;
+    }
     int status = app.exit(e);
     return status == 0 ? 0 : 2;
   }
   options.archGiven = arch->count() > 0;
 
   if (list->parsed()) return listChecks(listFormat);
-  if (explain->parsed()) return explainCheck(explainId);
+  if (explain->parsed()) return explainCheck(explainId, explainColor);
   return runCheck(options);
 }
 

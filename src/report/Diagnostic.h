@@ -41,6 +41,7 @@ struct Diagnostic {
   // into this one finding, this one's first; empty when there was one.
   std::vector<std::string> instantiations;
   std::string input;       // the file checked when it is not the source (PTX, Triton kernel, binary)
+  std::string fingerprint; // stable identity across runs (report/Fingerprint.h); set before rendering
 };
 
 // Builds a Location for an instruction of a function model.

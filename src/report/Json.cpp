@@ -51,7 +51,8 @@ ordered_json toJson(const Diagnostic& diagnostic) {
                       {"expanded_from", helpers(diagnostic.location)},
                       {"inlined_at", callers(diagnostic.location)},
                       {"notes", std::move(notes)},
-                      {"fix", diagnostic.fix}};
+                       {"fix", diagnostic.fix},
+                       {"fingerprint", diagnostic.fingerprint}};
   if (!diagnostic.instantiations.empty()) result["instantiations"] = diagnostic.instantiations;
   if (!diagnostic.input.empty()) result["input"] = diagnostic.input;
   if (!diagnostic.input.empty() && diagnostic.location.ptxLine)

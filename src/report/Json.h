@@ -4,7 +4,7 @@
 //                     "location": {"file", "line", "column"},
 //                     "inlined_at": [{"function", "file", "line", "column"}, ...],
 //                     "notes": [{"message", "location", "inlined_at"}],
-//                     "fix"}],
+//                     "fix", "fingerprint"}],   (fingerprint: report/Fingerprint.h)
 //    "stats": {"files", "functions", "instructions", "seconds"}}
 // "location" is the innermost source frame (the PTX position when the PTX has
 // no line info); "inlined_at" lists the call sites, innermost caller first.

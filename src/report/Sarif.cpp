@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/Fingerprint.h"
 #include "report/Frames.h"
 
 namespace fenceline::report {
@@ -43,13 +44,9 @@ std::string encodePath(std::string_view path) {
 // An artifact location: relative to the source root (with uriBaseId) when the
 // file lies under it, else an absolute file URI.
 ordered_json artifact(const std::string& file, const std::filesystem::path& root) {
-  namespace fs = std::filesystem;
-  fs::path path(file);
-  if (path.is_relative()) return ordered_json{{"uri", encodePath(path.generic_string())}, {"uriBaseId", kRootId}};
-  fs::path relative = path.lexically_normal().lexically_relative(root);
-  if (!root.empty() && !relative.empty() && *relative.begin() != "..")
-    return ordered_json{{"uri", encodePath(relative.generic_string())}, {"uriBaseId", kRootId}};
-  return ordered_json{{"uri", "file://" + encodePath(path.lexically_normal().generic_string())}};
+  std::string path = projectRelativePath(file, root);
+  if (!path.starts_with("/")) return ordered_json{{"uri", encodePath(path)}, {"uriBaseId", kRootId}};
+  return ordered_json{{"uri", "file://" + encodePath(path)}};
 }
 
 ordered_json physicalLocation(const model::SourceFrame& frame, const std::filesystem::path& root) {
@@ -64,33 +61,6 @@ ordered_json location(const model::SourceFrame& frame, const std::filesystem::pa
   ordered_json result{{"physicalLocation", physicalLocation(frame, root)}};
   if (!message.empty()) result["message"] = {{"text", message}};
   return result;
-}
-
-// 64-bit FNV-1a: small, stable across platforms and releases.
-uint64_t fnv1a(std::string_view text, uint64_t hash = 1469598103934665603ull) {
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
-
-std::string trimmed(std::string_view text) {
-  size_t begin = text.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  size_t end = text.find_last_not_of(" \t");
-  return std::string(text.substr(begin, end - begin + 1));
-}
-
-std::string fingerprintKey(const Diagnostic& diagnostic, const std::filesystem::path& root, SourceText& sources) {
-  model::SourceFrame primary = primaryFrame(diagnostic.location);
-  std::string key = diagnostic.check + '\0' + artifact(primary.file, root)["uri"].get<std::string>() + '\0';
-  for (const auto& frame : diagnostic.location.frames) key += frame.function + '\0';
-  if (auto line = sources.line(primary.file, primary.line))
-    key += trimmed(*line);
-  else
-    key += std::to_string(primary.line);
-  return key;
 }
 
 // The inline chain as one thread flow, outermost call first, so a viewer can
@@ -117,22 +87,35 @@ ordered_json rule(const SarifRule& rule) {
   else
     result["help"] = {{"text", rule.shortDescription}};
   result["defaultConfiguration"] = {{"level", level(rule.level)}};
-  result["properties"] = {{"tags", {"correctness", "concurrency", "memory-ordering"}}};
+  result["properties"] = {{"precision", rule.precision}, {"tags", rule.tags}};
   return result;
+}
+
+// The helpUri of a rule: the template with "{id}" replaced by the check id.
+std::string expandHelpUri(std::string_view uriTemplate, std::string_view id) {
+  std::string uri(uriTemplate);
+  for (size_t at = uri.find("{id}"); at != std::string::npos; at = uri.find("{id}", at + id.size()))
+    uri.replace(at, 4, id);
+  return uri;
 }
 
 }  // namespace
 
-std::string renderSarif(std::span<const Diagnostic> diagnostics, SourceText& sources, const SarifOptions& options) {
+std::string renderSarif(std::span<const Diagnostic> given, SourceText& sources, const SarifOptions& options) {
   std::filesystem::path root = options.sourceRoot.lexically_normal();
+  std::vector<Diagnostic> diagnostics(given.begin(), given.end());
+  bool unfingerprinted = false;
+  for (const auto& diagnostic : diagnostics) unfingerprinted = unfingerprinted || diagnostic.fingerprint.empty();
+  if (unfingerprinted) assignFingerprints(diagnostics, root, sources);
   std::map<std::string, size_t> ruleIndex;
   ordered_json rules = ordered_json::array();
-  for (const auto& entry : options.rules) {
+  for (auto entry : options.rules) {
+    if (entry.helpUri.empty() && !options.helpUriTemplate.empty())
+      entry.helpUri = expandHelpUri(options.helpUriTemplate, entry.id);
     ruleIndex.emplace(entry.id, rules.size());
     rules.push_back(rule(entry));
   }
 
-  std::map<std::string, int> occurrences;  // same fingerprint key seen before
   ordered_json results = ordered_json::array();
   for (const auto& diagnostic : diagnostics) {
     ordered_json result{{"ruleId", diagnostic.check}};
@@ -153,9 +136,7 @@ std::string renderSarif(std::span<const Diagnostic> diagnostics, SourceText& sou
       result["relatedLocations"] = std::move(related);
     }
     if (diagnostic.location.frames.size() > 1) result["codeFlows"] = inlineFlow(diagnostic, root);
-    std::string key = fingerprintKey(diagnostic, root, sources);
-    int occurrence = occurrences[key]++;
-    result["partialFingerprints"] = {{"fencelineHash/v1", fmt::format("{:016x}:{}", fnv1a(key), occurrence + 1)}};
+    result["partialFingerprints"] = {{"fencelineHash/v1", diagnostic.fingerprint}};
     if (!diagnostic.function.empty()) result["properties"] = {{"function", diagnostic.function}};
     if (!diagnostic.instantiations.empty()) result["properties"]["instantiations"] = diagnostic.instantiations;
     results.push_back(std::move(result));

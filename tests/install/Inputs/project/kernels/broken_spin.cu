@@ -1,0 +1,12 @@
+// A flag spin without acquire: the data read after the loop may be stale
+// (acquire-missing at line 8), so the check step fails the build.
+__device__ int ready;
+__device__ int data;
+
+__global__ void wait_then_read(int* out) {
+  if (threadIdx.x == 0) {
+    while (*(volatile int*)&ready == 0) {
+    }
+    out[blockIdx.x] = data;
+  }
+}

@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
 #include "model/Paths.h"

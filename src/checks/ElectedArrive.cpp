@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
@@ -73,7 +73,7 @@ std::optional<ReleaseKind> releaseKind(const FunctionModel& fn, InstId i) {
   const auto& e = fn.instructions[i].effect;
   if (proxy::isHandOffArrive(fn, i)) return ReleaseKind::Arrive;
   if ((e.kind == EffectKind::Store || e.kind == EffectKind::ReadModifyWrite) && e.mbarrier < 0 &&
-      protocol::hasReleaseSemantics(e))
+      model::hasReleaseSemantics(e))
     return ReleaseKind::GlobalRelease;
   return std::nullopt;
 }
@@ -102,8 +102,8 @@ std::vector<InstId> consumerReads(const FunctionModel& fn, InstId release, Relea
   auto isWait = [&](InstId i) {
     const auto& e = fn.instructions[i].effect;
     if (kind == ReleaseKind::Arrive) return e.kind == EffectKind::MbarrierWait && proxy::sameBarrier(fn, release, i);
-    if (protocol::isAcquireFence(fn, i)) return true;
-    return (e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && protocol::hasAcquireSemantics(e);
+    if (model::isAcquireFence(fn, i)) return true;
+    return (e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && model::hasAcquireSemantics(e);
   };
   // ld.global.nc reads memory the kernel treats as read-only (const
   // __restrict__ inputs): never the data a release publishes.

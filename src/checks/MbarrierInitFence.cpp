@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
@@ -64,9 +64,9 @@ std::optional<BarrierUse> barrierUse(const FunctionModel& fn, InstId i) {
 bool isClusterRelease(const FunctionModel& fn, InstId i) {
   const auto& e = fn.instructions[i].effect;
   if (e.kind == EffectKind::CtaBarrierArrive && e.scope == Scope::Cluster)
-    return protocol::hasReleaseSemantics(e);
-  if (!protocol::isReleaseFence(fn, i)) return false;
-  Scope s = protocol::scopeOf(fn, i);
+    return model::hasReleaseSemantics(e);
+  if (!model::isReleaseFence(fn, i)) return false;
+  Scope s = model::protocolOf(fn).scopeOf(i);
   return s == Scope::Cluster || s == Scope::Gpu || s == Scope::Sys;
 }
 

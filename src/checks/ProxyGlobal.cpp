@@ -23,7 +23,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
 #include "model/Memory.h"
@@ -44,7 +44,7 @@ using model::Space;
 bool isGlobalTarget(Space s) { return s == Space::Global || s == Space::Tensor; }
 
 bool atLeastGpu(const FunctionModel& fn, InstId i) {
-  Scope s = protocol::scopeOf(fn, i);
+  Scope s = model::protocolOf(fn).scopeOf(i);
   return s == Scope::Gpu || s == Scope::Sys;
 }
 
@@ -71,7 +71,7 @@ int asyncGlobalReadOperand(const FunctionModel& fn, InstId i) {
   return isGlobalTarget(e.sourceSpace) ? e.source : -1;
 }
 
-bool isAcquirePoint(const protocol::Context& ctx, InstId i);
+bool isAcquirePoint(const model::ProtocolModel& ctx, InstId i);
 
 // An async copy that writes global memory through an address (a bulk store
 // or reduction, not a tensor-map copy: its memory cannot be related to the
@@ -85,12 +85,12 @@ bool isAsyncGlobalWrite(const FunctionModel& fn, InstId i) {
 // A generic read of global memory after a wait (any acquire point of the
 // function) that may read what the async copy wrote: the consumer of the
 // release.
-bool readAfterAWait(const protocol::Context& ctx, InstId copy) {
-  const FunctionModel& fn = ctx.fn;
+bool readAfterAWait(const model::ProtocolModel& ctx, InstId copy) {
+  const FunctionModel& fn = ctx.function();
   const int destination = fn.instructions[copy].effect.destination;
   auto reads = [&](InstId i) {
     const auto& e = fn.instructions[i].effect;
-    return e.kind == EffectKind::Load && e.address >= 0 && protocol::isDataRead(fn, i) &&
+    return e.kind == EffectKind::Load && e.address >= 0 && model::isDataRead(fn, i) &&
            fn.memory->alias(i, e.address, copy, destination) != model::AliasResult::No;
   };
   auto never = [](InstId) { return false; };
@@ -109,21 +109,21 @@ bool isGlobalProxyFence(const FunctionModel& fn, InstId i) {
 
 // A signal: a release store or RMW at .gpu or wider, or a relaxed flag
 // store / atomic that a spin loop of this function polls.
-bool isReleasePoint(const protocol::Context& ctx, InstId i) {
-  const FunctionModel& fn = ctx.fn;
+bool isReleasePoint(const model::ProtocolModel& ctx, InstId i) {
+  const FunctionModel& fn = ctx.function();
   const auto& e = fn.instructions[i].effect;
   if (e.address < 0) return false;
-  if ((e.kind == EffectKind::Store || e.kind == EffectKind::ReadModifyWrite) && protocol::hasReleaseSemantics(e))
+  if ((e.kind == EffectKind::Store || e.kind == EffectKind::ReadModifyWrite) && model::hasReleaseSemantics(e))
     return atLeastGpu(fn, i);
-  return std::binary_search(ctx.signals.begin(), ctx.signals.end(), i);
+  return std::binary_search(ctx.signals().begin(), ctx.signals().end(), i);
 }
 
 // A wait: an acquire load or RMW at .gpu or wider, or the poll of a spin loop.
-bool isAcquirePoint(const protocol::Context& ctx, InstId i) {
-  const FunctionModel& fn = ctx.fn;
+bool isAcquirePoint(const model::ProtocolModel& ctx, InstId i) {
+  const FunctionModel& fn = ctx.function();
   const auto& e = fn.instructions[i].effect;
   if (e.address < 0) return false;
-  if ((e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && protocol::hasAcquireSemantics(e))
+  if ((e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && model::hasAcquireSemantics(e))
     return atLeastGpu(fn, i);
   return ctx.isPoll(i);
 }
@@ -159,8 +159,8 @@ struct Finding {
 };
 
 // Writes the async read at `copy` may see unfenced, through one hand-off.
-std::optional<Finding> unfencedHandOff(const protocol::Context& ctx, InstId copy, int operand) {
-  const FunctionModel& fn = ctx.fn;
+std::optional<Finding> unfencedHandOff(const model::ProtocolModel& ctx, InstId copy, int operand) {
+  const FunctionModel& fn = ctx.function();
   std::vector<InstId> releases;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
     if (fn.instructions[i].block >= 0 && isReleasePoint(ctx, i)) releases.push_back(i);
@@ -230,7 +230,7 @@ void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
     if (isAsyncGlobalWrite(fn, i)) writes.push_back(i);
   }
   if (reads.empty() && writes.empty()) return;
-  const protocol::Context& ctx = protocol::contextFor(fn);
+  const model::ProtocolModel& ctx = model::protocolOf(fn);
   std::map<std::string, bool> reported;
   for (InstId copy : reads) {
     auto f = unfencedHandOff(ctx, copy, asyncGlobalReadOperand(fn, copy));

@@ -23,7 +23,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
-#include "checks/ProtocolCommon.h"
+#include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -71,7 +71,7 @@ bool isThreadSyncSignal(const FunctionModel& fn, InstId i) {
 // tcgen05.ld), see NVIDIA/cutlass#2974. The fences are required around
 // relaxed synchronization only.
 bool releases(const FunctionModel& fn, InstId sync) {
-  return protocol::hasReleaseSemantics(fn.instructions[sync].effect);
+  return model::hasReleaseSemantics(fn.instructions[sync].effect);
 }
 
 bool acquires(const FunctionModel& fn, InstId sync) {
@@ -89,7 +89,7 @@ bool acquires(const FunctionModel& fn, InstId sync) {
     for (InstId a : arrives)
       if (!releases(fn, a)) return false;
   }
-  return protocol::hasAcquireSemantics(e);
+  return model::hasAcquireSemantics(e);
 }
 
 // A signal that tensor memory may be reused or consumed.

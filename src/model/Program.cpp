@@ -1,6 +1,7 @@
-// buildProgram: the model pipeline, one function at a time, in order:
-// flatten (inline calls) -> basic blocks -> dominators -> loops -> values ->
-// thread roles. Also the FunctionModel queries that only read those results.
+// buildFunctionModel: the model pipeline of one function, in order: flatten
+// (inline calls) -> basic blocks -> dominators -> loops -> values -> thread
+// roles. buildProgram runs it on every function. Also the FunctionModel
+// queries that only read those results.
 #include "model/Program.h"
 
 #include "model/Build.h"
@@ -66,22 +67,29 @@ std::vector<SourceFrame> FunctionModel::sourceChain(InstId id) const {
   return frames;
 }
 
-namespace {
-
-FunctionModel buildSkeleton(const ptx::Module& module, const ptx::Function& function) {
-  FunctionModel fn;
+void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx::Function& function,
+                        const Limits& limits, InliningBudget& budget, const Deadline& deadline) {
   fn.module = &module;
   fn.function = &function;
-  std::vector<detail::Flow> flow = detail::flatten(fn);
+  std::vector<detail::Flow> flow = detail::flatten(fn, limits, budget);
   detail::buildBlocks(fn, flow);
+  flow = {};
+  deadline.check("building the control-flow graph");
   detail::computeDominators(fn);
   detail::computeLoops(fn);
-  return fn;
+  deadline.check("finding dominators and loops");
+  fn.values = std::make_unique<ValueAnalysis>(fn);
+  fn.roles = std::make_unique<ThreadRoles>(fn);
+  deadline.check("building the value analysis and thread roles");
 }
 
-}  // namespace
+size_t instructionsBeforeInlining(const ptx::Module& module) {
+  size_t count = 0;
+  for (const auto& f : module.functions) count += f.instructions.size();
+  return count;
+}
 
-Program buildProgram(const ptx::Module& module) {
+Program buildProgram(const ptx::Module& module, const Limits& limits) {
   Program program;
   program.module = &module;
   size_t bodies = 0;
@@ -89,12 +97,11 @@ Program buildProgram(const ptx::Module& module) {
   // The analyses keep references to their FunctionModel: reserve so that the
   // models never move once built.
   program.functions.reserve(bodies);
+  InliningBudget budget = InliningBudget::forInput(instructionsBeforeInlining(module), limits);
   for (const auto& f : module.functions) {
     if (!f.hasBody) continue;
-    program.functions.push_back(buildSkeleton(module, f));
-    FunctionModel& fn = program.functions.back();
-    fn.values = std::make_unique<ValueAnalysis>(fn);
-    fn.roles = std::make_unique<ThreadRoles>(fn);
+    FunctionModel& fn = program.functions.emplace_back();
+    buildFunctionModel(fn, module, f, limits, budget, Deadline(limits.maxSecondsPerFunction));
     program.instructionCount += fn.instructions.size();
   }
   return program;

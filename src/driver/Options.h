@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "model/Limits.h"
+
 namespace fenceline::driver {
 
 inline constexpr const char* kVersion = "0.1.0";
@@ -24,6 +26,7 @@ struct CheckOptions {
   std::string sarifRoot;                // --sarif-root ("" = working directory)
   bool verify = false;                  // --verify
   bool verbose = false;                 // -v: print the nvcc command lines
+  model::Limits limits;                 // --max-instructions, --max-registers, ... (docs/cli.md, Limits)
 };
 
 }  // namespace fenceline::driver

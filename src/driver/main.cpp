@@ -129,6 +129,7 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
   try {
     // Parse: PTX text to syntax tree (malformed input throws ParseError).
     ptx::Module module = ptx::parseModule(ptxText, ptxPath);
+    std::string().swap(ptxText);  // the tree holds copies: free the text before the models
     // Model and check: per function, the model (CFG, dominators, loops,
     // values, thread roles), then each selected check; then drop the model.
     ModuleCheck checked = checkModule(module, selected, options.limits);

@@ -4,8 +4,9 @@ accepts every shape; `ptxas -arch=sm_90a FILE -o /dev/null` to confirm).
 
 Usage: make_ptx.py SHAPE N [M] > FILE.ptx
   registers K N    K kernels, each declaring %r<N> and using two of them
-  calltree D F [K] .func levels 0..D, each calling the next F times (F**D
-                   inlined bodies), each declaring %r<100000>; K kernels call level 0
+  calltree D F [K [R]]  .func levels 0..D, each calling the next F times
+                   (F**D inlined bodies), each declaring %r<R> (100000);
+                   K kernels (1) call level 0
   backedges N      one loop whose header has N back edges (N latches)
   brx N            N brx.idx blocks, each with a two-label .branchtargets list
   functions N      N .func and N kernels, kernel i calling function i
@@ -25,10 +26,10 @@ def registers(kernels, count):
     return "".join(out)
 
 
-def calltree(depth, fanout, kernels=1):
+def calltree(depth, fanout, kernels=1, registers=100000):
     out = [HEADER]
     for level in range(depth, -1, -1):  # callees first
-        out.append(f".func level_{level}(.param .b64 p)\n{{\n\t.reg .b32 %r<100000>;\n\t.reg .b64 %rd<2>;\n"
+        out.append(f".func level_{level}(.param .b64 p)\n{{\n\t.reg .b32 %r<{registers}>;\n\t.reg .b64 %rd<2>;\n"
                    f"\tld.param.b64 %rd1, [p];\n\tld.global.u32 %r1, [%rd1];\n"
                    f"\tadd.s32 %r2, %r1, {level};\n\tst.global.u32 [%rd1], %r2;\n")
         if level < depth:

@@ -60,6 +60,7 @@ void ModuleParser::parseBody(Function& function) {
     parseBodyStatement(function, scopes);
   }
   registersLeft_ -= static_cast<int64_t>(function.registers.size());
+  function.instructions.shrink_to_fit();
 }
 
 void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
@@ -200,6 +201,10 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
     } while (accept(','));
   }
   expect(';', "at the end of the instruction");
+  // Vectors grown by push_back hold up to twice their elements; a 100 MB
+  // file keeps millions of these for the whole run.
+  inst.operands.shrink_to_fit();
+  inst.modifiers.shrink_to_fit();
   function.instructions.push_back(std::move(inst));
   for (const auto& use : labelUses) scopes.useLabel(use);
 }

@@ -316,7 +316,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     result.hazard = true;
     result.site = reportAtAsync ? async : arrive;
     result.kind = reportAtAsync ? HandOff::Kind::SameThread : HandOff::Kind::Arrive;
-    result.fence = model::findReachable(fn, access, anyProxyFence, [&](InstId i) { return i == arrive; });
+    result.fence = model::findReachable(fn, access, anyProxyFence, [&, arrive = arrive](InstId i) { return i == arrive; });
     if (result.fence < 0) {  // the issuer's fence, if it has one, is before its wait
       auto before = model::findReachingBackward(fn, async, anyProxyFence, never);
       if (!before.empty()) {

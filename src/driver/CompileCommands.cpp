@@ -2,10 +2,12 @@
 #include "driver/CompileCommands.h"
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "report/SourceText.h"
 
 namespace fenceline::driver {
 
@@ -94,11 +96,9 @@ void filterInto(const std::vector<std::string>& words, size_t first, const std::
 
 void readOptionsFile(const std::string& path, const std::string& directory, CompileCommand& out, int depth) {
   if (depth > 4) return;
-  std::ifstream in(absolute(path, directory));
-  if (!in) return;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  filterInto(splitCommandLine(buffer.str()), 0, directory, out, depth + 1);
+  std::string why;  // an unreadable options file: nvcc itself will say why
+  if (auto text = report::readRegularFile(absolute(path, directory), size_t{1} << 24, why))
+    filterInto(splitCommandLine(*text), 0, directory, out, depth + 1);
 }
 
 void filterInto(const std::vector<std::string>& words, size_t first, const std::string& directory,
@@ -212,32 +212,61 @@ const CompileCommand* CompileDatabase::find(const std::string& absolutePath) con
   return nullptr;
 }
 
+namespace {
+
+// What is wrong with one database entry, or "" when it can be used.
+std::string entryProblem(const nlohmann::json& entry) {
+  if (!entry.is_object()) return "not an object";
+  if (!entry.contains("file") || !entry["file"].is_string()) return "\"file\" is missing or not a string";
+  if (entry.contains("directory") && !entry["directory"].is_string()) return "\"directory\" is not a string";
+  if (entry.contains("arguments")) {
+    if (!entry["arguments"].is_array()) return "\"arguments\" is not an array";
+    for (const auto& word : entry["arguments"])
+      if (!word.is_string()) return "\"arguments\" holds a value that is not a string";
+  } else if (entry.contains("command") && !entry["command"].is_string()) {
+    return "\"command\" is not a string";
+  }
+  return {};
+}
+
+}  // namespace
+
 std::optional<CompileDatabase> readCompileDatabase(const std::string& buildDir, std::string& error) {
+  std::error_code code;
   fs::path path = fs::path(buildDir) / "compile_commands.json";
-  if (fs::is_regular_file(buildDir) && fs::path(buildDir).filename() == "compile_commands.json") path = buildDir;
-  std::ifstream in(path);
-  if (!in) {
-    error = "cannot read '" + path.string() + "'";
+  if (fs::path(buildDir).filename() == "compile_commands.json" && !fs::is_directory(buildDir, code)) path = buildDir;
+  std::string why;
+  std::optional<std::string> text = report::readRegularFile(path.string(), size_t{1} << 30, why);
+  if (!text) {
+    error = "cannot read '" + path.string() + "': " + why;
     return std::nullopt;
   }
-  nlohmann::json document = nlohmann::json::parse(in, nullptr, false);
+  nlohmann::json document = nlohmann::json::parse(*text, nullptr, false);
   if (document.is_discarded() || !document.is_array()) {
     error = "'" + path.string() + "' is not a JSON compilation database (an array of commands)";
     return std::nullopt;
   }
   CompileDatabase database;
+  size_t number = 0;
   for (const auto& entry : document) {
-    if (!entry.is_object() || !entry.contains("file") || !entry["file"].is_string()) continue;
+    ++number;
+    if (std::string problem = entryProblem(entry); !problem.empty()) {
+      database.warnings.push_back(fmt::format("{}: warning: entry {} skipped: {}", path.string(), number, problem));
+      continue;
+    }
     std::string directory = entry.value("directory", std::string());
     std::vector<std::string> arguments;
-    if (entry.contains("arguments") && entry["arguments"].is_array()) {
-      for (const auto& word : entry["arguments"])
-        if (word.is_string()) arguments.push_back(word.get<std::string>());
-    } else if (entry.contains("command") && entry["command"].is_string()) {
+    if (entry.contains("arguments")) {
+      for (const auto& word : entry["arguments"]) arguments.push_back(word.get<std::string>());
+    } else if (entry.contains("command")) {
       arguments = splitCommandLine(entry["command"].get<std::string>());
     }
     CompileCommand command = filterDeviceFlags(arguments, directory);
-    command.file = fs::weakly_canonical(absolute(entry["file"].get<std::string>(), directory)).string();
+    std::string file = absolute(entry["file"].get<std::string>(), directory);
+    // A file that cannot be resolved (symlink loop, no permission) keeps its
+    // lexical path: it still names the entry, and checking it reports why.
+    fs::path canonical = fs::weakly_canonical(file, code);
+    command.file = code ? fs::path(file).lexically_normal().string() : canonical.string();
     database.commands.push_back(std::move(command));
   }
   return database;

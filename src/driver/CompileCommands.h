@@ -21,10 +21,14 @@ struct CompileCommand {
 
 struct CompileDatabase {
   std::vector<CompileCommand> commands;  // in file order
+  // Entries skipped, and why ("compile_commands.json: warning: entry 3 skipped: ...").
+  std::vector<std::string> warnings;
   const CompileCommand* find(const std::string& absolutePath) const;
 };
 
-// Reads BUILD_DIR/compile_commands.json. On failure returns nullopt and sets error.
+// Reads BUILD_DIR/compile_commands.json. On failure (unreadable, not a JSON
+// array) returns nullopt and sets error; a malformed entry is skipped with a
+// warning. Never throws.
 std::optional<CompileDatabase> readCompileDatabase(const std::string& buildDir, std::string& error);
 
 // The device-codegen subset of an nvcc command line (exposed for tests).

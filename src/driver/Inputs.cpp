@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
 
@@ -64,27 +65,45 @@ bool readFlagsFile(const std::string& path, CompileCommand& flags, std::string& 
   return true;
 }
 
-// *.ptx and *.cu under dir, sorted, skipping hidden folders.
+// *.ptx and *.cu under dir, sorted, skipping hidden entries and not following
+// symbolic links to folders. What cannot be read (a folder without
+// permission, a .ptx that is a symlink loop) is skipped with a warning on
+// stderr; only `dir` itself being unreadable is an error.
 std::vector<fs::path> expandDirectory(const fs::path& dir, std::string& error) {
   std::vector<fs::path> found;
-  std::error_code code;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, code), end;
-  if (code) {
-    error = fmt::format("{}: error: cannot read directory: {}", dir.string(), code.message());
-    return found;
-  }
-  for (; it != end; it.increment(code)) {
+  std::vector<fs::path> pending{dir};
+  while (!pending.empty()) {
+    fs::path folder = std::move(pending.back());
+    pending.pop_back();
+    std::error_code code;
+    fs::directory_iterator it(folder, code), end;
     if (code) {
-      error = fmt::format("{}: error: cannot read directory: {}", dir.string(), code.message());
-      return found;
-    }
-    const fs::path& path = it->path();
-    bool hidden = path.filename().string().starts_with(".");
-    if (it->is_directory(code)) {
-      if (hidden) it.disable_recursion_pending();
+      if (folder == dir) {
+        error = fmt::format("{}: error: cannot read directory: {}", dir.string(), code.message());
+        return found;
+      }
+      std::cerr << fmt::format("{}: warning: folder skipped: {}\n", folder.string(), code.message());
       continue;
     }
-    if (!hidden && it->is_regular_file(code) && sourceKindOf(path)) found.push_back(path);
+    for (; it != end; it.increment(code)) {
+      const fs::path& path = it->path();
+      if (path.filename().string().starts_with(".")) continue;
+      std::error_code linkCode, statusCode;
+      bool isLink = it->is_symlink(linkCode);
+      fs::file_status status = it->status(statusCode);  // follows links
+      if (!isLink && fs::is_directory(status)) {
+        pending.push_back(path);
+        continue;
+      }
+      if (!sourceKindOf(path) || (isLink && fs::is_directory(status))) continue;
+      if (statusCode || !fs::is_regular_file(status)) {
+        std::string why = statusCode ? statusCode.message() : std::string("not a regular file");
+        std::cerr << fmt::format("{}: warning: skipped: {}\n", path.string(), why);
+        continue;
+      }
+      found.push_back(path);
+    }
+    if (code) std::cerr << fmt::format("{}: warning: folder not read to the end: {}\n", folder.string(), code.message());
   }
   std::sort(found.begin(), found.end());
   return found;
@@ -111,6 +130,7 @@ bool collectInputs(const CheckOptions& options, std::vector<Input>& inputs, std:
       error = "error: " + why;
       return false;
     }
+    for (const auto& warning : database->warnings) std::cerr << warning << "\n";
   }
 
   for (const auto& given : options.inputs) {
@@ -126,8 +146,10 @@ bool collectInputs(const CheckOptions& options, std::vector<Input>& inputs, std:
       }
       continue;
     }
-    if (!fs::exists(path, code)) {
-      error = fmt::format("{}: error: no such file or directory", given);
+    // Missing, a symlink loop, no permission on a parent folder: say which.
+    if (fs::file_status status = fs::status(path, code); code || !fs::exists(status)) {
+      bool missing = !code || code == std::errc::no_such_file_or_directory;
+      error = fmt::format("{}: error: {}", given, missing ? "no such file or directory" : code.message());
       return false;
     }
     auto kind = kindOf(path);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "model/Limits.h"
+
 namespace fenceline::driver {
 
 inline constexpr const char* kVersion = "0.1.0";
@@ -50,6 +52,7 @@ struct CheckOptions {
   // Baselines (see Baseline.h).
   std::string baseline;                 // --baseline FILE ("" = none)
   std::string writeBaseline;            // --write-baseline FILE
+  model::Limits limits;                 // --max-instructions, --max-registers, ... (docs/cli.md, Limits)
 };
 
 }  // namespace fenceline::driver

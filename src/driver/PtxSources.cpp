@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "report/SourceText.h"
+
 #include "driver/Binaries.h"
 #include "driver/Compiler.h"
 
@@ -16,12 +18,13 @@ namespace fenceline::driver {
 
 namespace {
 
+// A .ptx input: a regular file (not a FIFO or a device behind a .ptx name),
+// under 2 GiB (the front end's text offsets are 32-bit).
 std::string readFile(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) error = fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno));
-  return text.str();
+  std::string why;
+  auto text = report::readRegularFile(path, size_t{2} << 30, why);
+  if (!text) error = fmt::format("{}: error: cannot read file: {}", path, why);
+  return text ? std::move(*text) : std::string();
 }
 
 PtxOfInput readPtx(const Input& input) {

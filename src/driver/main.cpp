@@ -23,6 +23,7 @@
 
 #include "checks/CheckTable.h"
 #include "driver/Baseline.h"
+#include "driver/CheckModule.h"
 #include "driver/CheckSelection.h"
 #include "driver/Compiler.h"
 #include "driver/Config.h"
@@ -60,6 +61,7 @@ struct InputResult {
   std::vector<std::string> sourceFiles;  // where --verify looks for `// expect:`
   std::string error;                     // an input error, printed as is
   std::string notes;                     // what could not be checked (SASS-only kernels), printed as is
+  std::string warning;                   // something skipped, printed as is
   bool checked = false;
   size_t functions = 0, instructions = 0;
 };
@@ -144,21 +146,23 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
     try {
       // Parse: PTX text to syntax tree (malformed input throws ParseError).
       ptx::Module module = ptx::parseModule(unit.text, unit.path);
-      // Model: CFG, dominators, loops, values and thread roles per function.
-      model::Program program = model::buildProgram(module);
-      // Checks: each selected check looks at each function model.
-      std::vector<report::Diagnostic> found;
-      for (const auto& function : program.functions)
-        for (const checks::CheckInfo* check : selected) check->run(function, found);
+      // Model and check: per function, the model (CFG, dominators, loops,
+      // values, memory, thread roles, protocols), then each selected check;
+      // then drop the model.
+      ModuleCheck checked = checkModule(module, selected, options.limits);
+      std::vector<report::Diagnostic> found = std::move(checked.diagnostics);
+      for (const auto& error : checked.limitErrors) result.error += error + "\n";
       for (auto& diagnostic : found) diagnostic.function = demangle(diagnostic.function);
       // Report at the user's line, not inside a toolkit or library header.
       placeDiagnostics(found, userCode, unit, options.showPtx);
       result.diagnostics.insert(result.diagnostics.end(), found.begin(), found.end());
       auto sources = projectSources(module, toolkitRoot);
       result.sourceFiles.insert(result.sourceFiles.end(), sources.begin(), sources.end());
-      result.functions += program.functions.size();
-      result.instructions += program.instructionCount;
+      result.functions += checked.functions;
+      result.instructions += checked.instructions;
       result.checked = true;
+      if (checked.functions == 0 && checked.limitErrors.empty())
+        result.warning += fmt::format("{}: warning: no function with a body: nothing to check\n", unit.path);
     } catch (const ptx::ParseError& e) {
       result.error += formatParseError(e);
       if (input.kind == Input::Kind::Cuda)
@@ -208,10 +212,16 @@ std::string render(const std::vector<report::Diagnostic>& diagnostics, const rep
   return report::renderText(diagnostics, sources, {useColor(options), true, options.showPtx});
 }
 
+// A report that cannot be written (a full disk, a closed pipe, /dev/full) is
+// an error: exit 2 with a message, never a silent exit without the report.
 bool writeOutput(const std::string& text, const std::string& path) {
   if (path.empty()) {
+    errno = 0;
     std::cout << text << std::flush;
-    return true;
+    if (std::cout) return true;
+    std::cerr << fmt::format("error: cannot write the report to standard output: {}\n",
+                             errno ? std::strerror(errno) : "write failed");
+    return false;
   }
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -326,6 +336,7 @@ int runCheck(const CheckOptions& options) {
       uncheckedKernels = true;
       std::cerr << result.notes;
     }
+    std::cerr << result.warning;
     if (!result.error.empty()) {
       inputErrors = true;
       std::cerr << result.error << (result.error.back() == '\n' ? "" : "\n");
@@ -337,6 +348,12 @@ int runCheck(const CheckOptions& options) {
     sortByLocation(result.diagnostics);
     for (auto& diagnostic : result.diagnostics) diagnostics.push_back(std::move(diagnostic));
     sourceFiles.insert(sourceFiles.end(), result.sourceFiles.begin(), result.sourceFiles.end());
+  }
+
+  // An empty file (or a directory of them) is not a pass: nothing was checked.
+  if (stats.functions == 0 && !inputErrors) {
+    std::cerr << "error: no function with a body in the inputs: nothing was checked\n";
+    inputErrors = true;
   }
 
   // One report per source site: unrolled copies of a line are one finding.
@@ -443,8 +460,22 @@ int runCommandLine(int argc, char** argv) {
   check->add_option("--cuobjdump", options.cuobjdump,
                     "cuobjdump for binary inputs (default: PATH, next to nvcc, /usr/local/cuda/bin)");
   check->add_flag("--show-ptx", options.showPtx, "Print the PTX line under each location of a text report");
-    // Configuration, policy and baselines: driver/Config.h, driver/Settings.h, driver/Baseline.h.
+  // Configuration, policy and baselines: driver/Config.h, driver/Settings.h, driver/Baseline.h.
   addPolicyOptions(*check, options);
+  // Limits (model/Limits.h): a function over one is reported and not checked; exit status 2.
+  model::Limits& limits = options.limits;
+  check->add_option("--max-instructions", limits.maxInstructions, "Instructions per function after inlining")
+      ->default_val(limits.maxInstructions);
+  check->add_option("--max-registers", limits.maxRegisters, "Registers per function after inlining")
+      ->default_val(limits.maxRegisters);
+  check->add_option("--max-call-depth", limits.maxCallDepth, "Nesting of inlined calls")
+      ->default_val(limits.maxCallDepth)->check(CLI::PositiveNumber);
+  check->add_option("--inlining-growth", limits.inliningGrowth,
+                    "Instructions inlining may add to one input, as a multiple of its own (plus --max-instructions)")
+      ->default_val(limits.inliningGrowth);
+  check->add_option("--max-seconds-per-function", limits.maxSecondsPerFunction,
+                    "Time to model and check one function (0: no limit)")
+      ->default_val(limits.maxSecondsPerFunction)->check(CLI::NonNegativeNumber);
 
   std::string listFormat = "text";
   CLI::App* list = app.add_subcommand("list-checks", "List the checks: id, severity and summary");

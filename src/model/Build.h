@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/Limits.h"
 #include "model/Program.h"
 
 namespace fenceline::model::detail {
@@ -20,8 +21,9 @@ struct Flow {
 
 // Inliner.cpp: fills fn.instructions (operands remapped, effects classified,
 // labels as target instruction indices), registerNames/Types and
-// hasUnanalyzedCalls; returns the control flow of each instruction.
-std::vector<Flow> flatten(FunctionModel& fn);
+// hasUnanalyzedCalls; returns the control flow of each instruction. Draws the
+// inlined instructions from `budget`; throws LimitExceeded past a limit.
+std::vector<Flow> flatten(FunctionModel& fn, const Limits& limits, InliningBudget& budget);
 
 // Cfg.cpp: basic blocks, successors, predecessors, blockOf; rewrites label
 // operands from instruction indices to block ids.

@@ -1,6 +1,6 @@
-// Dominators and post-dominators with the Cooper-Harvey-Kennedy iteration over
-// reverse postorder ("A Simple, Fast Dominance Algorithm"). Post-dominators
-// run on the reversed graph from a virtual exit whose predecessors are the
+// Dominators and post-dominators with Lengauer-Tarjan ("A Fast Algorithm for
+// Finding Dominators in a Flowgraph", 1979; path compression with simple
+// linking, O(E log V)). Post-dominators run on the reversed graph from a virtual exit whose predecessors are the
 // blocks without successors. Blocks the walk never reaches (unreachable code;
 // infinite loops, for post-dominators) keep -1 and dominate nothing else.
 // Dominator-tree pre/post numbers make dominates() O(1).
@@ -16,55 +16,77 @@ using Edges = std::function<const std::vector<BlockId>&(BlockId)>;
 
 // Immediate dominators of a graph of `count` nodes rooted at `root`;
 // -1 for nodes the root does not reach. idom[root] = root.
+//
+// Lengauer-Tarjan with path compression (simple linking): O(E log V). The
+// Cooper-Harvey-Kennedy iteration this replaces is quadratic when a header
+// has many back edges (each `intersect` walks a latch's dominator chain up
+// to the header: 8,000 latches took 0.8 s, 2.6 MB of PTX 140 s). Everything
+// is iterative: a chain of 10^6 blocks must not overflow the stack.
 std::vector<BlockId> immediateDominators(BlockId count, BlockId root, const Edges& succ, const Edges& pred) {
-  std::vector<int32_t> order(count, -1);  // postorder number
-  std::vector<BlockId> rpo;
-  // Iterative DFS producing postorder.
+  // Depth-first preorder: number[node] (-1 = unreached), node[number], parent.
+  std::vector<int32_t> number(count, -1);
+  std::vector<BlockId> node;
+  std::vector<int32_t> parent;  // by number
+  node.reserve(count);
   std::vector<std::pair<BlockId, size_t>> stack{{root, 0}};
-  std::vector<char> seen(count, 0);
-  seen[root] = 1;
+  number[root] = 0;
+  node.push_back(root);
+  parent.push_back(-1);
   while (!stack.empty()) {
     auto& [b, next] = stack.back();
     const auto& s = succ(b);
-    if (next < s.size()) {
-      BlockId c = s[next++];
-      if (!seen[c]) {
-        seen[c] = 1;
-        stack.emplace_back(c, 0);
-      }
+    if (next == s.size()) {
+      stack.pop_back();
       continue;
     }
-    order[b] = static_cast<int32_t>(rpo.size());
-    rpo.push_back(b);
-    stack.pop_back();
+    BlockId c = s[next++];
+    if (number[c] >= 0) continue;
+    number[c] = static_cast<int32_t>(node.size());
+    parent.push_back(number[b]);
+    node.push_back(c);
+    stack.emplace_back(c, 0);
   }
-  std::reverse(rpo.begin(), rpo.end());
 
-  std::vector<BlockId> idom(count, -1);
-  idom[root] = root;
-  auto intersect = [&](BlockId a, BlockId b) {
-    while (a != b) {
-      while (order[a] < order[b]) a = idom[a];
-      while (order[b] < order[a]) b = idom[b];
+  // All further arrays are indexed by preorder number.
+  const auto n = static_cast<int32_t>(node.size());
+  std::vector<int32_t> semi(n), label(n), ancestor(n, -1), idom(n, -1);
+  for (int32_t v = 0; v < n; ++v) semi[v] = label[v] = v;
+  std::vector<std::vector<int32_t>> bucket(n);
+  std::vector<int32_t> path;
+  // eval: the vertex of least semidominator on the forest path to v's root,
+  // compressing the path on the way.
+  auto eval = [&](int32_t v) {
+    if (ancestor[v] < 0) return v;
+    path.clear();
+    for (int32_t x = v; ancestor[ancestor[x]] >= 0; x = ancestor[x]) path.push_back(x);
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      int32_t x = *it, a = ancestor[x];
+      if (semi[label[a]] < semi[label[x]]) label[x] = label[a];
+      ancestor[x] = ancestor[a];
     }
-    return a;
+    return label[v];
   };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (BlockId b : rpo) {
-      if (b == root) continue;
-      BlockId chosen = -1;
-      for (BlockId p : pred(b)) {
-        if (idom[p] < 0) continue;
-        chosen = chosen < 0 ? p : intersect(p, chosen);
-      }
-      if (chosen != idom[b]) {
-        idom[b] = chosen;
-        changed = true;
-      }
+  for (int32_t w = n - 1; w > 0; --w) {
+    for (BlockId p : pred(node[w])) {
+      if (number[p] < 0) continue;  // unreachable predecessor
+      int32_t u = eval(number[p]);
+      if (semi[u] < semi[w]) semi[w] = semi[u];
     }
+    bucket[semi[w]].push_back(w);
+    ancestor[w] = parent[w];  // link
+    for (int32_t v : bucket[parent[w]]) {
+      int32_t u = eval(v);
+      idom[v] = semi[u] < semi[v] ? u : parent[w];
+    }
+    bucket[parent[w]].clear();
   }
-  return idom;
+  for (int32_t w = 1; w < n; ++w)
+    if (idom[w] != semi[w]) idom[w] = idom[idom[w]];
+
+  std::vector<BlockId> result(count, -1);
+  result[root] = root;
+  for (int32_t w = 1; w < n; ++w) result[node[w]] = node[idom[w]];
+  return result;
 }
 
 // Pre/post numbers of the tree given by parent links (root's parent = itself).

@@ -11,22 +11,34 @@
 // `ld.param [retval0]` point (Inst::boundStore) at the `st.param` that wrote
 // the value, and the value analysis reads through that link.
 //
+// Only the registers a body uses get fresh ids (in the order it uses them),
+// so a callee declaring `%r<4000000>` costs what it uses on every call.
+//
 // Not inlined (left as EffectKind::Call, FunctionModel::hasUnanalyzedCalls):
-// calls through a register, to declarations without a body, recursive calls,
-// calls past the depth limit or past the size budget.
+// calls through a register, to declarations without a body, recursive calls.
+// Past a limit (model/Limits.h: instructions, registers, call depth, the
+// input's inlining budget) flattening throws LimitExceeded: a half-inlined
+// body would be checked as if the rest did not exist.
+//
+// `brx.idx index, list;` jumps to the labels of `list: .branchtargets ...`.
+// Without a list (not valid PTX, but seen in hand-written files) any label may
+// be a target, up to kMaxUnlistedTargets labels; more is a limit.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "model/Build.h"
 
 namespace fenceline::model::detail {
 namespace {
 
-constexpr int kMaxDepth = 16;
-constexpr size_t kMaxInstructions = 4'000'000;
+constexpr size_t kMaxUnlistedTargets = 1024;
 
 // The parts of `call (ret...), callee, (args...)` the inliner needs.
 struct CallShape {
@@ -67,15 +79,51 @@ std::optional<Slot> paramSlot(const ptx::Instruction& inst, bool isStore) {
   return Slot{a.base.symbol, a.offset};
 }
 
+// Fresh model registers for the registers one copied body uses.
+class RegisterMap {
+ public:
+  RegisterMap(FunctionModel& fn, const ptx::Function& f, const Limits& limits) : fn_(fn), f_(f), limits_(limits) {
+    // Dense when the declarations are in proportion to the body (nvcc's
+    // output), hashed when a body declares far more than it could use.
+    if (f.registers.size() <= 4 * f.instructions.size() + 64) dense_.assign(f.registers.size(), -1);
+  }
+
+  ValueReg operator()(ptx::RegisterId r) {
+    if (r < 0 || static_cast<size_t>(r) >= f_.registers.size()) return -1;
+    ValueReg* slot = dense_.empty() ? &sparse_.try_emplace(r, -1).first->second : &dense_[r];
+    if (*slot < 0) *slot = fresh(f_.registers[r]);
+    return *slot;
+  }
+
+ private:
+  ValueReg fresh(const ptx::Register& r) {
+    if (fn_.registerNames.size() >= limits_.maxRegisters)
+      throw LimitExceeded(fmt::format("more than {} registers after inlining (--max-registers)", limits_.maxRegisters));
+    fn_.registerNames.push_back(r.name);
+    fn_.registerTypes.push_back(r.type);
+    return static_cast<ValueReg>(fn_.registerNames.size() - 1);
+  }
+
+  FunctionModel& fn_;
+  const ptx::Function& f_;
+  const Limits& limits_;
+  std::vector<ValueReg> dense_;
+  std::unordered_map<ptx::RegisterId, ValueReg> sparse_;
+};
+
 class Flattener {
  public:
-  Flattener(FunctionModel& fn) : fn_(fn) {}
+  Flattener(FunctionModel& fn, const Limits& limits, InliningBudget& budget)
+      : fn_(fn), limits_(limits), budget_(budget) {}
 
   std::vector<Flow> run() {
-    fn_.instructions.reserve(fn_.function->instructions.size());
-    flow_.reserve(fn_.function->instructions.size());
+    const size_t own = fn_.function->instructions.size();
+    if (own > limits_.maxInstructions) throw tooManyInstructions();
+    fn_.instructions.reserve(own);
+    flow_.reserve(own);
     stack_.push_back(fn_.function);
     copy(*fn_.function, -1, 0, {}, {});
+    if (fn_.instructions.size() > limits_.maxInstructions) throw tooManyInstructions();
     return std::move(flow_);
   }
 
@@ -87,12 +135,17 @@ class Flattener {
     std::map<std::string, std::string> calleeToCaller;
   };
 
-  static void remap(ptx::Operand& op, int32_t base) {
-    if (op.kind == ptx::Operand::Kind::Register && op.reg >= 0) op.reg += base;
+  static void remap(ptx::Operand& op, RegisterMap& regs) {
+    if (op.kind == ptx::Operand::Kind::Register && op.reg >= 0) op.reg = regs(op.reg);
     if (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register && op.base.reg >= 0)
-      op.base.reg += base;
+      op.base.reg = regs(op.base.reg);
     if (op.kind == ptx::Operand::Kind::Label) op.label = -1;  // resolved in resolveLabels
-    for (auto& e : op.elements) remap(e, base);
+    for (auto& e : op.elements) remap(e, regs);
+  }
+
+  LimitExceeded tooManyInstructions() const {
+    return LimitExceeded(
+        fmt::format("more than {} instructions after inlining (--max-instructions)", limits_.maxInstructions));
   }
 
   // Copies `f` into the flat body. `callSite` is the call it is inlined
@@ -100,11 +153,7 @@ class Flattener {
   // `returns` receives the callee's st.param [func_retval] stores.
   void copy(const ptx::Function& f, InstId callSite, int depth, const ParamBinding& args,
             std::map<Slot, InstId>* returns) {
-    int32_t regBase = static_cast<int32_t>(fn_.registerNames.size());
-    for (const auto& r : f.registers) {
-      fn_.registerNames.push_back(r.name);
-      fn_.registerTypes.push_back(r.type);
-    }
+    RegisterMap regs(fn_, f, limits_);
     size_t n = f.instructions.size();
     std::vector<InstId> flatIndex(n + 1, -1);
     std::vector<std::pair<InstId, const ptx::Instruction*>> branches;  // to resolve at the end
@@ -121,9 +170,9 @@ class Flattener {
       inst.syntax = &syntax;
       inst.origin = &f;
       inst.operands = syntax.operands;
-      for (auto& op : inst.operands) remap(op, regBase);
+      for (auto& op : inst.operands) remap(op, regs);
       inst.guard = syntax.guard;
-      if (inst.guard && inst.guard->reg >= 0) inst.guard->reg += regBase;
+      if (inst.guard && inst.guard->reg >= 0) inst.guard->reg = regs(inst.guard->reg);
       inst.effect = classify(syntax);
       inst.callSite = callSite;
       inst.inlineDepth = depth;
@@ -198,12 +247,29 @@ class Flattener {
       for (size_t e = 0; e < src.elements.size() && e < dst.elements.size(); ++e) visit(src.elements[e], dst.elements[e]);
     };
     for (size_t o = 0; o < syntax.operands.size(); ++o) visit(syntax.operands[o], inst.operands[o]);
-    if (!any && syntax.opcode == "brx") {
-      // brx.idx through a .branchtargets list the syntax tree does not keep:
-      // any label of the function may be a target.
-      for (const auto& l : f.labels)
-        if (static_cast<size_t>(l.instruction) < flatIndex.size()) flow.targets.push_back(flatIndex[l.instruction]);
+    if (any || syntax.opcode != "brx") return;
+    if (const ptx::BranchTargets* list = branchTargets(f, syntax)) {
+      for (ptx::LabelId label : list->labels)
+        if (InstId t = target(label); t >= 0) flow.targets.push_back(t);
+      return;
     }
+    if (f.labels.size() > kMaxUnlistedTargets)
+      throw LimitExceeded(fmt::format("a brx.idx without a .branchtargets list in a function of {} labels (more than {})",
+                                      f.labels.size(), kMaxUnlistedTargets));
+    for (const auto& l : f.labels)
+      if (static_cast<size_t>(l.instruction) < flatIndex.size()) flow.targets.push_back(flatIndex[l.instruction]);
+  }
+
+  // The .branchtargets list a `brx.idx index, list;` names, if any.
+  const ptx::BranchTargets* branchTargets(const ptx::Function& f, const ptx::Instruction& brx) {
+    if (f.branchTargets.empty()) return nullptr;
+    auto& lists = listsOf_[&f];
+    if (lists.empty())
+      for (const auto& list : f.branchTargets) lists.try_emplace(list.name, &list);
+    for (const auto& op : brx.operands)
+      if (op.kind == ptx::Operand::Kind::Symbol)
+        if (auto found = lists.find(op.text); found != lists.end()) return found->second;
+    return nullptr;
   }
 
   void inlineCall(const ptx::Instruction& call, InstId id, int depth,
@@ -212,20 +278,31 @@ class Flattener {
     const ptx::Function* callee = shape.callee.empty() ? nullptr : fn_.module->function(shape.callee);
     bool recursive = false;
     for (const auto* f : stack_) recursive |= (f == callee);
-    if (!callee || recursive || depth + 1 > kMaxDepth ||
-        fn_.instructions.size() + callee->instructions.size() > kMaxInstructions) {
+    if (!callee || recursive) {
       fn_.hasUnanalyzedCalls = true;
       return;  // stays EffectKind::Call
     }
+    if (depth + 1 > limits_.maxCallDepth)
+      throw LimitExceeded(fmt::format("calls nested more than {} deep (--max-call-depth)", limits_.maxCallDepth));
+    const size_t added = callee->instructions.size();
+    if (fn_.instructions.size() + added > limits_.maxInstructions) throw tooManyInstructions();
+    if (added > budget_.remaining)
+      throw LimitExceeded(fmt::format(
+          "inlining spent the input's budget ({} times its instructions plus --max-instructions; --inlining-growth)",
+          limits_.inliningGrowth));
+    budget_.remaining -= added;
     fn_.instructions[id].effect = MemoryEffect{};  // the body follows
     if (call.guard) {  // @p call: the body may be skipped
       flow_[id].jumps = true;
       flow_[id].conditional = true;
     }
     ParamBinding args;
+    // The stores to each argument's slots (one per byte offset): a range of
+    // the map, not a scan of every slot stored so far.
     for (size_t k = 0; k < callee->params.size() && k < shape.args.size(); ++k)
-      for (const auto& [slot, store] : lastParamStore)
-        if (slot.first == shape.args[k]) args[{callee->params[k].name, slot.second}] = store;
+      for (auto it = lastParamStore.lower_bound({shape.args[k], INT64_MIN});
+           it != lastParamStore.end() && it->first.first == shape.args[k]; ++it)
+        args[{callee->params[k].name, it->first.second}] = it->second;
     std::map<Slot, InstId> returns;
     stack_.push_back(callee);
     copy(*callee, id, depth + 1, args, &returns);
@@ -238,12 +315,17 @@ class Flattener {
   }
 
   FunctionModel& fn_;
+  const Limits& limits_;
+  InliningBudget& budget_;
   std::vector<Flow> flow_;
   std::vector<const ptx::Function*> stack_;
+  std::unordered_map<const ptx::Function*, std::unordered_map<std::string_view, const ptx::BranchTargets*>> listsOf_;
 };
 
 }  // namespace
 
-std::vector<Flow> flatten(FunctionModel& fn) { return Flattener(fn).run(); }
+std::vector<Flow> flatten(FunctionModel& fn, const Limits& limits, InliningBudget& budget) {
+  return Flattener(fn, limits, budget).run();
+}
 
 }  // namespace fenceline::model::detail

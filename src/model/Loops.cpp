@@ -23,7 +23,6 @@ void computeLoops(FunctionModel& fn) {
     Loop loop;
     loop.header = header;
     loop.latches = latches;
-    std::fill(in.begin(), in.end(), 0);
     in[header] = 1;
     loop.blocks.push_back(header);
     std::vector<BlockId> work;
@@ -49,6 +48,7 @@ void computeLoops(FunctionModel& fn) {
         if (!in[s]) loop.exits.push_back(s);
     std::sort(loop.exits.begin(), loop.exits.end());
     loop.exits.erase(std::unique(loop.exits.begin(), loop.exits.end()), loop.exits.end());
+    for (BlockId b : loop.blocks) in[b] = 0;  // not a fill: O(loop), not O(function), per loop
     loops.push_back(std::move(loop));
   }
 

@@ -1,6 +1,7 @@
-// buildProgram: the model pipeline, one function at a time, in order:
-// flatten (inline calls) -> basic blocks -> dominators -> loops -> values ->
-// memory -> thread roles -> protocols. Also the FunctionModel queries that only read those results.
+// buildFunctionModel: the model pipeline of one function, in order: flatten
+// (inline calls) -> basic blocks -> dominators -> loops -> values -> memory ->
+// thread roles -> protocols. buildProgram runs it on every function. Also the
+// FunctionModel queries that only read those results.
 #include "model/Program.h"
 
 #include "model/Build.h"
@@ -68,22 +69,35 @@ std::vector<SourceFrame> FunctionModel::sourceChain(InstId id) const {
   return frames;
 }
 
-namespace {
-
-FunctionModel buildSkeleton(const ptx::Module& module, const ptx::Function& function) {
-  FunctionModel fn;
+void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx::Function& function,
+                        const Limits& limits, InliningBudget& budget, const Deadline& deadline) {
   fn.module = &module;
   fn.function = &function;
-  std::vector<detail::Flow> flow = detail::flatten(fn);
+  std::vector<detail::Flow> flow = detail::flatten(fn, limits, budget);
   detail::buildBlocks(fn, flow);
+  flow = {};
+  deadline.check("building the control-flow graph");
   detail::computeDominators(fn);
   detail::computeLoops(fn);
-  return fn;
+  deadline.check("finding dominators and loops");
+  // What registers hold: symbolic values with ranges, value identity.
+  fn.values = std::make_unique<ValueAnalysis>(fn);
+  // Which memory each access touches, and may two accesses alias.
+  fn.memory = std::make_unique<MemoryAnalysis>(fn);
+  fn.roles = std::make_unique<ThreadRoles>(fn);
+  deadline.check("building the value, memory and thread-role analyses");
+  // Spin loops, signals, waits and their partners: read by the protocol checks.
+  fn.protocol = std::make_unique<ProtocolModel>(fn);
+  deadline.check("building the protocol model");
 }
 
-}  // namespace
+size_t instructionsBeforeInlining(const ptx::Module& module) {
+  size_t count = 0;
+  for (const auto& f : module.functions) count += f.instructions.size();
+  return count;
+}
 
-Program buildProgram(const ptx::Module& module) {
+Program buildProgram(const ptx::Module& module, const Limits& limits) {
   Program program;
   program.module = &module;
   size_t bodies = 0;
@@ -91,16 +105,11 @@ Program buildProgram(const ptx::Module& module) {
   // The analyses keep references to their FunctionModel: reserve so that the
   // models never move once built.
   program.functions.reserve(bodies);
+  InliningBudget budget = InliningBudget::forInput(instructionsBeforeInlining(module), limits);
   for (const auto& f : module.functions) {
     if (!f.hasBody) continue;
-    program.functions.push_back(buildSkeleton(module, f));
-    FunctionModel& fn = program.functions.back();
-    // What registers hold: symbolic values with ranges, value identity.
-    fn.values = std::make_unique<ValueAnalysis>(fn);
-    // Which memory each access touches, and may two accesses alias.
-    fn.memory = std::make_unique<MemoryAnalysis>(fn);
-    fn.roles = std::make_unique<ThreadRoles>(fn);
-    fn.protocol = std::make_unique<ProtocolModel>(fn);  // spin loops, signals, partners: read by the protocol checks
+    FunctionModel& fn = program.functions.emplace_back();
+    buildFunctionModel(fn, module, f, limits, budget, Deadline(limits.maxSecondsPerFunction));
     program.instructionCount += fn.instructions.size();
   }
   return program;

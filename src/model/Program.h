@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "model/Limits.h"
 #include "model/MemoryEffect.h"
 #include "ptx/Ast.h"
 
@@ -114,6 +115,20 @@ struct FunctionModel {
   FunctionModel& operator=(FunctionModel&&) noexcept;
 };
 
+// Builds every stage of the model of `function` (which has a body) into `fn`:
+// flatten (inline calls), basic blocks, dominators, loops, values, thread
+// roles. `fn` must stay where it is afterwards (its value analysis and thread
+// roles keep a reference to it), and `module` must outlive it. Throws
+// LimitExceeded when the function is over a limit; `budget` is the inlining
+// budget of the whole input, shared by its functions; `deadline` is checked
+// between stages. The driver builds, checks and drops one function at a time,
+// so that memory is bounded by the largest function, not by the input.
+void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx::Function& function,
+                        const Limits& limits, InliningBudget& budget, const Deadline& deadline);
+
+// Instructions the module's functions have before inlining (InliningBudget::forInput).
+size_t instructionsBeforeInlining(const ptx::Module& module);
+
 // The module must outlive the program (Inst::syntax points into it), and a
 // FunctionModel must stay where buildProgram put it: its value analysis and
 // thread roles keep a reference to it.
@@ -125,6 +140,8 @@ struct Program {
   size_t instructionCount = 0;
 };
 
-Program buildProgram(const ptx::Module& module);
+// Every function with a body, all held at once (unit tests, tools). Throws
+// LimitExceeded when one function is over a limit.
+Program buildProgram(const ptx::Module& module, const Limits& limits = {});
 
 }  // namespace fenceline::model

@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/IntegerDivision.h"
 #include "model/Operands.h"
 #include "model/ReachingDefinitions.h"
 #include "model/ValueAlgebra.h"
@@ -703,7 +704,10 @@ struct ValueAnalysis::Impl {
       if (op == "or") return constant(x | y);
       if (op == "xor") return constant(x ^ y);
       if (op == "shr" && y >= 0 && y < 64) return constant(x >> y);
-      if ((op == "rem" || op == "div") && y != 0) return constant(op == "rem" ? x % y : x / y);
+      if (op == "rem" || op == "div") {
+        bool isUnsigned = !(s.hasModifier("s16") || s.hasModifier("s32") || s.hasModifier("s64"));
+        if (auto folded = foldDivision(x, y, isUnsigned, op == "rem")) return constant(*folded);
+      }
       return term(opaque);
     }
     bool isSigned = s.hasModifier("s32") || s.hasModifier("s64");

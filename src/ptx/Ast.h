@@ -13,7 +13,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace fenceline::ptx {
@@ -95,6 +98,13 @@ struct Label {
   TextPos pos;
 };
 
+// `name: .branchtargets L1, L2, ...;`: the targets a `brx.idx index, name;`
+// may jump to (labels resolved like branch targets).
+struct BranchTargets {
+  std::string name;
+  std::vector<LabelId> labels;
+};
+
 struct Variable {
   std::string name;
   std::string space;     // ".shared", ".global", ".const", ".local", ".param", ".tex", ...
@@ -130,6 +140,7 @@ struct Function {
   std::vector<Variable> locals;           // .shared/.local/.param declared in the body
   std::vector<Instruction> instructions;  // flat body
   std::vector<Label> labels;              // LabelId indexes this
+  std::vector<BranchTargets> branchTargets;  // .branchtargets lists
   std::vector<std::string> pragmas;       // .pragma strings
   std::vector<std::pair<std::string, std::vector<int64_t>>> performanceDirectives;  // .maxntid 128,1,1
   TextPos pos;
@@ -164,10 +175,28 @@ struct Module {
       if (f.index == index) return &f;
     return nullptr;
   }
+  // The first function named `name` that has a body. Through functionIndex
+  // (one `call` in a module of 40,000 functions must not scan them all);
+  // modules built without the parser fall back to a scan.
   const Function* function(std::string_view name) const {
-    for (const auto& f : functions)
-      if (f.name == name && f.hasBody) return &f;
-    return nullptr;
+    if (functionIndex.empty()) {
+      for (const auto& f : functions)
+        if (f.name == name && f.hasBody) return &f;
+      return nullptr;
+    }
+    auto found = functionIndex.find(name);
+    return found == functionIndex.end() ? nullptr : &functions[found->second];
+  }
+  // Name -> index into `functions` of its first definition with a body.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> functionIndex;
+  void indexFunctions() {
+    functionIndex.clear();
+    for (size_t i = 0; i < functions.size(); ++i)
+      if (functions[i].hasBody) functionIndex.emplace(functions[i].name, i);
   }
 };
 

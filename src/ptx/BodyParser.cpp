@@ -36,7 +36,7 @@ bool isLocalSpace(std::string_view d) {
 }  // namespace
 
 void ModuleParser::parseBody(Function& function) {
-  BlockScopes scopes(function);
+  BlockScopes scopes(function, registersLeft_);
   currentLocation_ = kNoLocation;
   locations_.beginFunction();
   expect('{', "to open the function body");
@@ -59,6 +59,8 @@ void ModuleParser::parseBody(Function& function) {
     }
     parseBodyStatement(function, scopes);
   }
+  registersLeft_ -= static_cast<int64_t>(function.registers.size());
+  function.instructions.shrink_to_fit();
 }
 
 void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
@@ -96,7 +98,7 @@ void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
   if (t.is('@')) return parseInstruction(function, scopes, std::nullopt);
   if (t.kind == TokenKind::Identifier) {
     Token name = next();
-    if (peek().is(':')) return parseLabelOrDeclaration(scopes, name);
+    if (peek().is(':')) return parseLabelOrDeclaration(function, scopes, name);
     // Not a label: an unguarded instruction whose opcode we just read.
     return parseInstruction(function, scopes, name);
   }
@@ -130,12 +132,28 @@ void ModuleParser::parseRegisterDeclaration(BlockScopes& scopes) {
   expect(';', "after the register declaration");
 }
 
-void ModuleParser::parseLabelOrDeclaration(BlockScopes& scopes, const Token& name) {
+void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scopes, const Token& name) {
   next();  // ':'
-  // `prototype_0 : .callprototype ...;` and `ts: .branchtargets L1, L2;` declare
-  // names used by indirect calls and brx.idx, not positions in the code.
-  if (peek().isDirective(".callprototype") || peek().isDirective(".branchtargets") ||
-      peek().isDirective(".calltargets")) {
+  // `ts: .branchtargets L1, L2;` names the targets of a brx.idx: kept, with
+  // the labels resolved (and checked) like those of a bra.
+  if (peek().isDirective(".branchtargets")) {
+    next();
+    functionSymbols_.insert(name.text);
+    auto list = static_cast<int32_t>(function.branchTargets.size());
+    function.branchTargets.push_back(BranchTargets{std::string(name.text), {}});
+    do {
+      Token label = expectIdentifier("a label in .branchtargets");
+      auto& labels = function.branchTargets.back().labels;
+      scopes.useLabel(BlockScopes::LabelUse{label.text, -1 - list, static_cast<int32_t>(labels.size()), label.offset,
+                                            TextPos{label.line, label.column}});
+      labels.push_back(-1);
+    } while (accept(','));
+    expect(';', "after the .branchtargets list");
+    return;
+  }
+  // `prototype_0 : .callprototype ...;` and `fs: .calltargets f1, f2;` declare
+  // names used by indirect calls, not positions in the code.
+  if (peek().isDirective(".callprototype") || peek().isDirective(".calltargets")) {
     functionSymbols_.insert(name.text);
     skipPast(';', "after the declaration");
     return;
@@ -194,6 +212,10 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
     } while (accept(','));
   }
   expect(';', "at the end of the instruction");
+  // Vectors grown by push_back hold up to twice their elements; a 100 MB
+  // file keeps millions of these for the whole run.
+  inst.operands.shrink_to_fit();
+  inst.modifiers.shrink_to_fit();
   function.instructions.push_back(std::move(inst));
   for (const auto& use : labelUses) scopes.useLabel(use);
 }

@@ -32,6 +32,7 @@ ModuleParser::ModuleParser(std::string_view text, std::string path)
     : text_(text), path_(std::move(path)), lexer_(text, &ModuleParser::lexerFailed, this),
       locations_(module_.locations) {
   module_.path = path_;
+  registersLeft_ = BlockScopes::kModuleRegisterBase + static_cast<int64_t>(text.size() / 2);
 }
 
 // ---------------------------------------------------------------- errors
@@ -144,6 +145,7 @@ void ModuleParser::skipPast(char punct, const char* context) {
 Module ModuleParser::run() {
   while (peek().kind != TokenKind::End) parseTopLevel();
   locations_.resolveNames(debugStrings_);
+  module_.indexFunctions();
   return std::move(module_);
 }
 

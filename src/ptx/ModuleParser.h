@@ -69,7 +69,7 @@ class ModuleParser {
   void parseBody(Function& function);
   void parseBodyStatement(Function& function, BlockScopes& scopes);
   void parseRegisterDeclaration(BlockScopes& scopes);
-  void parseLabelOrDeclaration(BlockScopes& scopes, const Token& name);
+  void parseLabelOrDeclaration(Function& function, BlockScopes& scopes, const Token& name);
   // `[@[!]p] opcode operands;`; `opcodeRead` when the caller already consumed
   // the opcode (to tell it from a label).
   void parseInstruction(Function& function, BlockScopes& scopes, std::optional<Token> opcodeRead);
@@ -86,6 +86,7 @@ class ModuleParser {
   DebugStrings debugStrings_;
   LocationTable locations_;
   LocationId currentLocation_ = kNoLocation;
+  int64_t registersLeft_ = 0;  // the module's register budget (BlockScopes::kModuleRegisterBase)
   // Names an operand may use as a symbol (views into the text): variables and
   // functions declared so far; params, locals and prototypes of this function.
   std::unordered_set<std::string_view> moduleSymbols_;

@@ -17,6 +17,10 @@ std::optional<BlockScopes::LabelUse> BlockScopes::pop() {
       unresolved.push_back(use);
       continue;
     }
+    if (use.instruction < 0) {
+      function_.branchTargets[-1 - use.instruction].labels[use.operand] = it->second;
+      continue;
+    }
     Operand& op = function_.instructions[use.instruction].operands[use.operand];
     op.label = it->second;
   }
@@ -59,7 +63,7 @@ RegisterId BlockScopes::lookupRegister(std::string_view name) const {
 BlockScopes::Problem BlockScopes::declareRegister(std::string_view name, std::string_view type) {
   Scope& scope = scopes_.back();
   if (lookupIn(scope, name) >= 0) return "register '" + std::string(name) + "' is already declared in this block";
-  if (static_cast<int64_t>(function_.registers.size()) >= kMaxRegisters) return "too many registers";
+  if (Problem problem = tooManyRegisters(1); !problem.empty()) return problem;
   RegisterId id = static_cast<RegisterId>(function_.registers.size());
   function_.registers.push_back(Register{std::string(name), std::string(type)});
   scope.registers.emplace(name, id);
@@ -73,6 +77,7 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
     if (range.prefix == prefix) return "registers '" + std::string(prefix) + "<N>' are already declared in this block";
   if (count < 0 || count > kMaxRegisters - static_cast<int64_t>(function_.registers.size()))
     return "register range is too large";
+  if (Problem problem = tooManyRegisters(count); !problem.empty()) return problem;
   RegisterId first = static_cast<RegisterId>(function_.registers.size());
   function_.registers.reserve(function_.registers.size() + static_cast<size_t>(count));
   std::string name(prefix);
@@ -82,6 +87,15 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
     function_.registers.push_back(Register{name, std::string(type)});
   }
   scope.ranges.push_back(Range{prefix, count, first});
+  return {};
+}
+
+BlockScopes::Problem BlockScopes::tooManyRegisters(int64_t count) const {
+  auto declared = static_cast<int64_t>(function_.registers.size());
+  if (declared + count > kMaxRegisters) return "too many registers in one function (the limit is " + std::to_string(kMaxRegisters) + ")";
+  if (declared + count > registersLeft_)
+    return "too many registers in this file: its functions may declare " + std::to_string(kModuleRegisterBase) +
+           " plus one per two bytes of PTX together";
   return {};
 }
 

@@ -29,7 +29,7 @@ class BlockScopes {
   // A label use waiting for its block to close.
   struct LabelUse {
     std::string_view name;
-    int32_t instruction = 0;
+    int32_t instruction = 0;  // < 0: element `operand` of branchTargets[-1 - instruction]
     int32_t operand = 0;
     uint32_t offset = 0;  // of the name in the text, for errors
     TextPos pos;
@@ -37,7 +37,10 @@ class BlockScopes {
   // Why a declaration or use failed; empty when it did not.
   using Problem = std::string;
 
-  explicit BlockScopes(Function& function) : function_(function) {}
+  // `registersLeft`: how many registers the module may still declare (see
+  // ModuleParser::registersLeft_); never more than kMaxRegisters.
+  explicit BlockScopes(Function& function, int64_t registersLeft = kMaxRegisters)
+      : function_(function), registersLeft_(registersLeft) {}
 
   void push();
   // Closes the innermost block: resolves its pending label uses against its
@@ -57,6 +60,10 @@ class BlockScopes {
   // Upper bound on registers per function, so that a corrupt `%r<99999999>`
   // is an error rather than an allocation of gigabytes.
   static constexpr int64_t kMaxRegisters = int64_t{1} << 22;
+  // And per module: kModuleRegisterBase plus one per two bytes of text, so
+  // that eight kernels of `%r<4000000>` in 500 bytes are an error too, while
+  // nvcc's output (a few bytes of text per register it declares) never is.
+  static constexpr int64_t kModuleRegisterBase = int64_t{1} << 20;
 
  private:
   struct Range {
@@ -72,7 +79,11 @@ class BlockScopes {
   };
   RegisterId lookupIn(const Scope& scope, std::string_view name) const;
 
+  // The reason a declaration of `count` more registers is refused, or empty.
+  Problem tooManyRegisters(int64_t count) const;
+
   Function& function_;
+  int64_t registersLeft_;
   std::vector<Scope> scopes_;
 };
 

@@ -1,10 +1,51 @@
 // Line cache for source files (see SourceText.h).
 #include "report/SourceText.h"
 
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace fenceline::report {
+
+std::optional<std::string> readRegularFile(const std::string& path, size_t maxBytes, std::string& why) {
+  // O_NONBLOCK: opening a FIFO for reading must not wait for a writer.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    why = std::strerror(errno);
+    return std::nullopt;
+  }
+  struct stat info {};
+  std::optional<std::string> text;
+  if (::fstat(fd, &info) != 0) {
+    why = std::strerror(errno);
+  } else if (!S_ISREG(info.st_mode)) {
+    why = S_ISDIR(info.st_mode) ? "is a directory" : "not a regular file";
+  } else if (static_cast<uint64_t>(info.st_size) > maxBytes) {
+    why = "larger than " + std::to_string(maxBytes >> 20) + " MiB";
+  } else {
+    text.emplace();
+    text->resize(static_cast<size_t>(info.st_size));
+    size_t done = 0;
+    // Read what fstat promised, stopping early if the file shrank meanwhile.
+    while (done < text->size()) {
+      ssize_t n = ::read(fd, text->data() + done, text->size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        why = std::strerror(errno);
+        text.reset();
+        break;
+      }
+      if (n == 0) break;
+      done += static_cast<size_t>(n);
+    }
+    if (text) text->resize(done);
+  }
+  ::close(fd);
+  return text;
+}
 
 std::vector<std::string> splitLines(const std::string& text) {
   std::vector<std::string> result;
@@ -24,12 +65,9 @@ std::shared_ptr<const std::vector<std::string>> SourceText::lines(const std::str
   std::lock_guard lock(mutex_);
   if (auto found = files_.find(path); found != files_.end()) return found->second;
   std::shared_ptr<const std::vector<std::string>> content;
-  std::ifstream in(path, std::ios::binary);
-  if (in) {
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (!in.bad()) content = std::make_shared<const std::vector<std::string>>(splitLines(buffer.str()));
-  }
+  std::string why;
+  if (auto text = readRegularFile(path, kMaxSourceBytes, why))
+    content = std::make_shared<const std::vector<std::string>>(splitLines(*text));
   files_.emplace(path, content);
   return content;
 }

@@ -2,8 +2,13 @@
 // scans source: the text renderer's excerpts, SARIF fingerprints, suppression
 // comments and --verify expectations. Unreadable files are remembered as such;
 // callers then simply go without the excerpt.
+//
+// The paths come from the PTX (`.file 1 "/dev/zero"`), so they are not
+// trusted: only regular files are read, opened without blocking (a FIFO
+// must not hang the checker), and at most kMaxSourceBytes of them.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +20,9 @@ namespace fenceline::report {
 
 class SourceText {
  public:
+  // Larger source files are treated as unreadable (no excerpt, no suppressions).
+  static constexpr size_t kMaxSourceBytes = size_t{64} << 20;
+
   // All lines of `path` (without line terminators), or null when unreadable.
   std::shared_ptr<const std::vector<std::string>> lines(const std::string& path);
   // Line `line` (1-based) of `path`, when the file is readable and long enough.
@@ -24,6 +32,11 @@ class SourceText {
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const std::vector<std::string>>> files_;
 };
+
+// Reads the regular file `path` whole, without blocking on FIFOs or devices
+// and without reading more than `maxBytes`. On failure returns nullopt and
+// sets `why` ("not a regular file", "larger than 64 MiB", strerror).
+std::optional<std::string> readRegularFile(const std::string& path, size_t maxBytes, std::string& why);
 
 // Splits text into lines, dropping "\n" and "\r\n" terminators.
 std::vector<std::string> splitLines(const std::string& text);

@@ -1,0 +1,29 @@
+// Checking one parsed module: each function with a body is modelled, checked
+// and dropped in turn, so that peak memory is that of the module and its
+// largest function model, not of all models at once (a 100 MB file of 8,000
+// kernels). A function over a limit (model/Limits.h) is reported as an error
+// naming it and the limit, and the others are still checked. The CLI and the
+// fuzz target (fuzz/) both come through here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checks/CheckTable.h"
+#include "model/Limits.h"
+#include "ptx/Ast.h"
+#include "report/Diagnostic.h"
+
+namespace fenceline::driver {
+
+struct ModuleCheck {
+  std::vector<report::Diagnostic> diagnostics;
+  std::vector<std::string> limitErrors;  // "file.ptx:12:1: error: function 'k' not checked: ..."
+  size_t functions = 0;                  // modelled (and checked)
+  size_t instructions = 0;               // in their models, after inlining
+};
+
+ModuleCheck checkModule(const ptx::Module& module, const std::vector<const checks::CheckInfo*>& selected,
+                        const model::Limits& limits);
+
+}  // namespace fenceline::driver

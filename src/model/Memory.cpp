@@ -597,7 +597,12 @@ MemoryAnalysis::MatrixOperands MemoryAnalysis::matrixOperands(InstId mma) const 
     if (auto range = decoded->address.offsetRange()) {
       int64_t span = shape ? tileSpan(k == 1 ? shape->first : shape->second, decoded->layout) : -1;
       int64_t begin = saturatingAdd(range->first, decoded->advance);
-      int64_t end = span > 0 ? saturatingAdd(saturatingAdd(range->second, decoded->advance), span) : kUnbounded;
+      // The part of the advance within one 128-byte row (a K slice) stays in
+      // the rows of the tile (a swizzled K-major layout permutes 16-byte
+      // chunks within its rows): the tile's span counts from the row start.
+      const int64_t withinRow = decoded->advance > 0 ? decoded->advance % 128 : 0;
+      int64_t end = span > 0 ? saturatingAdd(saturatingAdd(range->second, decoded->advance - withinRow), span)
+                             : kUnbounded;
       loc.bytes = ByteRange{begin, end};
     }
     result.operands.push_back(std::move(loc));

@@ -5,10 +5,9 @@
 // adding to the low word. The only generic writes of the buffer are a word that the default
 // warp stores after the ring for the producer (a value Triton "captures" into a partition)
 // and that the producer reads back. The MMA reads only the stages, so no proxy fence is needed
-// for that word. The checker today neither decodes the bfe-built descriptor nor bounds the
+// for that word. The checker once neither decoded the bfe-built descriptor nor bounded the
 // stage index, and reports the word's store as read by the MMA (proxy-raw) and as overwritten
 // by the refill (proxy-war). The twin stores the word inside stage 1 of A: both are real.
-// XFAIL: *
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include "../proxy/Inputs/async_copy.cuh"
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/ValueIdentity.h"
 #include "model/Values.h"
@@ -27,19 +28,6 @@ bool disjointSpaces(Space a, Space b) {
   if (isShared(a) && isShared(b)) return false;
   if (isGlobal(a) && isGlobal(b)) return false;
   return true;
-}
-
-// Width in bytes of a type modifier (.b32 -> 4), or 0.
-int64_t typeWidth(std::string_view m) {
-  if (m.size() < 2) return 0;
-  char c = m[0];
-  if (c != 'b' && c != 'u' && c != 's' && c != 'f') return 0;
-  int bits = 0;
-  for (char d : m.substr(1)) {
-    if (d < '0' || d > '9') return 0;
-    bits = bits * 10 + (d - '0');
-  }
-  return bits % 8 == 0 && bits > 0 && bits <= 128 ? bits / 8 : 0;
 }
 
 int64_t saturatingAdd(int64_t a, int64_t b) {

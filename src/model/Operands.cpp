@@ -77,6 +77,19 @@ RegisterUse registerUse(const Inst& inst) {
   return use;
 }
 
+int64_t typeWidth(std::string_view m) {
+  if (m.size() < 2) return 0;
+  char c = m[0];
+  if (c != 'b' && c != 'u' && c != 's' && c != 'f') return 0;
+  int bits = 0;
+  for (char d : m.substr(1)) {
+    if (d < '0' || d > '9') return 0;
+    bits = bits * 10 + (d - '0');
+    if (bits > 1024) return 0;
+  }
+  return bits % 8 == 0 && bits > 0 && bits <= 128 ? bits / 8 : 0;
+}
+
 std::vector<ValueReg> writtenRegisters(const Inst& inst) {
   std::vector<ValueReg> written, none;
   if (!inst.operands.empty() && isDestinationKind(inst.operands[0].kind) && writesFirstOperand(*inst.syntax))

@@ -6,6 +6,8 @@
 // `st [%rd], %r` writing nothing.
 #pragma once
 
+#include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "model/Program.h"
@@ -25,5 +27,9 @@ RegisterUse registerUse(const Inst& inst);
 
 // The registers operand 0 defines (empty when the instruction writes none).
 std::vector<ValueReg> writtenRegisters(const Inst& inst);
+
+// Width in bytes of a type modifier (`b32` -> 4, `f16` -> 2), or 0 when the
+// modifier is no sized type.
+int64_t typeWidth(std::string_view modifier);
 
 }  // namespace fenceline::model

@@ -120,19 +120,6 @@ std::string_view comparisonOf(const ptx::Instruction& setp) {
   return {};
 }
 
-// Width in bytes of a type modifier (.b32 -> 4), or 0.
-int64_t typeWidth(std::string_view m) {
-  if (m.size() < 2) return 0;
-  char c = m[0];
-  if (c != 'b' && c != 'u' && c != 's' && c != 'f') return 0;
-  int bits = 0;
-  for (char d : m.substr(1)) {
-    if (d < '0' || d > '9') return 0;
-    bits = bits * 10 + (d - '0');
-  }
-  return bits % 8 == 0 && bits > 0 && bits <= 128 ? bits / 8 : 0;
-}
-
 bool isIntegerConversion(const ptx::Instruction& i) {
   // cvt.u64.u32, cvt.s64.s32, cvt.u32.u64 ...: integer to integer (no rounding modifier needed).
   int ints = 0;

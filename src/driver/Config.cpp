@@ -332,6 +332,10 @@ const Config* ConfigFinder::forInput(const fs::path& input, std::string& error) 
       file = at / kConfigFileName;
       break;
     }
+    // The search ends at the repository root (a folder holding `.git`): a
+    // project's configuration lives inside it, and a stray file above it
+    // (a home or temporary folder) must not change its checks.
+    if (fs::exists(at / ".git", ec)) break;
     if (at == at.parent_path()) break;
   }
   for (const auto& at : visited) fileOfFolder_[at] = file;

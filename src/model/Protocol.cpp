@@ -374,8 +374,29 @@ bool ProtocolModel::isConsumingDecrement(InstId inst) const {
 
 bool ProtocolModel::isFloatingPointData(InstId inst) const {
   static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  const Inst& in = fn_.instructions[inst];
   for (std::string_view type : kFloatTypes)
-    if (fn_.instructions[inst].hasModifier(type)) return true;
+    if (in.hasModifier(type)) return true;
+  // A max/min atomic on a float's bits: CUTLASS's FP8 amax epilogue folds a
+  // float maximum into one word with `mov.b32 %r, %f; atom.max.s32` (and
+  // atom.min.u32 for negative values). A reduction nobody polls, like a float
+  // atomicAdd (real code: gemm_fp8_groupwise, float_amax_integer_atomics.cu).
+  if ((in.hasModifier("max") || in.hasModifier("min")) && !in.operands.empty() && fn_.values) {
+    const ptx::Operand& value = in.operands.back();
+    if (value.kind != ptx::Operand::Kind::Register) return false;
+    std::vector<InstId> defs = fn_.values->reachingDefinitions(value.reg, inst);
+    if (defs.empty()) return false;
+    for (InstId d : defs) {
+      const Inst& def = fn_.instructions[d];
+      if (def.opcode() != "mov" || def.operands.size() < 2 || def.operands[1].kind != ptx::Operand::Kind::Register)
+        return false;
+      const ValueReg source = def.operands[1].reg;
+      if (source < 0 || static_cast<size_t>(source) >= fn_.registerTypes.size() ||
+          !fn_.registerTypes[source].starts_with(".f"))
+        return false;
+    }
+    return true;
+  }
   return false;
 }
 

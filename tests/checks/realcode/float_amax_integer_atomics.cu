@@ -6,11 +6,10 @@
 // the integer-atomic trick: `atomicMax((int*)amax, bits)` for a non-negative value,
 // `atomicMin((unsigned*)amax, bits)` for a negative one (`mov.b32 %r, %f`, then `atom.max.s32`
 // or `atom.min.u32`). Those atomics accumulate data, like a float atomicAdd reduction; nobody
-// polls the word to read the results, so they need no release. The checker today takes them
-// for a signal that publishes the result stores (release-missing at both atomics). The twin
+// polls the word to read the results, so they need no release. The checker once took them
+// for a signal that published the result stores (release-missing at both atomics). The twin
 // publishes its stores by raising an epoch word with a relaxed integer atomicMax that the
 // epoch waiter polls: a real missing release.
-// XFAIL: *
 // RUN: %fenceline check --arch sm_90a --verify %s
 
 struct Params {

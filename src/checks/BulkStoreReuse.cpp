@@ -32,14 +32,13 @@ using model::FunctionModel;
 using model::InstId;
 using model::Space;
 
-bool isShared(Space s) { return s == Space::SharedCta || s == Space::SharedCluster; }
 
 // A bulk copy that reads shared memory and completes through a bulk
 // async-group: its destination is global memory (or a tensor map).
 bool isBulkStore(const FunctionModel& fn, InstId i) {
   const auto& e = fn.instructions[i].effect;
   return e.kind == EffectKind::AsyncCopy && e.proxy == model::Proxy::Async && e.source >= 0 &&
-         isShared(e.sourceSpace) && (e.destinationSpace == Space::Global || e.destinationSpace == Space::Tensor);
+         model::isSharedSpace(e.sourceSpace) && (e.destinationSpace == Space::Global || e.destinationSpace == Space::Tensor);
 }
 
 bool overwritesShared(const FunctionModel& fn, InstId i) {

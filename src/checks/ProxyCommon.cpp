@@ -29,7 +29,6 @@ namespace {
 
 const model::MemoryEffect& effectOf(const FunctionModel& fn, InstId inst) { return fn.instructions[inst].effect; }
 
-bool isShared(Space s) { return s == Space::SharedCta || s == Space::SharedCluster; }
 
 bool never(InstId) { return false; }
 
@@ -43,9 +42,9 @@ bool isGenericSharedAccess(const FunctionModel& fn, InstId inst) {
   if (e.kind != EffectKind::Load && e.kind != EffectKind::Store && e.kind != EffectKind::ReadModifyWrite) return false;
   if (e.proxy != Proxy::Generic || e.address < 0) return false;
   if (e.mbarrier >= 0) return false;  // st.async / red.async: completion through an mbarrier, remote
-  if (isShared(e.space)) return true;
+  if (model::isSharedSpace(e.space)) return true;
   if (e.space != Space::Generic || !fn.memory) return false;
-  return isShared(fn.memory->space(inst, e.address));
+  return model::isSharedSpace(fn.memory->space(inst, e.address));
 }
 
 bool isGenericSharedWrite(const FunctionModel& fn, InstId inst) {
@@ -55,13 +54,13 @@ bool isGenericSharedWrite(const FunctionModel& fn, InstId inst) {
 bool isAsyncSharedWrite(const FunctionModel& fn, InstId inst) {
   const auto& e = effectOf(fn, inst);
   return e.kind == EffectKind::AsyncCopy && e.proxy == Proxy::Async && e.writes && e.destination >= 0 &&
-         isShared(e.destinationSpace);
+         model::isSharedSpace(e.destinationSpace);
 }
 
 bool isAsyncSharedRead(const FunctionModel& fn, InstId inst) {
   const auto& e = effectOf(fn, inst);
   if (e.proxy != Proxy::Async) return false;
-  if (e.kind == EffectKind::AsyncCopy) return e.source >= 0 && isShared(e.sourceSpace);
+  if (e.kind == EffectKind::AsyncCopy) return e.source >= 0 && model::isSharedSpace(e.sourceSpace);
   return (e.kind == EffectKind::Wgmma || e.kind == EffectKind::Tcgen05) && e.reads;
 }
 
@@ -76,7 +75,7 @@ bool isSharedProxyFence(const FunctionModel& fn, InstId inst) {
   // fence.proxy.async::generic.acquire orders async-proxy accesses before
   // later generic ones: the other direction.
   if (fn.instructions[inst].hasModifier("acquire")) return false;
-  return e.fenceSpace == Space::None || isShared(e.fenceSpace);
+  return e.fenceSpace == Space::None || model::isSharedSpace(e.fenceSpace);
 }
 
 bool fenceCoversThreadsOf(const FunctionModel& fn, InstId fence, InstId access) {

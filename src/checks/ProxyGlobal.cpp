@@ -41,7 +41,6 @@ using model::InstId;
 using model::Scope;
 using model::Space;
 
-bool isGlobalTarget(Space s) { return s == Space::Global || s == Space::Tensor; }
 
 bool atLeastGpu(const FunctionModel& fn, InstId i) {
   Scope s = model::protocolOf(fn).scopeOf(i);
@@ -66,9 +65,9 @@ int asyncGlobalReadOperand(const FunctionModel& fn, InstId i) {
   const auto& in = fn.instructions[i];
   const auto& e = in.effect;
   if (e.kind != EffectKind::AsyncCopy || e.proxy != model::Proxy::Async) return -1;
-  if (in.hasModifier("reduce")) return isGlobalTarget(e.destinationSpace) ? e.destination : -1;
+  if (in.hasModifier("reduce")) return model::isGlobalSpace(e.destinationSpace) ? e.destination : -1;
   if (!e.writes) return -1;  // prefetch: nothing lands anywhere
-  return isGlobalTarget(e.sourceSpace) ? e.source : -1;
+  return model::isGlobalSpace(e.sourceSpace) ? e.source : -1;
 }
 
 bool isAcquirePoint(const model::ProtocolModel& ctx, InstId i);

@@ -19,14 +19,12 @@ using BaseKind = AbstractValue::BaseKind;
 using Kind = ptx::Operand::Kind;
 constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
 
-bool isShared(Space s) { return s == Space::SharedCta || s == Space::SharedCluster; }
-bool isGlobal(Space s) { return s == Space::Global || s == Space::Tensor; }
 
 bool disjointSpaces(Space a, Space b) {
   auto concrete = [](Space s) { return s != Space::None && s != Space::Generic; };
   if (!concrete(a) || !concrete(b) || a == b) return false;
-  if (isShared(a) && isShared(b)) return false;
-  if (isGlobal(a) && isGlobal(b)) return false;
+  if (isSharedSpace(a) && isSharedSpace(b)) return false;
+  if (isGlobalSpace(a) && isGlobalSpace(b)) return false;
   return true;
 }
 

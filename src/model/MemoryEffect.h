@@ -23,6 +23,11 @@ enum class Space : uint8_t {
   Tensor,         // a tensor map (TMA) operand: global memory through a descriptor
 };
 
+// Shared memory of this CTA or of the cluster; global memory directly or
+// through a tensor map.
+constexpr bool isSharedSpace(Space s) { return s == Space::SharedCta || s == Space::SharedCluster; }
+constexpr bool isGlobalSpace(Space s) { return s == Space::Global || s == Space::Tensor; }
+
 enum class Proxy : uint8_t { None, Generic, Async };
 
 enum class EffectKind : uint8_t {

@@ -136,6 +136,33 @@ bool anyOverlap(const std::vector<int64_t>& a, int64_t sizeA, const std::vector<
   return false;
 }
 
+// A cluster special register: the rank of a CTA in its cluster, or one of
+// its coordinates (a term's name is the register's).
+bool isClusterRank(const AbstractValue::Term& t) {
+  return t.name == "%cluster_ctarank" || t.name.starts_with("%cluster_ctaid.");
+}
+
+// A multicast copy's destination is one slice of a tile that every CTA of the
+// cluster receives: base + S * stage + c * rank, the rank a cluster register.
+// Without a declared cluster the rank is bounded only by the architecture's 16
+// CTAs, so sixteen slices would reach far past the stage. But a stage holds
+// its whole tile: slices of c bytes lie within the stage's S bytes, so the
+// rank is below S / c. S is the smallest stride of another bounded index
+// that is larger than c (the stage); with no such index nothing is narrowed.
+void boundMulticastSlices(AbstractValue& destination) {
+  int64_t stage = 0;
+  for (const auto& t : destination.terms) {
+    const int64_t stride = t.coefficient < 0 ? -t.coefficient : t.coefficient;
+    if (!isClusterRank(t) && t.bounded() && t.high > t.low && (stage == 0 || stride < stage)) stage = stride;
+  }
+  if (stage == 0) return;
+  for (auto& t : destination.terms) {
+    const int64_t slice = t.coefficient < 0 ? -t.coefficient : t.coefficient;
+    if (isClusterRank(t) && slice > 0 && slice < stage && t.low >= 0)
+      t.high = std::min(t.high, std::max(t.low, stage / slice - 1));
+  }
+}
+
 }  // namespace
 
 struct MemoryAnalysis::OperandFacts {
@@ -157,6 +184,9 @@ const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int opera
       static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
     return f;
   f.value = fn_.values->operandValue(inst, operand);
+  const Inst& instruction = fn_.instructions[inst];
+  if (instruction.hasModifier("multicast::cluster") && operand == instruction.effect.destination)
+    boundMulticastSlices(f.value);
   f.accessSize = computeAccessSize(inst, operand);
   f.location.object = objectFromValue(fn_, f.value, inst);
   f.location.space = space(inst, operand);

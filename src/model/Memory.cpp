@@ -230,9 +230,55 @@ int64_t ringStride(const AbstractValue& destination) {
 int64_t MemoryAnalysis::copyExtent(InstId copy, int operand) const {
   int64_t extent = copyExtent(copy);
   if (fn_.values && operand >= 0 && fn_.instructions[copy].hasModifier("tensor"))
-    if (int64_t stride = ringStride(fn_.values->operandValue(copy, operand)))
+    if (int64_t stride = ringStride(facts(copy, operand).value)) {
       extent = extent > 0 ? std::min(extent, stride) : stride;
+      if (int64_t siblings = stageSiblingBound(copy, operand, stride); siblings > 0) extent = std::min(extent, siblings);
+    }
   return extent;
+}
+
+namespace {
+
+// Same object and the same index terms (names and coefficients): two
+// addresses a constant apart.
+bool sameIndexTerms(const AbstractValue& a, const AbstractValue& b) {
+  if (a.baseKind != b.baseKind || a.base != b.base || a.terms.size() != b.terms.size()) return false;
+  for (size_t i = 0; i < a.terms.size(); ++i)
+    if (a.terms[i].name != b.terms[i].name || a.terms[i].coefficient != b.terms[i].coefficient) return false;
+  return true;
+}
+
+}  // namespace
+
+// The copies that fill one stage with this one: tensor copies into the same
+// object with the same index terms, less than a stride apart. The stage opens
+// at the first of them, so this copy ends before the next one starts and
+// within `stride` bytes of the first. -1 when it has no such sibling.
+int64_t MemoryAnalysis::stageSiblingBound(InstId copy, int operand, int64_t stride) const {
+  if (operand != fn_.instructions[copy].effect.destination) return -1;
+  if (!tensorCopies_) {
+    tensorCopies_.emplace();
+    for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
+      if (fn_.instructions[i].effect.kind == EffectKind::AsyncCopy && fn_.instructions[i].hasModifier("tensor") &&
+          fn_.instructions[i].effect.destination >= 0)
+        tensorCopies_->push_back(i);
+  }
+  const AbstractValue& own = facts(copy, operand).value;
+  if (!own.known || !own.hasBase()) return -1;
+  int64_t first = own.constant, next = INT64_MAX;
+  bool sibling = false;
+  for (InstId other : *tensorCopies_) {
+    if (other == copy) continue;
+    const AbstractValue& v = facts(other, fn_.instructions[other].effect.destination).value;
+    if (!v.known || !sameIndexTerms(own, v) || v.constant == own.constant) continue;
+    const int64_t distance = v.constant - own.constant;
+    if (distance >= stride || distance <= -stride) continue;
+    sibling = true;
+    if (distance > 0) next = std::min(next, v.constant);
+    first = std::min(first, v.constant);
+  }
+  if (!sibling) return -1;
+  return std::min(next == INT64_MAX ? INT64_MAX : next - own.constant, first + stride - own.constant);
 }
 
 MemoryLocation MemoryAnalysis::copyDestination(InstId copy) const {

@@ -408,7 +408,7 @@ struct ValueAnalysis::Impl {
   // `never` (when given) is set when the comparison cannot come out `holds`
   // for any value in range: that operand is never the one selected.
   AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds, bool* never = nullptr) {
-    if (!v.known || v.hasBase() || predicate < 0) return v;
+    if (!v.known || predicate < 0) return v;
     const std::optional<Range> range = v.offsetRange();  // the unrefined range, if any
     InstId d = definition(predicate, at);
     if (d < 0) return v;
@@ -431,8 +431,11 @@ struct ValueAnalysis::Impl {
           break;
         }
     }
-    if (!left.known || left.hasBase()) return v;
+    if (!left.known) return v;
+    // The wrap test compares two registers whose difference is a constant:
+    // bases (a scalar parameter `n`) cancel, and the result is a bit range.
     if (!right.isConstant()) return refineWrap(v, left, right, setp, cmp, holds, at, predicate);
+    if (v.hasBase() || left.hasBase()) return v;
     // v = left + delta for every thread?
     AbstractValue difference = subtract(v, left, "refine");
     if (!difference.isConstant()) return v;

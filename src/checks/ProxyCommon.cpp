@@ -256,8 +256,12 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     // would read the buffer before it is filled: in a correct program it reads
     // something else that the alias analysis could not tell apart (a TMEM base
     // address or a scheduler word next to the tiles). Writes stay: initializing
-    // a buffer generically before its first async fill is the hazard itself.
-    if (!effectOf(fn, access).writes && !reach.reaches(async, access)) return result;
+    // a buffer generically before its first async fill is the hazard itself,
+    // and so is a read of a word that the copy provably begins at for some
+    // index (Triton reuses the tcgen05.alloc result word as stage 0).
+    if (!effectOf(fn, access).writes && !reach.reaches(async, access) &&
+        !(fn.memory && fn.memory->copyMayBeginAt(async, access, effectOf(fn, access).address)))
+      return result;
     // The access reaches the async operation on this thread's own paths
     // (through bar.sync, through an mbarrier round trip, or directly). A path
     // is safe once it passes a fence all accessing threads execute, or an

@@ -336,6 +336,15 @@ AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int
   return result;
 }
 
+bool MemoryAnalysis::copyMayBeginAt(InstId copy, InstId access, int accessOperand) const {
+  const int destination = fn_.instructions[copy].effect.destination;
+  if (destination < 0 || accessOperand < 0) return false;
+  const OperandFacts &c = facts(copy, destination), &a = facts(access, accessOperand);
+  if (!c.location.object.known() || !(c.location.object == a.location.object)) return false;
+  if (!a.starts || a.starts->size() != 1 || !c.starts) return false;
+  return std::binary_search(c.starts->begin(), c.starts->end(), a.starts->front());
+}
+
 bool MemoryAnalysis::sameWord(InstId a, InstId b) const {
   int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
   if (oa < 0 || ob < 0 || !fn_.values) return false;

@@ -91,6 +91,12 @@ class MemoryAnalysis {
   // `size` as for location(): 0 = the access's own size, -1 = unknown.
   AliasResult alias(InstId a, int operandA, InstId b, int operandB) const;
   AliasResult alias(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB) const;
+  // The async copy's destination may begin exactly at the access's address:
+  // the access is one constant offset into the copy's object, and some value
+  // of the copy's indices starts the copy there (stage 0 of a ring at the
+  // address of a word read before the ring's first fill). Whatever the copy's
+  // size, it then overwrites the word.
+  bool copyMayBeginAt(InstId copy, InstId access, int accessOperand) const;
   // The memory operands (MemoryEffect::address) of both name the same word
   // for every thread.
   bool sameWord(InstId a, InstId b) const;

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
+#include "model/GuardedRanges.h"
 #include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/ValueIdentity.h"
@@ -163,6 +165,15 @@ void boundMulticastSlices(AbstractValue& destination) {
   }
 }
 
+// The thread-index terms of an address, narrowed by the role branches that
+// guard the instruction (model/GuardedRanges.h).
+void narrowThreadIndices(const FunctionModel& fn, InstId at, AbstractValue& address) {
+  static constexpr std::string_view kIndices[] = {"%tid.x", "%tid.y", "%tid.z", "%laneid"};
+  for (auto& t : address.terms)
+    if (t.bounded() && std::find(std::begin(kIndices), std::end(kIndices), t.name) != std::end(kIndices))
+      std::tie(t.low, t.high) = guardedRange(fn, at, t.name, {t.low, t.high});
+}
+
 }  // namespace
 
 struct MemoryAnalysis::OperandFacts {
@@ -184,6 +195,7 @@ const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int opera
       static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
     return f;
   f.value = fn_.values->operandValue(inst, operand);
+  narrowThreadIndices(fn_, inst, f.value);
   const Inst& instruction = fn_.instructions[inst];
   if (instruction.hasModifier("multicast::cluster") && operand == instruction.effect.destination)
     boundMulticastSlices(f.value);

@@ -270,3 +270,18 @@ TEST(ModelValueRanges, DeclaredClusterBoundsTheRank) {
   EXPECT_EQ(slotOffsets(p.fn("declared_cluster"), 0), "[0, 4]") << storeValue(p.fn("declared_cluster"), 0);
   EXPECT_EQ(slotOffsets(p.fn("undeclared_cluster"), 0), "[0, 60]") << storeValue(p.fn("undeclared_cluster"), 0);
 }
+
+// A role branch narrows %tid.x for the memory analysis (model/GuardedRanges.h):
+// the value analysis keeps [0, 159] for the whole kernel.
+TEST(ModelValueRanges, RoleBranchNarrowsTheThreadIndex) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("role_guarded");
+  std::vector<std::string> ranges;
+  for (size_t i = 0; i < 2; ++i) {
+    const MemoryLocation loc = fn.memory->location(findOne(fn, "st.shared.u32", i), 0);
+    ranges.push_back(loc.bytes ? "[" + std::to_string(loc.bytes->begin) + ", " + std::to_string(loc.bytes->end) + ")"
+                               : "unbounded");
+  }
+  std::sort(ranges.begin(), ranges.end());
+  EXPECT_EQ(ranges, (std::vector<std::string>{"[0, 512)", "[384, 640)"})) << dump(fn);
+}

@@ -10,13 +10,8 @@
 // and the producer warp), as warp-specialized kernels do: without it %tid.x
 // may reach 1023 and the Q read `ss.q[q][t]` would run past the Q array into
 // the K/V tiles.
-// XFAIL: *
-// XFAIL reason (issue 11 shape 2): the outer releases are matched with the Q
-// copy (both expected findings are produced), but the inner K/V release is
-// also reported: the Q read `ss.q[q][t]` takes t in [0, 159], the whole block,
-// while only the consumer warps (warp != 4: t < 128) reach it; the value
-// analysis does not narrow %tid.x by the branch that guards the code, so the
-// last 32 threads' words run into k[0] (a K/V TMA tile).
+// Only the consumer warps (warp != 4: t < 128) reach the Q read: the memory
+// analysis narrows %tid.x by the role branch that guards it.
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda_bf16.h>
 

@@ -283,3 +283,19 @@ extern "C" __global__ void __launch_bounds__(128) inserted_index(int* out) {
   __syncthreads();
   out[t] = slot[t];
 }
+
+// Role branches narrow the thread index of the code they guard (160 threads:
+// four consumer warps and warp 4). nvcc writes `tid / 32 != 4` as
+// `(tid & -32) != 128` or `tid >> 5`.
+extern "C" __global__ void __launch_bounds__(160) role_guarded(int* out, int n) {
+  __shared__ int slot[160];
+  const int warp = threadIdx.x / 32;
+  if (warp != 4) {
+    slot[threadIdx.x] = n;  // t in [0, 127]
+  } else {
+    atomicAdd(out, n);  // warp 4 does other work
+  }
+  if (threadIdx.x < 64) slot[threadIdx.x + 96] = 3;  // t in [0, 63]
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x];
+}

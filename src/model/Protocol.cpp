@@ -517,6 +517,13 @@ bool ProtocolModel::isConsumingDecrement(InstId inst) const {
   return false;
 }
 
+bool ProtocolModel::isResetAfterWait(InstId store) const {
+  for (InstId poll : polledWords_)
+    if (memory_.sameWord(poll, store) && fn_.dominatesInst(poll, store) && !spinContaining(poll)->contains(fn_, store))
+      return true;
+  return false;
+}
+
 bool ProtocolModel::isFloatingPointData(InstId inst) const {
   static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
   const Inst& in = fn_.instructions[inst];

@@ -149,6 +149,13 @@ class ProtocolModel {
   // signal on the remote path): it raises the flag, it delivers no data.
   bool isFlagOnlyCall(InstId call, InstId poll) const;
   bool isFlagValue(InstId at, int operand) const;
+  // A store to a counter that only a wait on that counter leads to (the
+  // wait's loop dominates it): a reset after the arrivals, not an
+  // initialization racing with them (TensorRT-LLM's LamportFlags::update in
+  // FlashInfer's MoE all-reduce: block 0 waits until the arrival counter
+  // reaches gridDim.x, then stores 0; the next launch's arrivals follow in
+  // stream order). The wait is taken to observe every arrival.
+  bool isResetAfterWait(InstId store) const;
   // A wait that no data access of the kernel follows (the barrier at the end
   // of CUTLASS's distributed GEMM full_barrier, a final grid barrier): the
   // data it guards is used after the kernel, by the next launch, so every

@@ -225,7 +225,9 @@ MemoryObject ProtocolModel::root(InstId inst) const {
 // model/Memory's answer, with one coarsening: pointers read from memory
 // (peer-table entries, struct-held pointers) compare by their table, since
 // two entries read by different threads or ranks may point into one peer
-// buffer; only "an entry does not point into its own table" stays No.
+// buffer; "an entry does not point into its own table" and "two constant
+// fields of a __constant__ struct are two pointers"
+// (pointersFromDistinctReadOnlyFields) stay No.
 Alias ProtocolModel::alias(InstId a, InstId b) const {
   int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
   if (oa < 0 || ob < 0) return Alias::May;
@@ -384,8 +386,6 @@ const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
   return cached->second;
 }
 
-// A register defined by a volatile, relaxed or stronger load: a flag or
-// counter value (pointers are read with weak loads).
 bool ProtocolModel::isFlagValue(InstId at, int operand) const {
   const ptx::Operand& op = fn_.instructions[at].operands[operand];
   if (op.kind != ptx::Operand::Kind::Register) return false;

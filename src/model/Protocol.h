@@ -20,7 +20,8 @@
 //
 // Memory identity comes from model/Memory (objects, byte ranges, No/May/Must)
 // and model/Values; Protocol.cpp's alias() adds the partner model's one
-// coarsening (pointers read from memory compare by their table).
+// coarsening (pointers read from memory compare by their table, except two
+// pointers read from two constant fields of a __constant__ struct).
 #pragma once
 
 #include <optional>
@@ -148,7 +149,6 @@ class ProtocolModel {
   // poll reads (NVSHMEM's transfer_amo_nonfetch on psync: the barrier's
   // signal on the remote path): it raises the flag, it delivers no data.
   bool isFlagOnlyCall(InstId call, InstId poll) const;
-  bool isFlagValue(InstId at, int operand) const;
   // A store to a counter that only a wait on that counter leads to (the
   // wait's loop dominates it): a reset after the arrivals, not an
   // initialization racing with them (TensorRT-LLM's LamportFlags::update in
@@ -187,9 +187,13 @@ class ProtocolModel {
   // reads through a pointer read from memory.
   std::vector<InstId> inKernelSignalsFor(InstId poll) const;
   bool mayBeReadAfterWait(InstId write, InstId signal) const;
-  // `read` may read what `write` wrote (a non-coherent read: only a write
-  // through its own root, or any write when the root is a loaded pointer).
+  // `read` may read what `write` wrote (an opaque call: anything not
+  // provably immutable; a non-coherent read: only a write through its own
+  // root, or any write when the root is a loaded pointer).
   bool mayReadWrite(InstId read, InstId write) const;
+  // The register operand was defined by a volatile, relaxed or stronger
+  // load: a flag or counter value (pointers are read with weak loads).
+  bool isFlagValue(InstId at, int operand) const;
 
   const FunctionModel& fn_;
   const MemoryAnalysis& memory_;

@@ -6,7 +6,9 @@
 // store, with a note at an update.
 //
 // A reset by the last arriver is guarded by the arrival's return value, not
-// by thread and block ids: it is not a one-thread-of-one-block store.
+// by thread and block ids: it is not a one-thread-of-one-block store. A reset
+// after a wait on the counter (model/Protocol.h isResetAfterWait) follows the
+// arrivals it waited for: not reported.
 //
 // Who executes an instruction comes from ThreadRoles; where it does not
 // answer "one thread of one block", the dominating branch conditions are read
@@ -108,7 +110,7 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
   const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    if (!isInitialization(fn, i) || !oneThreadOfOneBlock(ctx, i)) continue;
+    if (!isInitialization(fn, i) || !oneThreadOfOneBlock(ctx, i) || ctx.isResetAfterWait(i)) continue;
     InstId update = -1;
     for (InstId j = 0; j < static_cast<InstId>(fn.instructions.size()) && update < 0; ++j) {
       if (j == i || fn.instructions[j].effect.kind != EffectKind::ReadModifyWrite) continue;

@@ -24,37 +24,62 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 CUDA_BIN = pathlib.Path(os.environ.get("CUDA_BIN", "/usr/local/cuda/bin"))
 
-# name: (module.class, constructor arguments, operand shapes (M, N, K), target)
-ENTRIES = {
-    "cute_ws_gemm_sm90": ("hopper_ws_gemm.HopperWarpSpecializedGemm",
-                          dict(tile_mn=(128, 128), cluster_mn=(1, 1), stages=4), (4096, 4096, 4096), "sm_90a"),
-    "cute_ws_gemm_cluster_sm90": ("hopper_ws_gemm.HopperWarpSpecializedGemm",
-                                  dict(tile_mn=(128, 128), cluster_mn=(2, 1), stages=4), (4096, 4096, 4096),
-                                  "sm_90a"),
-}
-
-
-def gemm_operands(m, n, k):
-    """Fake K-major fp16 A (M, K, 1), B (N, K, 1) and N-major fp16 C (M, N, 1)."""
+def gemm_operands(m, n, k, c_dtype="Float16"):
+    """Fake K-major fp16 A (M, K, 1), B (N, K, 1) and N-major C (M, N, 1)."""
     import cutlass
     from cutlass.cute.runtime import make_fake_compact_tensor
     row_major = (1, 0, 2)  # the second mode is contiguous, then the first, then the batch
     return (make_fake_compact_tensor(cutlass.Float16, (m, k, 1), stride_order=row_major, assumed_align=16),
             make_fake_compact_tensor(cutlass.Float16, (n, k, 1), stride_order=row_major, assumed_align=16),
-            make_fake_compact_tensor(cutlass.Float16, (m, n, 1), stride_order=row_major, assumed_align=16))
+            make_fake_compact_tensor(getattr(cutlass, c_dtype), (m, n, 1), stride_order=row_major,
+                                     assumed_align=16))
+
+
+def hopper_ws_gemm(**options):
+    """Our warp-specialized Hopper GEMM (hopper_ws_gemm.py), 4096^3 fp16."""
+    from hopper_ws_gemm import HopperWarpSpecializedGemm
+    return HopperWarpSpecializedGemm(**options), gemm_operands(4096, 4096, 4096)
+
+
+def torch_grouped_gemm(groups=4, sms=132, **options):
+    """PyTorch's vendored copy of CUTLASS's Blackwell grouped GEMM (the CuTe DSL kernel
+    TorchInductor uses for grouped matmuls: torch/_inductor/kernel/vendored_templates/cutedsl/
+    kernels/cutedsl_grouped_gemm.py), compiled as shipped; its arguments made the way the
+    file's own `run` makes them, with fake tensors: fp16 operands of the minimal 16-byte
+    shape as the initial TMA tensors, the per-group shapes, strides and addresses as device
+    tensors, and one tensor-map buffer per SM (max_active_clusters of a 132-SM B200 for 1x1)."""
+    import cutlass
+    from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_stream
+    from torch._inductor.kernel.vendored_templates.cutedsl.kernels.cutedsl_grouped_gemm import GroupedGemmKernel
+    kernel = GroupedGemmKernel(cutlass.Float32, **options)
+    a, b, c = gemm_operands(8, 8, 8)
+    ints = lambda dtype, shape: make_fake_compact_tensor(dtype, shape, assumed_align=16)
+    args = (a, b, c, groups, ints(cutlass.Int32, (groups, 4)), ints(cutlass.Int32, (groups, 3, 2)),
+            ints(cutlass.Int64, (groups, 3)), sms,
+            ints(cutlass.Int64, (sms, GroupedGemmKernel.num_tensormaps, GroupedGemmKernel.bytes_per_tensormap // 8)),
+            sms, make_fake_stream())
+    return kernel, args
+
+
+# name: (builder above, its options, target)
+ENTRIES = {
+    "cute_ws_gemm_sm90": (hopper_ws_gemm, dict(tile_mn=(128, 128), cluster_mn=(1, 1), stages=4), "sm_90a"),
+    "cute_ws_gemm_cluster_sm90": (hopper_ws_gemm, dict(tile_mn=(128, 128), cluster_mn=(2, 1), stages=4),
+                                  "sm_90a"),
+    "cute_torch_grouped_gemm_sm100": (torch_grouped_gemm,
+                                      dict(use_2cta_instrs=False, mma_tiler_mn=(128, 128), cluster_shape_mn=(1, 1)),
+                                      "sm_100a"),
+}
 
 
 def compile_entry(name, dump):
     """Compiles one entry; returns the PTX text the DSL kept in `dump`."""
-    import importlib
-
     import cutlass.cute as cute
-    path, args, shape, _ = ENTRIES[name]
-    module, cls = path.rsplit(".", 1)
-    kernel = getattr(importlib.import_module(module), cls)(**args)
+    builder, options, _ = ENTRIES[name]
+    kernel, args = builder(**options)
     for old in dump.glob("*.ptx"):
         old.unlink()
-    cute.compile(kernel, *gemm_operands(*shape))
+    cute.compile(kernel, *args)
     kept = sorted(dump.glob("*.ptx"))
     if len(kept) != 1:
         sys.exit(f"generate.py: {name}: expected one PTX in {dump}, found {[p.name for p in kept]}")
@@ -74,21 +99,21 @@ def main():
     dump = pathlib.Path(tempfile.mkdtemp(prefix="fenceline-cutedsl-"))
     names = args.names or list(ENTRIES)
     # The DSL reads its environment once, at import: one target per generator run.
-    arches = {ENTRIES[n][3] for n in names}
+    arches = {ENTRIES[n][2] for n in names}
     if len(arches) > 1:
         for arch in sorted(arches):
-            subset = [n for n in names if ENTRIES[n][3] == arch]
+            subset = [n for n in names if ENTRIES[n][2] == arch]
             subprocess.run([sys.executable, __file__, "--out", str(out), *subset], check=True)
         return
     os.environ.update(CUTE_DSL_KEEP="ptx", CUTE_DSL_DUMP_DIR=str(dump), CUTE_DSL_ARCH=arches.pop(),
                       CUTE_DSL_LINEINFO="1")
     import cutlass
     for name in names:
-        path, ctor, shape, arch = ENTRIES[name]
+        builder, options, arch = ENTRIES[name]
         start = time.perf_counter()
         (out / f"{name}.ptx").write_text(compile_entry(name, dump))
         generated = time.perf_counter() - start
-        (out / f"{name}.line").write_text(f"{name} cutedsl {cutlass.__version__} {path} {ctor} {shape} {arch}\n")
+        (out / f"{name}.line").write_text(f"{name} cutedsl {cutlass.__version__} {builder.__name__} {options} {arch}\n")
         start = time.perf_counter()
         done = subprocess.run([str(CUDA_BIN / "ptxas"), f"-arch={arch}", "-o", "/dev/null",
                                str(out / f"{name}.ptx")], capture_output=True, text=True)

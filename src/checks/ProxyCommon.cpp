@@ -6,13 +6,13 @@
 // issues the async operation (after it acquired the hand-off).
 #include "checks/ProxyCommon.h"
 
-#include <cxxabi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
+#include "model/Demangle.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -416,12 +416,7 @@ std::string describe(const FunctionModel& fn, InstId inst) {
 }
 
 std::string functionName(const FunctionModel& fn) {
-  if (!fn.function) return {};
-  const std::string& name = fn.function->name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
-                                              std::free);
-  return status == 0 && text ? std::string(text.get()) : name;
+  return fn.function ? model::demangle(fn.function->name) : std::string();
 }
 
 }  // namespace fenceline::checks::proxy

@@ -98,7 +98,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     dump = pathlib.Path(tempfile.mkdtemp(prefix="fenceline-cutedsl-"))
     names = args.names or list(ENTRIES)
-    # The DSL reads its environment once, at import: one target per generator run.
+    # One target per process: the environment is set before the DSL is imported.
     arches = {ENTRIES[n][2] for n in names}
     if len(arches) > 1:
         for arch in sorted(arches):

@@ -6,13 +6,14 @@
 // issues the async operation (after it acquired the hand-off).
 #include "checks/ProxyCommon.h"
 
-#include <cxxabi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
+#include "checks/ProtocolReport.h"
+#include "model/Demangle.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -332,20 +333,8 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   return result;
 }
 
-std::string siteKey(const FunctionModel& fn, InstId inst) {
-  std::string key;
-  for (const auto& frame : fn.sourceChain(inst)) {
-    key += frame.file;
-    key += ':';
-    key += std::to_string(frame.line);
-    key += ';';
-  }
-  if (key.empty()) key = "ptx:" + std::to_string(fn.instructions[inst].syntax->pos.line);
-  return key;
-}
-
 void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async) {
-  std::string key = siteKey(fn, handOff.site);
+  std::string key = protocol::siteKey(fn, handOff.site);
   auto [it, inserted] = entries_.try_emplace(key);
   Entry& e = it->second;
   Finding& f = e.finding;
@@ -359,13 +348,13 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId acc
     f.fenceIsIssuers = handOff.fenceIsIssuers;
     f.fenceAccess = access;
   }
-  std::string accessKey = siteKey(fn, access);
+  std::string accessKey = protocol::siteKey(fn, access);
   if (f.accesses.size() < kMaxAccessNotes &&
       std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey) == e.accessKeys.end()) {
     f.accesses.push_back(access);
     e.accessKeys.push_back(std::move(accessKey));
   }
-  std::string asyncKey = siteKey(fn, async);
+  std::string asyncKey = protocol::siteKey(fn, async);
   if (async != handOff.site && f.asyncs.size() < kMaxAsyncNotes &&
       std::find(e.asyncKeys.begin(), e.asyncKeys.end(), asyncKey) == e.asyncKeys.end()) {
     f.asyncs.push_back(async);
@@ -420,12 +409,7 @@ std::string describe(const FunctionModel& fn, InstId inst) {
 }
 
 std::string functionName(const FunctionModel& fn) {
-  if (!fn.function) return {};
-  const std::string& name = fn.function->name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
-                                              std::free);
-  return status == 0 && text ? std::string(text.get()) : name;
+  return fn.function ? model::demangle(fn.function->name) : std::string();
 }
 
 }  // namespace fenceline::checks::proxy

@@ -159,10 +159,6 @@ inline constexpr size_t kMaxHandOffArrives = 32;
 HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async,
                        const std::vector<InstId>& waits, bool reportAtAsync);
 
-// One diagnostic per source-level site: the key of an instruction's location
-// (its full inline chain by file and line; the PTX line when there is none).
-std::string siteKey(const FunctionModel& fn, InstId inst);
-
 // Collects findings per site, with distinct notes, and emits them in order.
 struct Finding {
   InstId site = -1;

@@ -1,8 +1,6 @@
 // See DebugInfo.h.
 #include "ptx/DebugInfo.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -26,14 +24,6 @@ void DebugStrings::addByte(uint8_t byte) {
 const std::string* DebugStrings::find(std::string_view label) const {
   auto it = strings_.find(std::string(label));
   return it == strings_.end() ? nullptr : &it->second;
-}
-
-std::string demangle(const std::string& name) {
-  if (!name.starts_with("_Z")) return name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  if (status != 0 || !out) return name;
-  return out.get();
 }
 
 uint64_t LocationTable::position(int32_t file, uint32_t line, uint32_t column) {
@@ -87,15 +77,10 @@ LocationId LocationTable::inlined(int32_t file, uint32_t line, uint32_t column, 
 }
 
 void LocationTable::resolveNames(const DebugStrings& strings) {
-  std::unordered_map<std::string, std::string> demangled;
   for (auto& loc : locations_) {
     if (loc.function.empty()) continue;
-    auto it = demangled.find(loc.function);
-    if (it == demangled.end()) {
-      const std::string* raw = strings.find(loc.function);
-      it = demangled.emplace(loc.function, raw ? demangle(*raw) : std::string()).first;
-    }
-    loc.function = it->second;
+    const std::string* name = strings.find(loc.function);
+    loc.function = name ? *name : std::string();
   }
 }
 

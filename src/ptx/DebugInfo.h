@@ -13,7 +13,9 @@
 //
 // Function names live at the end of the file as NUL-terminated byte lists
 // (`$L__info_string0: .b8 95,90,...,0`); DebugStrings collects them and
-// LocationTable::resolveNames replaces labels by demangled names at the end.
+// LocationTable::resolveNames replaces labels by the names they hold at the end
+// (linkage names, mangled as the compiler wrote them: model/Demangle makes
+// them display names).
 #pragma once
 
 #include <cstdint>
@@ -41,9 +43,6 @@ class DebugStrings {
   std::unordered_map<std::string, std::string> strings_;
   std::string* current_ = nullptr;
 };
-
-// The demangled form of an Itanium C++ name; the name itself when it is not one.
-std::string demangle(const std::string& name);
 
 // Builds Module::locations with interning and inline chains.
 class LocationTable {

@@ -251,7 +251,7 @@ struct GridBarrier {
   // one 32-thread block per SM (grid_barrier_calibration below, one cooperative launch, a few
   // milliseconds), and keeps the fastest; if that launch fails, the first place, and the
   // error is cleared. calibration_ns (optional) receives the time per episode of each place.
-  static constexpr uint32_t kPlacements = 8;
+  static constexpr uint32_t kPlacements = 16;
   static constexpr uint32_t kPlacementStride = 37 * 16;  // 64-bit words: 37 lines of 128 bytes
   static constexpr uint32_t kCalibrationEpisodes = 256;
   static cudaError_t create(GridBarrier* barrier, double* calibration_ns = nullptr);

@@ -44,11 +44,14 @@ lab() {  # lab NAME ARGS...: one fenceline-lab invocation, table to the log, JSO
 }
 
 # 1. SASS of the unfixed kernel (96-column tiles): where the arrive sits among the
-#    ldmatrix loads (LDSM) and their first use (HMMA).
-#    Also the pinned-release kernel (gemm.pinned_release=1).
+#    ldmatrix loads (LDSM) and their first use (HMMA): the default 4x2 shape, its pinned
+#    release (gemm.schedule=pinned) and the 16-warp 8x2 shape.
 if want sass; then
   : > "$OUT/gemm-sass.txt"
-  for f in _ZN3lab4gemm11gemmUnfixedILi96ELb0EEEvNS0_6ParamsE _ZN3lab4gemm11gemmUnfixedILi96ELb1EEEvNS0_6ParamsE; do
+  # gemmUnfixed<GemmShape<96, 4, 2, same_stage>>, <…, pinned>, <96, 8, 2, same_stage>
+  for f in _ZN3lab4gemm11gemmUnfixedINS0_9GemmShapeILi96ELi4ELi2ELNS0_8ScheduleE0EEEEEvNS0_6ParamsE \
+      _ZN3lab4gemm11gemmUnfixedINS0_9GemmShapeILi96ELi4ELi2ELNS0_8ScheduleE1EEEEEvNS0_6ParamsE \
+      _ZN3lab4gemm11gemmUnfixedINS0_9GemmShapeILi96ELi8ELi2ELNS0_8ScheduleE0EEEEEvNS0_6ParamsE; do
     echo "== $f" >> "$OUT/gemm-sass.txt"
     cuobjdump -sass -fun "$f" "$LAB" 2>/dev/null | grep -E 'LDSM|SYNCS|HMMA|WARPSYNC|FENCE|BAR' | head -70 >> "$OUT/gemm-sass.txt"
   done

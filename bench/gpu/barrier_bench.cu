@@ -7,10 +7,13 @@
 // GridBarrier::for_grid sets for the grid, as launch_with_grid_barrier passes it); the two designs
 // it picks between are also timed on their own at every size ("one-word", "flag-line"), so
 // that the crossover (the first size where flag-line is faster) is read off the same run,
-// with the library's previous barrier (one 32-bit word: "previous-library") and a
-// candidate for small grids ("early-poll", below). Every
-// implementation has its own words. (An earlier run also timed one-word polling with
-// ld.acquire.gpu and no separate fence: slower at every size, docs/primitives.md.)
+// with the library's previous barrier (one 32-bit word: "previous-library") and candidates
+// for small grids ("early-poll", "global-*", below). Every implementation has its own words,
+// from GridBarrier::create (which picks the fastest of its candidate places). --placements N
+// then times the designs again with all of them on the same words at N places of one
+// allocation: the like-for-like comparison, and how much the counter's place in the L2
+// moves a sync. (An earlier run also timed one-word polling with ld.acquire.gpu and no
+// separate fence: slower at every size, docs/primitives.md.)
 #include <cooperative_groups.h>
 
 #include <algorithm>

@@ -25,7 +25,9 @@
 // returns the barrier set up for a grid (one_word below kFlagLineFromBlocks blocks,
 // flag_line from there on), and launch_with_grid_barrier() applies it to every GridBarrier
 // argument of the launch; a barrier used as created is one_word. The words are allocated
-// and zeroed on the host (GridBarrier::create), never in the kernel.
+// and zeroed on the host (GridBarrier::create), never in the kernel; create() also picks
+// where in the L2 the counter lies, by timing candidate places (it moves a sync by up to
+// 8% on an H200).
 //
 // The counter and the flag are cudaMalloc'd device memory, so the accesses name the
 // .global state space (grid_barrier_access below): with generic addresses, ptxas adds a
@@ -82,7 +84,7 @@ __device__ __forceinline__ void publish_release(uint64_t* word, uint64_t value) 
 struct GridBarrier {
   // word[0]: the counter; word[kFlagOffset]: the flag (see the file comment).
   static constexpr uint32_t kFlagOffset = 16;  // 128 bytes on: another line
-  static constexpr uint32_t kWords = 32;       // 64-bit words that create() allocates
+  static constexpr uint32_t kWords = 32;       // 64-bit words of one barrier (what reset() zeroes)
   static constexpr uint64_t kEpisode = 1ull << 20;  // what one complete episode adds
   uint64_t* word = nullptr;
   // The design of GridBarrierDesign::chosen, as the word its waiters poll: 0 (one_word) or

@@ -14,6 +14,8 @@
 // Each kernel is a template over its shape (GemmKernel.cuh's GemmShape: tile width, warp
 // grid, consumer schedule; the shapes built are FENCELINE_LAB_GEMM_SHAPES below), picked by
 // the knobs gemm.tile_n, gemm.warps and gemm.schedule. The lib-* variants need stages=7.
+// fenceline check reports each broken arrive twice, once per place gemmRing reads a stage
+// (the same-stage loop and the prefetch loop), hence "proxy-war, proxy-war" on those lines.
 //
 // gemm runs one variant in the incident's protocol: fixed seed, the first run checked
 // against a reference GEMM, then `runs` runs compared bitwise with the first (mode
@@ -69,7 +71,7 @@ template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1) gemmUnfixed(const __grid_constant__ Params p) {
   gemmRing<Shape>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
   }));
 }
 
@@ -98,7 +100,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1) gemmLane0Fence(const __gri
     __syncwarp();
     if (lane == 0) {
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
     }
   }));
 }
@@ -108,7 +110,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1) gemmGenericFence(const __g
   gemmRing<Shape>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     asm volatile("fence.acq_rel.cta;" ::: "memory");  // orders the generic proxy only
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
   }));
 }
 

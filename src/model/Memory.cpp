@@ -11,6 +11,7 @@
 #include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/ValueIdentity.h"
+#include "model/ValueAlgebra.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -594,6 +595,17 @@ struct DescriptorDecoder {
         if (!d) return std::nullopt;
         int64_t step = op == "sub" ? -*c : *c;
         d->advance = saturatingAdd(d->advance, shifted ? step * 16 : step);
+        return d;
+      }
+      // A bounded index added to the field: the CuTe DSL builds stage 0's
+      // descriptor once and reaches stage s by adding s << 10 to its low word.
+      for (int k = 1; k <= 2 && op == "add"; ++k) {
+        const AbstractValue step = fn.values->operandValue(def, 3 - k);
+        if (!step.known || step.hasBase() || step.terms.empty() || !step.offsetRange()) continue;
+        auto d = decode(ops[k], def, shifted, depth + 1);
+        if (!d) continue;
+        d->address = values::add(d->address, shifted ? values::scale(step, 16, "descriptor") : step, "descriptor");
+        if (!d->address.known) return std::nullopt;
         return d;
       }
     }

@@ -574,7 +574,14 @@ struct ValueAnalysis::Impl {
       return join(first, second, name(d, "join"));
     }
     // A shuffle returns another lane's operand: the operand's range.
-    if (op == "shfl") return boundedLike(src(d, 1), opaque);
+    // A value with no index terms (a constant, a symbol's address plus a
+    // constant) is the same in every lane: the shuffle returns it (the CuTe
+    // DSL makes the shared base warp-uniform so: shfl.sync.idx of __dynamic_shmem__0).
+    if (op == "shfl") {
+      AbstractValue v = src(d, 1);
+      if (v.known && v.terms.empty()) return v;
+      return boundedLike(v, opaque);
+    }
     if (op == "bfe" && s.hasModifier("u32")) return bitfield(d, opaque);
     if (op == "bfi" && s.hasModifier("b32")) return bitInsert(d, opaque);
     if ((op == "min" || op == "max") && !s.hasModifier("f32") && !s.hasModifier("f64")) return minMax(d, opaque);

@@ -1,4 +1,4 @@
-// Open false positive (docs/real-code.md, "CuTe DSL"): shape found in the CuTe DSL 4.8 lowering of
+// False positive once open (docs/real-code.md, "CuTe DSL"): shape found in the CuTe DSL 4.8 lowering of
 // PyTorch's vendored Blackwell grouped GEMM (cute_torch_grouped_gemm_sm100, 6 stages). The MMA
 // warp builds each tcgen05.mma shared-memory descriptor once per operand, for stage 0
 // (start-address field `and.b32 (shr.u32 addr, 4), 0x3FC0`, widened and ORed with the
@@ -9,7 +9,6 @@
 // after the ring is reported (proxy-raw). Triton's form, the stage added to the address
 // before `bfe` (mma_descriptor_bfe.cu), passes with any stage count. The twin stores the word
 // inside stage 1 of A: both findings are real there.
-// XFAIL: *
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include "../proxy/Inputs/async_copy.cuh"
 
@@ -108,7 +107,9 @@ __device__ void mainloop(const uint8_t* a_src, const uint8_t* b_src, int k_tiles
       phase ^= s == 0;
     }
   }
-  __syncthreads();
+  // Broken twin only: the producer read `*capture` in stage 1 before its own refill of stage 1
+  // (the copy begins at the word read), with no proxy fence; reported at this barrier.
+  __syncthreads();  // expect: proxy-war
   if (warp == 0) {
     out[blockIdx.x] = tmem_base;
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base) : "memory");

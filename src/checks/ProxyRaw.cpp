@@ -56,11 +56,12 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
   ReachCache reach(fn);
   for (InstId read : reads) {
     const int source = fn.instructions[read].effect.source;
-    std::vector<InstId> waits = waitsBefore(fn, read);
+    const IssuerWaits issuer = reach.issuerWaits(read);
     const int64_t extent = copyExtent(fn, read, source);
     for (InstId write : writes) {
+      if (!mayHandOff(fn, reach, write, read, issuer)) continue;  // cheap, per write
       if (!mayOverlap(fn, write, read, source, extent)) continue;
-      HandOff h = analyzeHandOff(fn, reach, write, read, waits, /*reportAtAsync=*/true);
+      HandOff h = analyzeHandOff(fn, reach, write, read, issuer, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
       findings.add(fn, h, write, read);
     }

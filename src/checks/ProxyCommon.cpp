@@ -192,6 +192,7 @@ ReachCache::ReachCache(const FunctionModel& fn)
     if (e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async) f |= kAnyProxyFence;
     if (checks::proxy::isAcquirePoint(fn, i)) f |= kAcquirePoint;
     if (e.kind == EffectKind::CtaBarrier) f |= kCtaBarrier;
+    if (checks::proxy::isAsyncSharedWrite(fn, i) || checks::proxy::isAsyncSharedRead(fn, i)) f |= kAsyncSharedOperation;
     flags_[i] = f;
   }
 }
@@ -230,7 +231,25 @@ bool ReachCache::reaches(InstId from, InstId to) {
   const model::BlockId fromBlock = fn_.blockOf[from], toBlock = fn_.blockOf[to];
   if (fromBlock < 0 || toBlock < 0) return false;
   if (fromBlock == toBlock && from < to) return true;
-  return blocks_.reaches(fromBlock, toBlock);  // entered from the top after `from`
+  // Entered from the top after `from`.
+  if (blocks_.hasClosures()) return blocks_.reaches(fromBlock, toBlock);
+  // A function too large for closures: one walk per source block, kept.
+  auto [it, inserted] = walked_.try_emplace(fromBlock);
+  std::vector<char>& seen = it->second;
+  if (inserted) {
+    seen.assign(fn_.blocks.size(), 0);
+    std::vector<model::BlockId> queue;
+    auto enqueueNext = [&](model::BlockId b) {
+      for (model::BlockId n : fn_.blocks[b].successors)
+        if (n >= 0 && !seen[n]) {
+          seen[n] = 1;
+          queue.push_back(n);
+        }
+    };
+    enqueueNext(fromBlock);
+    for (size_t head = 0; head < queue.size(); ++head) enqueueNext(queue[head]);
+  }
+  return seen[toBlock] != 0;
 }
 
 // The walk of model::everyPathPasses (Paths.cpp) from `access`, cut at the
@@ -280,6 +299,42 @@ bool ReachCache::reachesUnfenced(InstId access, InstId to) {
   if (block == start && to > access && to <= walk.startEnd) return true;
   auto entered = std::lower_bound(walk.entered.begin(), walk.entered.end(), std::pair<model::BlockId, InstId>{block, -1});
   return entered != walk.entered.end() && entered->first == block && to <= entered->second;
+}
+
+bool ReachCache::sealed(InstId access) const {
+  // The walk of walkUnfenced, ended (unsealed) at the first hand-off arrive
+  // or async operation: every arrive outside that walk is fenced by the
+  // accessor (the arrive case of analyzeHandOff), every async operation
+  // outside it is unreachable or fenced (its same-thread case).
+  bool open = false;
+  auto cuts = [&](InstId i) { return isSharedProxyFence(i) && fenceCoversThreadsOf(fn_, i, access); };
+  auto scan = [&](InstId begin, InstId end) {  // true: the walk goes on past this block
+    for (InstId i = begin; i < end; ++i) {
+      if (flags_[i] & (kHandOffArrive | kAsyncSharedOperation)) {
+        open = true;
+        return false;
+      }
+      if (cuts(i)) return false;
+    }
+    return true;
+  };
+  const model::BlockId start = fn_.blockOf[access];
+  if (start < 0) return true;
+  std::vector<char> seen(fn_.blocks.size(), 0);
+  std::vector<model::BlockId> queue;
+  auto enqueueNext = [&](model::BlockId b) {
+    for (model::BlockId n : fn_.blocks[b].successors)
+      if (n >= 0 && !seen[n]) {
+        seen[n] = 1;
+        queue.push_back(n);
+      }
+  };
+  if (scan(access + 1, fn_.blocks[start].last)) enqueueNext(start);
+  for (size_t head = 0; head < queue.size() && !open; ++head) {
+    const model::BlockId b = queue[head];
+    if (scan(fn_.blocks[b].first, fn_.blocks[b].last)) enqueueNext(b);
+  }
+  return !open;
 }
 
 namespace {

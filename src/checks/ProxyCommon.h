@@ -128,6 +128,11 @@ class ReachCache {
   // covering the access's threads (the walk of everyPathPasses(access, to,
   // covering fence), kept per access).
   bool reachesUnfenced(InstId access, InstId to);
+  // Every path from `access` meets a fence covering its threads before any
+  // hand-off arrive and any async-proxy operation on shared memory: no
+  // analyzeHandOff(access, ...) can find a hazard, so the checks pair the
+  // access with nothing. (A walk that ends at the first such instruction.)
+  bool sealed(InstId access) const;
 
   // What each instruction is, computed once (the walks test every visited one).
   bool isHandOffArrive(InstId i) const { return flags_[i] & kHandOffArrive; }
@@ -157,6 +162,7 @@ class ReachCache {
     kAnyProxyFence = 4,
     kAcquirePoint = 8,
     kCtaBarrier = 16,
+    kAsyncSharedOperation = 32,  // an async-proxy write or read of shared memory
   };
   // Where one access's unfenced walk went: the blocks it entered from the
   // top with the last instruction visited in each (sorted by block), and the
@@ -171,6 +177,7 @@ class ReachCache {
   std::vector<uint8_t> flags_;
   std::map<std::pair<InstId, InstId>, bool> sameBarrier_;
   model::BlockReachability blocks_;
+  std::map<model::BlockId, std::vector<char>> walked_;  // per source block, when blocks_ has no closures
   std::vector<int64_t> barrierKeys_;                 // per wait; INT64_MIN = not computed
   std::map<std::vector<int64_t>, int> keySets_;
   std::map<InstId, UnfencedWalk> unfenced_;

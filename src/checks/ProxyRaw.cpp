@@ -7,6 +7,8 @@
 // diagnostic per source-level site.
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "checks/Checks.h"
 #include "checks/ProxyCommon.h"
 
@@ -54,6 +56,8 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
 
   FindingSet findings;
   ReachCache reach(fn);
+  // A write fenced before any hand-off or async read pairs with no read.
+  std::erase_if(writes, [&](InstId write) { return reach.sealed(write); });
   for (InstId read : reads) {
     const int source = fn.instructions[read].effect.source;
     const IssuerWaits issuer = reach.issuerWaits(read);

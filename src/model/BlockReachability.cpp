@@ -10,7 +10,7 @@
 namespace fenceline::model {
 namespace {
 
-// Bit-set words held at once: 16 MiB (all sets of about 11,000 components).
+// Bit-set words at most: 16 MiB (all sets of about 11,000 components).
 constexpr size_t kMaxWords = size_t(1) << 21;
 
 }  // namespace
@@ -80,9 +80,8 @@ BlockReachability::BlockReachability(const FunctionModel& fn) : fn_(fn) {
     s.erase(std::unique(s.begin(), s.end()), s.end());
   }
   words_ = (static_cast<size_t>(components) + 63) / 64;
+  if (words_ * static_cast<size_t>(components) > kMaxWords) return;  // walks, see reaches
   closure_.assign(components, {});
-  built_.assign(components, 0);
-  if (words_ * static_cast<size_t>(components) > kMaxWords) return;  // on demand, see closureOf
   for (int32_t c = 0; c < components; ++c) {
     std::vector<uint64_t>& set = closure_[c];
     set.assign(words_, 0);
@@ -92,7 +91,6 @@ BlockReachability::BlockReachability(const FunctionModel& fn) : fn_(fn) {
       const std::vector<uint64_t>& below = closure_[s];
       for (size_t w = 0; w < words_; ++w) set[w] |= below[w];
     }
-    built_[c] = 1;
   }
 }
 
@@ -100,47 +98,28 @@ bool BlockReachability::bit(const std::vector<uint64_t>& set, size_t component) 
   return (set[component / 64] >> (component % 64)) & 1;
 }
 
-std::vector<uint64_t> BlockReachability::walkFrom(int32_t component) const {
-  std::vector<uint64_t> set(words_, 0);
-  std::vector<int32_t> queue;
-  auto enter = [&](int32_t c) {
-    if (bit(set, c)) return;
-    set[c / 64] |= uint64_t(1) << (c % 64);
-    queue.push_back(c);
-  };
-  if (cyclic_[component]) enter(component);
-  for (int32_t s : successors_[component]) enter(s);
-  for (size_t head = 0; head < queue.size(); ++head)
-    for (int32_t s : successors_[queue[head]]) enter(s);
-  return set;
+bool BlockReachability::walkReaches(int32_t from, int32_t to) const {
+  std::vector<char> seen(successors_.size(), 0);
+  std::vector<int32_t> queue(successors_[from].begin(), successors_[from].end());
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const int32_t c = queue[head];
+    if (c == to) return true;
+    if (seen[c]) continue;
+    seen[c] = 1;
+    for (int32_t s : successors_[c])
+      if (s >= to && !seen[s]) queue.push_back(s);  // smaller numbers cannot lead back up to `to`
+  }
+  return false;
 }
 
-const std::vector<uint64_t>& BlockReachability::closureOf(int32_t component) {
-  if (built_[component]) return closure_[component];
-  // Over the budget: keep at most kMaxWords words of walked sets, dropping
-  // them all when full (the checks ask about few sources at a time).
-  static_assert(kMaxWords > 0);
-  size_t held = 0;
-  for (char b : built_) held += b ? words_ : 0;
-  if (held + words_ > kMaxWords)
-    for (size_t c = 0; c < closure_.size(); ++c)
-      if (built_[c]) {
-        built_[c] = 0;
-        std::vector<uint64_t>().swap(closure_[c]);
-      }
-  closure_[component] = walkFrom(component);
-  built_[component] = 1;
-  return closure_[component];
-}
-
-bool BlockReachability::reaches(BlockId from, BlockId to) {
+bool BlockReachability::reaches(BlockId from, BlockId to) const {
   if (from < 0 || to < 0 || static_cast<size_t>(from) >= componentOf_.size() ||
       static_cast<size_t>(to) >= componentOf_.size())
     return false;
   const int32_t a = componentOf_[from], b = componentOf_[to];
   if (a < b) return false;  // components reach only smaller numbers (and themselves)
   if (a == b) return cyclic_[a] != 0;
-  return bit(closureOf(a), b);
+  return closure_.empty() ? walkReaches(a, b) : bit(closure_[a], b);
 }
 
 }  // namespace fenceline::model

@@ -4,6 +4,7 @@
 // FunctionModel queries that only read those results.
 #include "model/Program.h"
 
+#include "model/BlockReachability.h"
 #include "model/Build.h"
 #include "model/Demangle.h"
 #include "model/Memory.h"
@@ -80,7 +81,8 @@ void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx:
   deadline.check("building the control-flow graph");
   detail::computeDominators(fn);
   detail::computeLoops(fn);
-  deadline.check("finding dominators and loops");
+  fn.reachability = std::make_unique<BlockReachability>(fn);
+  deadline.check("finding dominators, loops and reachability");
   // What registers hold: symbolic values with ranges, value identity.
   fn.values = std::make_unique<ValueAnalysis>(fn);
   // Which memory each access touches, and may two accesses alias.

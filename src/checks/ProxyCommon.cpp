@@ -361,11 +361,27 @@ const std::vector<ReachCache::ArriveHandOff>& handOffArrives(const FunctionModel
 
 }  // namespace
 
+namespace {
+
+// A read that only ever precedes the async write (no cycle through both)
+// would read the buffer before it is filled: in a correct program it reads
+// something else that the alias analysis could not tell apart (a TMEM base
+// address or a scheduler word next to the tiles). Not so when the copy
+// provably begins at the word read for some index value (Triton reuses the
+// tcgen05.alloc result word as stage 0); and writes never: initializing a
+// buffer generically before its first async fill is the hazard itself.
+bool readsOnlyBeforeFill(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async) {
+  if (effectOf(fn, access).writes || reach.reaches(async, access)) return false;
+  return !(fn.memory && fn.memory->copyMayBeginAt(async, access, effectOf(fn, access).address));
+}
+
+}  // namespace
+
 bool mayHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async, const IssuerWaits& issuer) {
   // The two cases of analyzeHandOff, up to their first test that does not
   // depend on the pair alone.
   if (reach.reaches(access, async)) {
-    if (!effectOf(fn, access).writes && !reach.reaches(async, access)) return false;
+    if (readsOnlyBeforeFill(fn, reach, access, async)) return false;
     // A fence of the accessing threads on every path: everyPathPasses holds
     // there already with the covering fences alone.
     return reach.reachesUnfenced(access, async);
@@ -392,16 +408,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   };
 
   if (reach.reaches(access, async)) {
-    // A read that only ever precedes the async write (no cycle through both)
-    // would read the buffer before it is filled: in a correct program it reads
-    // something else that the alias analysis could not tell apart (a TMEM base
-    // address or a scheduler word next to the tiles). Writes stay: initializing
-    // a buffer generically before its first async fill is the hazard itself,
-    // and so is a read of a word that the copy provably begins at for some
-    // index (Triton reuses the tcgen05.alloc result word as stage 0).
-    if (!effectOf(fn, access).writes && !reach.reaches(async, access) &&
-        !(fn.memory && fn.memory->copyMayBeginAt(async, access, effectOf(fn, access).address)))
-      return result;
+    if (readsOnlyBeforeFill(fn, reach, access, async)) return result;
     // The access reaches the async operation on this thread's own paths
     // (through bar.sync, through an mbarrier round trip, or directly). A path
     // is safe once it passes a fence all accessing threads execute, or an

@@ -121,6 +121,11 @@ void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCo
   for (auto& diagnostic : diagnostics) {
     place(diagnostic.location);
     for (auto& note : diagnostic.notes) place(note.location);
+    for (auto* request : {&diagnostic.fixRequest, &diagnostic.producerFixRequest}) {
+      userCode.choosePrimary(request->anchor);
+      for (auto* locations : {&request->after, &request->before})
+        for (auto& location : *locations) userCode.choosePrimary(location);
+    }
     if (!unit.label.empty() && report::primaryFrame(diagnostic.location).file != unit.path)
       diagnostic.input = unit.label;
   }
@@ -190,7 +195,12 @@ void planFixes(std::vector<report::Diagnostic>& diagnostics, const Input& input,
   fixSettings.fixHeaders = options.fixHeaders;
   if (const Config* config = settings.config)
     fixSettings.spelling = {config->fixSpelling, config->fixProxyFence, config->fixAcqRelFence};
-  fixSettings.isSystem = [userCode](const std::string& file) { return userCode->isSystem(file); };
+  // The toolkit as nvcc names its headers: /usr/local/cuda may be a link to /usr/local/cuda-13.0.
+  std::error_code error;
+  std::string realToolkit = toolkitRoot.empty() ? "" : fs::canonical(toolkitRoot, error).string();
+  fixSettings.isSystem = [userCode, realToolkit](const std::string& file) {
+    return userCode->isSystem(file) || (!realToolkit.empty() && file.starts_with(realToolkit + "/"));
+  };
   fixSettings.isLibrary = [userCode](const std::string& file) { return userCode->isLibrary(file); };
   fix::SourceCache sources;
   for (auto& diagnostic : diagnostics) fix::planFix(diagnostic, sources, fixSettings);
@@ -251,9 +261,11 @@ bool writeOutput(const std::string& text, const std::string& path) {
 }
 
 // --export-fixes, --fix-dry-run, --fix: the planned edits of the findings
-// reported. --fix leaves out the findings it fixed (for the exit status).
-// Returns false after printing an error.
-bool useFixes(const CheckOptions& options, std::vector<report::Diagnostic>& diagnostics) {
+// reported. `unfixed` gets the findings --fix did not fix (for the exit
+// status). Returns false after printing an error.
+bool useFixes(const CheckOptions& options, const std::vector<report::Diagnostic>& diagnostics,
+              std::vector<report::Diagnostic>& unfixed) {
+  unfixed = diagnostics;
   if (!options.exportFixes.empty()) {
     std::string main = options.inputs.empty() ? "" : fs::absolute(options.inputs.front()).lexically_normal().string();
     if (!writeOutput(fix::exportFixesYaml(diagnostics, main), options.exportFixes)) return false;
@@ -277,10 +289,9 @@ bool useFixes(const CheckOptions& options, std::vector<report::Diagnostic>& diag
   size_t fixed = std::count(fixes.fixed.begin(), fixes.fixed.end(), true);
   std::cerr << fmt::format("fix: {} edits applied to {} files; {} of {} findings fixed\n", fixes.editCount(),
                            fixes.editsByFile.size(), fixed, diagnostics.size());
-  std::vector<report::Diagnostic> unfixed;
+  unfixed.clear();
   for (size_t i = 0; i < diagnostics.size(); ++i)
-    if (!fixes.fixed[i]) unfixed.push_back(std::move(diagnostics[i]));
-  diagnostics = std::move(unfixed);
+    if (!fixes.fixed[i]) unfixed.push_back(diagnostics[i]);
   return true;
 }
 
@@ -436,17 +447,17 @@ int runCheck(const CheckOptions& options) {
   if (!applyBaselines(options, diagnostics, stats, baselined)) return 2;
 
   // Fixes: --export-fixes writes them; --fix-dry-run prints them as a diff instead of the report;
-  // --fix applies them and reports what is left.
-  std::vector<report::Diagnostic> reported = diagnostics;
-  if (!useFixes(options, diagnostics)) return 2;
-  if (options.fixDryRun) return exitStatus(reported, inputErrors, options, run);
+  // --fix applies them (the report still lists every finding; the exit status counts those left).
+  std::vector<report::Diagnostic> unfixed;
+  if (!useFixes(options, diagnostics, unfixed)) return 2;
+  if (options.fixDryRun) return exitStatus(diagnostics, inputErrors, options, run);
 
   // Render: text, JSON or SARIF, to stdout or -o FILE.
   if (!writeOutput(render(diagnostics, stats, sources, options, run), options.output)) return 2;
   if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
   if (baselined > 0) std::cerr << fmt::format("baseline: {} known findings not shown ({})\n", baselined, options.baseline);
   if (!inputErrors && stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
-  return exitStatus(diagnostics, inputErrors, options, run);
+  return exitStatus(unfixed, inputErrors, options, run);
 }
 
 // The options of machine fixes (docs/cli.md, Fixes).

@@ -1,6 +1,7 @@
 // Planning machine fixes: see Planner.h.
 #include "fix/Planner.h"
 
+#include <filesystem>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -34,18 +35,24 @@ std::string ownershipProblem(const std::string& file, const FixSettings& setting
   return "";
 }
 
+SourceFrame normalized(SourceFrame frame) {
+  std::error_code error;
+  if (auto normal = std::filesystem::weakly_canonical(frame.file, error); !error) frame.file = normal.string();
+  return frame;
+}
+
 // The inserted line must come after `after` and before `before` where both
 // are lines of the same function in the same file (elsewhere the order of
 // lines says nothing about the order of execution).
 std::string orderProblem(const FixRequest& request, const SourceFrame& at, uint32_t insertedBeforeLine) {
   for (const auto& location : request.after) {
-    SourceFrame frame = report::primaryFrame(location);
+    SourceFrame frame = normalized(report::primaryFrame(location));
     if (frame.file == at.file && frame.function == at.function && frame.line >= insertedBeforeLine)
       return fmt::format("the line the fix must follow (line {}) is not above the fix point (line {})", frame.line,
                          insertedBeforeLine);
   }
   for (const auto& location : request.before) {
-    SourceFrame frame = report::primaryFrame(location);
+    SourceFrame frame = normalized(report::primaryFrame(location));
     if (frame.file == at.file && frame.function == at.function && frame.line < insertedBeforeLine)
       return fmt::format("the read the fix must precede (line {}) is above the fix point (line {})", frame.line,
                          insertedBeforeLine);
@@ -87,8 +94,11 @@ std::string planEdits(const FixRequest& request, const SourceFrame& at, const So
           : spellFence(request.fence, request.scope, detectStyle(source.lines()), settings.spelling, source.lines());
   switch (request.placement) {
     case FixPlacement::BeforeStatement: {
-      if (auto problem = orderProblem(request, at, at.line); !problem.empty()) return problem;
-      edits.push_back(insertLine(at.file, source, at.line, at.line, statement));
+      std::string why;
+      auto start = source.statementStart(at.line, why);
+      if (!start) return why;
+      if (auto problem = orderProblem(request, at, *start); !problem.empty()) return problem;
+      edits.push_back(insertLine(at.file, source, *start, *start, statement));
       return "";
     }
     case FixPlacement::AfterLoop: {
@@ -100,11 +110,30 @@ std::string planEdits(const FixRequest& request, const SourceFrame& at, const So
       return "";
     }
     case FixPlacement::WidenScope: {
+      // A helper's scope is every caller's: widening it for this one may change what the others need.
+      if (!report::inlinedAt(request.anchor).empty())
+        return fmt::format("the scope is spelled in the helper {} (line {}), which other callers share; widen it at "
+                           "this call site instead (call a wider-scope variant)",
+                           at.function, at.line);
+      // The scope may be spelled on any line of the statement (a multi-line asm).
       std::string why;
-      auto replacement = widenScopeOnLine(source.line(at.line), request.fromScope, request.scope, why);
-      if (!replacement) return why;
-      edits.push_back(makeEdit(at.file, source, source.offsetOfLine(at.line) + replacement->column,
-                               replacement->length, replacement->text));
+      auto start = source.statementStart(at.line, why);
+      if (!start) return why;
+      std::optional<ScopeReplacement> found;
+      uint32_t foundLine = 0, lines = 0;
+      for (uint32_t line = *start; line <= at.line; ++line) {
+        std::string lineWhy;
+        if (auto replacement = widenScopeOnLine(source.line(line), request.fromScope, request.scope, lineWhy)) {
+          found = replacement, foundLine = line, ++lines;
+        } else if (lineWhy.find("places") != std::string::npos) {
+          return lineWhy;
+        } else if (line == at.line && lines == 0) {
+          why = lineWhy;
+        }
+      }
+      if (lines != 1) return lines == 0 ? why : "the statement spells the scope on more than one line";
+      edits.push_back(makeEdit(at.file, source, source.offsetOfLine(foundLine) + found->column, found->length,
+                               found->text));
       return "";
     }
     case FixPlacement::None: break;
@@ -161,6 +190,9 @@ void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& se
     return;
   }
   SourceFrame at = report::primaryFrame(request.anchor);
+  // One name per file (`a/../b/x.cuh` and `b/x.cuh` are one file), so that its edits are applied together.
+  std::error_code error;
+  if (auto normal = std::filesystem::weakly_canonical(at.file, error); !error) at.file = normal.string();
   std::string why = ownershipProblem(at.file, settings);
   const SourceLines* source = why.empty() ? sources.get(at.file, why) : nullptr;
   if (source) {

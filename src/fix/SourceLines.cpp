@@ -5,6 +5,8 @@
 #include <cctype>
 #include <regex>
 
+#include <fmt/format.h>
+
 namespace fenceline::fix {
 
 namespace {
@@ -59,8 +61,22 @@ class Scanner {
     }
     return true;
   }
-  // Consumes a statement: a block, `;`, or tokens up to the `;` that ends it (outside parentheses and braces).
+  // Consumes a statement: a block, an if/for/while/do statement with its
+  // body, or tokens up to the `;` that ends it (outside parentheses and braces).
   bool skipStatement() {
+    size_t start = at_;
+    std::string keyword = identifier();
+    if (keyword == "if") {
+      if (next() != '(' || !skipBalanced('(', ')') || !skipStatement()) return false;
+      size_t afterBody = at_;
+      if (identifier() == "else") return skipStatement();
+      at_ = afterBody;
+      return true;
+    }
+    if (keyword == "for" || keyword == "while") return next() == '(' && skipBalanced('(', ')') && skipStatement();
+    if (keyword == "do")
+      return skipStatement() && identifier() == "while" && next() == '(' && skipBalanced('(', ')') && next() == ';';
+    at_ = start;
     char c = next();
     if (c == '{') return skipBalanced('{', '}');
     for (; c != '\0'; c = next()) {
@@ -155,16 +171,54 @@ std::optional<std::string> SourceLines::macroAt(uint32_t line) const {
   return std::nullopt;
 }
 
+namespace {
+
+// A line's code without its trailing // comment, trimmed.
+std::string codeOf(const std::string& line) { return trimmed(line.substr(0, line.find("//"))); }
+
+bool endsStatement(const std::string& code) {
+  if (code.empty()) return false;
+  if (code.front() == '#') return true;
+  char last = code.back();
+  return last == ';' || last == '{' || last == '}' || (last == ':' && !code.ends_with("::"));
+}
+
+bool endsWithKeyword(const std::string& code, const std::string& keyword) {
+  return code.ends_with(keyword) &&
+         (code.size() == keyword.size() || !isIdentifierChar(code[code.size() - keyword.size() - 1]));
+}
+
+}  // namespace
+
+std::optional<uint32_t> SourceLines::statementStart(uint32_t line, std::string& why) const {
+  constexpr uint32_t kMaxStatementLines = 20;
+  for (uint32_t first = line; first >= 1 && first + kMaxStatementLines > line; --first) {
+    // The nearest line above with code on it.
+    uint32_t above = first - 1;
+    while (above >= 1 && (codeOf(this->line(above)).empty() || codeOf(this->line(above)).starts_with("/*") ||
+                          codeOf(this->line(above)).starts_with("*")))
+      --above;
+    if (above == 0) return first;
+    const std::string code = codeOf(this->line(above));
+    if (endsStatement(code)) return first;
+    if (endsWithKeyword(code, "else") || endsWithKeyword(code, "do")) {
+      why = "the fix point is the unbraced body of an else or do; add braces, then --fix";
+      return std::nullopt;
+    }
+    if (startsWithKeyword(code, "if") || startsWithKeyword(code, "} else") || startsWithKeyword(code, "else") ||
+        startsWithKeyword(code, "for") || startsWithKeyword(code, "while")) {
+      why = fmt::format("the fix point is the unbraced body of the statement on line {}; add braces, then --fix",
+                        above);
+      return std::nullopt;
+    }
+  }
+  why = "the start of the statement holding the fix point was not found";
+  return std::nullopt;
+}
+
 std::optional<uint32_t> SourceLines::statementEnd(uint32_t line, std::string& why) const {
   Scanner scan(text_, offsetOfLine(line));
-  std::string keyword = scan.identifier();
-  bool parsed = false;
-  if (keyword == "for" || keyword == "while") {
-    parsed = scan.next() == '(' && scan.skipBalanced('(', ')') && scan.skipStatement();
-  } else if (keyword == "do") {
-    parsed = scan.skipStatement() && scan.identifier() == "while" && scan.next() == '(' &&
-             scan.skipBalanced('(', ')') && scan.next() == ';';
-  }
+  bool parsed = scan.skipStatement();
   if (!parsed) {
     why = "the loop statement could not be read";
     return std::nullopt;

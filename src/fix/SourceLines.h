@@ -34,6 +34,14 @@ class SourceLines {
   // nullopt.
   std::optional<std::string> macroAt(uint32_t line) const;
 
+  // The first line of the statement that holds `line`: nvcc's .loc of a
+  // statement spanning lines (a multi-line asm, a call with wrapped
+  // arguments) may name any of them. Going up while the line above does not
+  // end a statement (`;`, `{`, `}`, a label, a preprocessor line). nullopt with
+  // `why` set when the statement is the unbraced body of an if, else or loop
+  // (a line inserted before it would change what the condition guards).
+  std::optional<uint32_t> statementStart(uint32_t line, std::string& why) const;
+
   // The lines [first, last] of the loop statement holding `line` (the nearest
   // `while`/`for`/`do` at or above it whose statement spans it), or, when no
   // loop holds it, the line itself if it is one complete statement (a call

@@ -42,6 +42,7 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   // Machine fix: the issuing threads fence before the async read (after the barrier or wait that hands
   // them the writes).
   d.fixRequest = insertBefore(fn, f.site, report::FenceToInsert::ProxyAsyncShared);
+  d.fixRequest.beforeHelperCall = true;
   for (InstId w : f.accesses) d.fixRequest.after.push_back(report::locationOf(fn, w));
   return d;
 }

@@ -59,6 +59,7 @@ report::FixRequest consumerFix(const FunctionModel& fn, const Finding& f) {
 report::FixRequest producerFix(const FunctionModel& fn, const Finding& f) {
   InstId copy = f.asyncs.empty() ? f.site : f.asyncs.front();  // same-thread hand-offs report at the copy
   auto request = insertBefore(fn, copy, report::FenceToInsert::ProxyAsyncShared);
+  request.beforeHelperCall = true;
   for (InstId wait : waitsBefore(fn, copy)) request.after.push_back(report::locationOf(fn, wait));
   return request;
 }

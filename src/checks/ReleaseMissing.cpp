@@ -52,6 +52,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, std::set<std::string>&
   // Machine fix: a release fence on the signalling thread's line before the signal (after the
   // __syncthreads() that gathers the writes, when there is one: cumulativity covers the other writers).
   d.fixRequest = insertBefore(fn, signal, report::FenceToInsert::AcquireRelease, scopeWord(scope));
+  d.fixRequest.beforeHelperCall = true;
   for (InstId w : writes) d.fixRequest.after.push_back(report::locationOf(fn, w));
   addNote(d, fn, writes.front(), "this write reaches the signal on a path without a release");
   out.push_back(std::move(d));

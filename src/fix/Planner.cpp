@@ -41,20 +41,30 @@ SourceFrame normalized(SourceFrame frame) {
   return frame;
 }
 
-// The inserted line must come after `after` and before `before` where both
-// are lines of the same function in the same file (elsewhere the order of
-// lines says nothing about the order of execution).
+// The frame of `location`'s chain in the function of `at` (the same file and
+// function), if any: where that instruction is as a line of at's function.
+std::optional<SourceFrame> frameIn(const report::Location& location, const SourceFrame& at) {
+  for (const auto& frame : location.frames) {
+    SourceFrame normal = normalized(frame);
+    if (normal.file == at.file && normal.function == at.function) return normal;
+  }
+  return std::nullopt;
+}
+
+// The inserted line must come after `after` and before `before` where they
+// are lines of the function the line goes into (elsewhere the order of lines
+// says nothing about the order of execution).
 std::string orderProblem(const FixRequest& request, const SourceFrame& at, uint32_t insertedBeforeLine) {
   for (const auto& location : request.after) {
-    SourceFrame frame = normalized(report::primaryFrame(location));
-    if (frame.file == at.file && frame.function == at.function && frame.line >= insertedBeforeLine)
-      return fmt::format("the line the fix must follow (line {}) is not above the fix point (line {})", frame.line,
+    auto frame = frameIn(location, at);
+    if (frame && frame->line >= insertedBeforeLine)
+      return fmt::format("the line the fix must follow (line {}) is not above the fix point (line {})", frame->line,
                          insertedBeforeLine);
   }
   for (const auto& location : request.before) {
-    SourceFrame frame = normalized(report::primaryFrame(location));
-    if (frame.file == at.file && frame.function == at.function && frame.line < insertedBeforeLine)
-      return fmt::format("the read the fix must precede (line {}) is above the fix point (line {})", frame.line,
+    auto frame = frameIn(location, at);
+    if (frame && frame->line < insertedBeforeLine)
+      return fmt::format("the read the fix must precede (line {}) is above the fix point (line {})", frame->line,
                          insertedBeforeLine);
   }
   return "";
@@ -190,6 +200,12 @@ void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& se
     return;
   }
   SourceFrame at = report::primaryFrame(request.anchor);
+  // A line inserted before an operation inside a helper goes before the call of the helper instead
+  // (the caller's line, when it is the user's): the helper's other callers stay as they are.
+  auto callers = report::inlinedAt(request.anchor);
+  if (request.placement == FixPlacement::BeforeStatement && request.beforeHelperCall && !callers.empty() &&
+      !(settings.isLibrary && settings.isLibrary(callers.front().file)))
+    at = callers.front();
   // One name per file (`a/../b/x.cuh` and `b/x.cuh` are one file), so that its edits are applied together.
   std::error_code error;
   if (auto normal = std::filesystem::weakly_canonical(at.file, error); !error) at.file = normal.string();

@@ -198,6 +198,11 @@ std::optional<uint32_t> SourceLines::statementStart(uint32_t line, std::string& 
     while (above >= 1 && (codeOf(this->line(above)).empty() || codeOf(this->line(above)).starts_with("/*") ||
                           codeOf(this->line(above)).starts_with("*")))
       --above;
+    const std::string own = codeOf(this->line(first));
+    if (startsWithKeyword(own, "else") || startsWithKeyword(own, "} else")) {
+      why = "the fix point is on an else line (an unbraced else body); add braces, then --fix";
+      return std::nullopt;
+    }
     if (above == 0) return first;
     const std::string code = codeOf(this->line(above));
     if (endsStatement(code)) return first;

@@ -36,6 +36,9 @@ struct FixRequest {
   std::string scope;      // the fence's scope, or the scope to widen to: "cta", "cluster", "gpu", "sys"
   std::string fromScope;  // WidenScope: the scope spelled now
   std::vector<Location> after, before;
+  // BeforeStatement on an operation inside a helper: insert before the helper's call instead (the
+  // operation is the helper's purpose, as a copy in bulk_load; other callers stay as they are).
+  bool beforeHelperCall = false;
   std::string reason;     // FixPlacement::None: why there is no machine fix
 };
 

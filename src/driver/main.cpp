@@ -464,7 +464,7 @@ int runCheck(const CheckOptions& options) {
 void addFixOptions(CLI::App& check, CheckOptions& options) {
   check.add_flag("--fix", options.fix,
                  "Apply the machine fixes of the findings (those --checks selects) to the sources in place; "
-                 "overlapping edits are refused; the report then lists what is left");
+                 "overlapping edits are refused; the exit status then counts only the findings left");
   check.add_flag("--fix-dry-run", options.fixDryRun,
                  "Print the machine fixes as a unified diff on stdout instead of the report; change nothing");
   check.add_option("--export-fixes", options.exportFixes,

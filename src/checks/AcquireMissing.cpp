@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
@@ -50,6 +51,10 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
             fmt::format("insert {} after the loop, on every exit path, executed by the waiting thread; or poll "
                         "with ld.acquire{} (cuda::atomic_ref::load(memory_order_acquire))",
                         fenceSpelling(ctx.requiredScope(poll)), scopeName(ctx.requiredScope(poll))));
+        // Machine fix: an acquire fence after the loop statement (every exit path), before the read.
+        d.fixRequest = insertAfterLoop(fn, poll, report::FenceToInsert::AcquireRelease,
+                                       scopeWord(ctx.requiredScope(poll)));
+        d.fixRequest.before.push_back(report::locationOf(fn, read));
         addNote(d, fn, read, "this read is not ordered after the flag observation; it may see the data as it was "
                              "before the signal");
         out.push_back(std::move(d));
@@ -64,6 +69,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
                               "orders that read after the flag",
                               "read the guarded data with a coherent load: no __ldg, no `const __restrict__` on "
                               "that pointer (use a plain load, __ldcg, or ld.relaxed/ld.acquire)");
+      d.fixRequest = noMachineFix("the fix changes how the data is loaded (its pointer's qualifiers), not one line");
       addNote(d, fn, nc, "non-coherent load (ld.global.nc) of data written while the kernel runs");
       out.push_back(std::move(d));
     }

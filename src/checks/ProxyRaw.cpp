@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProxyCommon.h"
 
 namespace fenceline::checks {
@@ -40,6 +41,11 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
       "insert fence.proxy.async.shared::cta after the writes, executed by every writing thread before the barrier "
       "that gathers them; or by each thread that issues the {} after that barrier and before issuing it",
       describe(fn, f.site));
+  // Machine fix: the issuing threads fence before the async read (after the barrier or wait that hands
+  // them the writes).
+  d.fixRequest = insertBefore(fn, f.site, report::FenceToInsert::ProxyAsyncShared);
+  d.fixRequest.beforeHelperCall = true;
+  for (InstId w : f.accesses) d.fixRequest.after.push_back(report::locationOf(fn, w));
   return d;
 }
 

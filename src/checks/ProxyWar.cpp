@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProxyCommon.h"
 #include "model/Memory.h"
 #include "model/Values.h"
@@ -41,6 +42,28 @@ std::string fixFor(HandOff::Kind kind) {
          "copy";
 }
 
+// The machine fix (report/Fix.h). Consumer style: the fence line goes before
+// the hand-off, outside the election around it, so that every thread that
+// accessed the buffer executes it after its last access. Producer style: in
+// the copy issuer, before the copy (after its wait).
+report::FixRequest consumerFix(const FunctionModel& fn, const Finding& f) {
+  InstId anchor = f.kind == HandOff::Kind::Arrive ? outsideElection(fn, f.site, f.accesses.front()) : f.site;
+  if (anchor < 0)
+    return noMachineFix("the election around the hand-off spans the whole function: no line outside it is "
+                        "executed by every reading thread");
+  auto request = insertBefore(fn, anchor, report::FenceToInsert::ProxyAsyncShared);
+  for (InstId a : f.accesses) request.after.push_back(report::locationOf(fn, a));
+  return request;
+}
+
+report::FixRequest producerFix(const FunctionModel& fn, const Finding& f) {
+  InstId copy = f.asyncs.empty() ? f.site : f.asyncs.front();  // same-thread hand-offs report at the copy
+  auto request = insertBefore(fn, copy, report::FenceToInsert::ProxyAsyncShared);
+  request.beforeHelperCall = true;
+  for (InstId wait : waitsBefore(fn, copy)) request.after.push_back(report::locationOf(fn, wait));
+  return request;
+}
+
 report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   report::Diagnostic d;
   d.check = "proxy-war";
@@ -59,6 +82,8 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
                        report::locationOf(fn, c)});
   if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
   d.fix = fixFor(f.kind);
+  d.fixRequest = consumerFix(fn, f);
+  d.producerFixRequest = producerFix(fn, f);
   return d;
 }
 

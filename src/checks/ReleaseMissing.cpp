@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
@@ -48,6 +49,11 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, std::set<std::string>&
                   "__syncthreads() that gathers the writes (or by every writer before it); or make the signal a "
                   "release (st.release{1}, atom.release{1}, cuda::atomic_ref::store(memory_order_release))",
                   fenceSpelling(scope), scopeName(scope)));
+  // Machine fix: a release fence on the signalling thread's line before the signal (after the
+  // __syncthreads() that gathers the writes, when there is one: cumulativity covers the other writers).
+  d.fixRequest = insertBefore(fn, signal, report::FenceToInsert::AcquireRelease, scopeWord(scope));
+  d.fixRequest.beforeHelperCall = true;
+  for (InstId w : writes) d.fixRequest.after.push_back(report::locationOf(fn, w));
   addNote(d, fn, writes.front(), "this write reaches the signal on a path without a release");
   out.push_back(std::move(d));
 }

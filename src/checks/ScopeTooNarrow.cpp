@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
@@ -54,6 +55,7 @@ void checkAcquireSide(const ProtocolModel& ctx, std::set<std::string>& reported,
                       partnerOf(need), scopeName(need)),
           narrow == poll ? fmt::format("poll with ld.acquire{}", scopeName(need))
                          : fmt::format("use {} here", fenceSpelling(need)));
+      d.fixRequest = widenScope(fn, narrow, scopeOf(narrow), need);
       if (narrow != poll) addNote(d, fn, poll, "the flag is polled here");
       out.push_back(std::move(d));
     }
@@ -86,6 +88,7 @@ void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported,
                     scopeName(scopeOf(narrow)), partnerOf(need), scopeName(need)),
         narrow == signal ? fmt::format("signal with st.release{0} / atom.release{0}", scopeName(need))
                          : fmt::format("use {} here", fenceSpelling(need)));
+    d.fixRequest = widenScope(fn, narrow, scopeOf(narrow), need);
     if (narrow != signal) addNote(d, fn, signal, "the signal the release should order the writes before");
     out.push_back(std::move(d));
   }
@@ -155,11 +158,13 @@ void checkRemoteArrives(const ProtocolModel& ctx, std::set<std::string>& reporte
     if (e.proxy == model::Proxy::Async) continue;
     if (targetsOwnCta(ctx, i) || mayBeOwnCta(ctx, i)) continue;
     if (!reported.insert(siteKey(fn, i)).second) continue;
-    out.push_back(makeDiagnostic(
+    auto d = makeDiagnostic(
         fn, i, "scope-too-narrow",
         fmt::format("mbarrier arrive on another CTA's barrier (.shared::cluster) releases at {} scope only",
                     scopeName(e.scope == Scope::None ? Scope::Cta : e.scope)),
-        "use mbarrier.arrive.release.cluster.shared::cluster"));
+        "use mbarrier.arrive.release.cluster.shared::cluster");
+    d.fixRequest = widenScope(fn, i, e.scope, Scope::Cluster);
+    out.push_back(std::move(d));
   }
 }
 

@@ -216,6 +216,17 @@ const KeyRule kKeys[] = {
      }},
     {"help-uri", [](Config& c, const Value& v) { c.helpUri = expectString(v, "help-uri"); }},
     {"information-uri", [](Config& c, const Value& v) { c.informationUri = expectString(v, "information-uri"); }},
+    // How --fix spells the fences it inserts (fix/Spelling.h).
+    {"fix-spelling",
+     [](Config& c, const Value& v) {
+       const std::string& style = expectString(v, "fix-spelling");
+       if (style != "auto" && style != "cutlass" && style != "libcu++" && style != "intrinsics" && style != "asm")
+         failAt(v, fmt::format("fix-spelling must be \"auto\", \"cutlass\", \"libcu++\", \"intrinsics\" or "
+                               "\"asm\", not \"{}\"", style));
+       c.fixSpelling = style;
+     }},
+    {"fix-proxy-fence", [](Config& c, const Value& v) { c.fixProxyFence = expectString(v, "fix-proxy-fence"); }},
+    {"fix-acq-rel-fence", [](Config& c, const Value& v) { c.fixAcqRelFence = expectString(v, "fix-acq-rel-fence"); }},
 };
 
 void storeSeverity(Config& config, const std::string& key, const Value& value) {

@@ -32,6 +32,9 @@ struct Config {
   std::vector<std::string> nvccFlags;         // nvcc-flags = ["-I...", ...]
   std::optional<std::string> helpUri;         // help-uri = "https://.../{id}.md" (SARIF)
   std::optional<std::string> informationUri;  // information-uri = "https://..." (SARIF)
+  std::optional<std::string> fixSpelling;     // fix-spelling = "auto" | "cutlass" | "libcu++" | "intrinsics" | "asm"
+  std::optional<std::string> fixProxyFence;   // fix-proxy-fence = "my_fence_proxy_async();"
+  std::optional<std::string> fixAcqRelFence;  // fix-acq-rel-fence = "my_fence({scope});"
   std::map<std::string, report::Severity> severity;  // [severity] check-id = "error"
 };
 

@@ -52,6 +52,12 @@ struct CheckOptions {
   // Baselines (see Baseline.h).
   std::string baseline;                 // --baseline FILE ("" = none)
   std::string writeBaseline;            // --write-baseline FILE
+  // Machine fixes (fix/Planner.h, fix/Apply.h).
+  bool fix = false;                     // --fix: apply the edits in place
+  bool fixDryRun = false;               // --fix-dry-run: print them as a unified diff
+  std::string exportFixes;              // --export-fixes FILE: clang-apply-replacements YAML
+  std::string fixStyle = "consumer";    // --fix-style consumer|producer (proxy-war's placement)
+  bool fixHeaders = false;              // --fix-headers: also edit headers outside the source tree
   model::Limits limits;                 // --max-instructions, --max-registers, ... (docs/cli.md, Limits)
 };
 

@@ -7,6 +7,7 @@
 // `list-checks` and `explain` read the same check table.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -38,6 +39,8 @@
 #include "driver/Suppressions.h"
 #include "driver/UserCode.h"
 #include "driver/Verify.h"
+#include "fix/Apply.h"
+#include "fix/Planner.h"
 #include "model/Demangle.h"
 #include "model/Program.h"
 #include "ptx/Parser.h"
@@ -108,6 +111,11 @@ void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCo
   for (auto& diagnostic : diagnostics) {
     place(diagnostic.location);
     for (auto& note : diagnostic.notes) place(note.location);
+    for (auto* request : {&diagnostic.fixRequest, &diagnostic.producerFixRequest}) {
+      userCode.choosePrimary(request->anchor);
+      for (auto* locations : {&request->after, &request->before})
+        for (auto& location : *locations) userCode.choosePrimary(location);
+    }
     if (!unit.label.empty() && report::primaryFrame(diagnostic.location).file != unit.path)
       diagnostic.input = unit.label;
   }
@@ -166,6 +174,28 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
   return result;
 }
 
+// The machine fix of each finding (fix/Planner.h): edits of the user's
+// source, spelled like the file and the configuration say, or why there are none.
+void planFixes(std::vector<report::Diagnostic>& diagnostics, const Input& input, const InputSettings& settings,
+               const std::string& toolkitRoot) {
+  const CheckOptions& options = settings.options;
+  auto userCode = std::make_shared<UserCode>(userCodeFor(input, options, toolkitRoot));
+  fix::FixSettings fixSettings;
+  fixSettings.producerStyle = options.fixStyle == "producer";
+  fixSettings.fixHeaders = options.fixHeaders;
+  if (const Config* config = settings.config)
+    fixSettings.spelling = {config->fixSpelling, config->fixProxyFence, config->fixAcqRelFence};
+  // The toolkit as nvcc names its headers: /usr/local/cuda may be a link to /usr/local/cuda-13.0.
+  std::error_code error;
+  std::string realToolkit = toolkitRoot.empty() ? "" : fs::canonical(toolkitRoot, error).string();
+  fixSettings.isSystem = [userCode, realToolkit](const std::string& file) {
+    return userCode->isSystem(file) || (!realToolkit.empty() && file.starts_with(realToolkit + "/"));
+  };
+  fixSettings.isLibrary = [userCode](const std::string& file) { return userCode->isLibrary(file); };
+  fix::SourceCache sources;
+  for (auto& diagnostic : diagnostics) fix::planFix(diagnostic, sources, fixSettings);
+}
+
 bool useColor(const CheckOptions& options) {
   if (options.color == "always") return true;
   if (options.color == "never" || !options.output.empty()) return false;
@@ -218,6 +248,41 @@ bool writeOutput(const std::string& text, const std::string& path) {
   out.close();
   if (!out) std::cerr << fmt::format("{}: error: cannot write output: {}\n", path, std::strerror(errno));
   return static_cast<bool>(out);
+}
+
+// --export-fixes, --fix-dry-run, --fix: the planned edits of the findings
+// reported. `unfixed` gets the findings --fix did not fix (for the exit
+// status). Returns false after printing an error.
+bool useFixes(const CheckOptions& options, const std::vector<report::Diagnostic>& diagnostics,
+              std::vector<report::Diagnostic>& unfixed) {
+  unfixed = diagnostics;
+  if (!options.exportFixes.empty()) {
+    std::string main = options.inputs.empty() ? "" : fs::absolute(options.inputs.front()).lexically_normal().string();
+    if (!writeOutput(fix::exportFixesYaml(diagnostics, main), options.exportFixes)) return false;
+  }
+  if (!options.fix && !options.fixDryRun) return true;
+  fix::FixSet fixes = fix::collectFixes(diagnostics);
+  for (const auto& refusal : fixes.refusals) std::cerr << refusal << "\n";
+  std::string error;
+  if (options.fixDryRun) {
+    std::string diff = fix::unifiedDiff(fixes, error);
+    if (!error.empty()) {
+      std::cerr << error << "\n";
+      return false;
+    }
+    return writeOutput(diff, "");
+  }
+  if (!fix::writeFixes(fixes, error)) {
+    std::cerr << error << "\n";
+    return false;
+  }
+  size_t fixed = std::count(fixes.fixed.begin(), fixes.fixed.end(), true);
+  std::cerr << fmt::format("fix: {} edits applied to {} files; {} of {} findings fixed\n", fixes.editCount(),
+                           fixes.editsByFile.size(), fixed, diagnostics.size());
+  unfixed.clear();
+  for (size_t i = 0; i < diagnostics.size(); ++i)
+    if (!fixes.fixed[i]) unfixed.push_back(diagnostics[i]);
+  return true;
 }
 
 // Settings of each input (its configuration file under the command line) and
@@ -313,6 +378,7 @@ int runCheck(const CheckOptions& options) {
       [&](size_t i) {
         results[i] = checkInput(inputs[i], settings[i].checks, settings[i].options, nvcc, toolkitRoot);
         results[i].diagnostics = applyPolicy(std::move(results[i].diagnostics), settings[i]);
+        planFixes(results[i].diagnostics, inputs[i], settings[i], toolkitRoot);
       },
       [&](size_t i) { return inputs[i].path; });
 
@@ -370,12 +436,36 @@ int runCheck(const CheckOptions& options) {
   size_t baselined = 0;
   if (!applyBaselines(options, diagnostics, stats, baselined)) return 2;
 
+  // Fixes: --export-fixes writes them; --fix-dry-run prints them as a diff instead of the report;
+  // --fix applies them (the report still lists every finding; the exit status counts those left).
+  std::vector<report::Diagnostic> unfixed;
+  if (!useFixes(options, diagnostics, unfixed)) return 2;
+  if (options.fixDryRun) return exitStatus(diagnostics, inputErrors, options, run);
+
   // Render: text, JSON or SARIF, to stdout or -o FILE.
   if (!writeOutput(render(diagnostics, stats, sources, options, run), options.output)) return 2;
   if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
   if (baselined > 0) std::cerr << fmt::format("baseline: {} known findings not shown ({})\n", baselined, options.baseline);
   if (!inputErrors && stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
-  return exitStatus(diagnostics, inputErrors, options, run);
+  return exitStatus(unfixed, inputErrors, options, run);
+}
+
+// The options of machine fixes (docs/cli.md, Fixes).
+void addFixOptions(CLI::App& check, CheckOptions& options) {
+  check.add_flag("--fix", options.fix,
+                 "Apply the machine fixes of the findings (those --checks selects) to the sources in place; "
+                 "overlapping edits are refused; the exit status then counts only the findings left");
+  check.add_flag("--fix-dry-run", options.fixDryRun,
+                 "Print the machine fixes as a unified diff on stdout instead of the report; change nothing");
+  check.add_option("--export-fixes", options.exportFixes,
+                   "Write the machine fixes to FILE as clang-apply-replacements YAML");
+  check.add_option("--fix-style", options.fixStyle,
+                   "Where proxy-war's fence goes: consumer (default: every reading thread, after its last access "
+                   "and before the hand-off, outside the election) or producer (the copy issuer, after its wait "
+                   "and before the copy)")
+      ->check(CLI::IsMember({"consumer", "producer"}));
+  check.add_flag("--fix-headers", options.fixHeaders,
+                 "Also edit headers outside the source tree (third-party headers; never the CUDA toolkit's)");
 }
 
 
@@ -452,6 +542,8 @@ int runCommandLine(int argc, char** argv) {
   check->add_flag("--show-ptx", options.showPtx, "Print the PTX line under each location of a text report");
   // Configuration, policy and baselines: driver/Config.h, driver/Settings.h, driver/Baseline.h.
   addPolicyOptions(*check, options);
+  // Machine fixes: fix/Planner.h, fix/Apply.h.
+  addFixOptions(*check, options);
   // Limits (model/Limits.h): a function over one is reported and not checked; exit status 2.
   model::Limits& limits = options.limits;
   check->add_option("--max-instructions", limits.maxInstructions, "Instructions per function after inlining")

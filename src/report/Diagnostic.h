@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/Program.h"
+#include "report/Fix.h"
 
 namespace fenceline::report {
 
@@ -24,6 +25,23 @@ struct Location {
   std::string ptxText;   // the text of that PTX line, filled for --show-ptx
 };
 
+// What a check asks the fix planner for (report/Fix.h). `anchor` is placed
+// like the diagnostic's location (its primary frame is the user's line); an
+// edit must come after the primary lines of `after` and before those of
+// `before` when they are in the same function of the same file.
+struct FixRequest {
+  FixPlacement placement = FixPlacement::None;
+  Location anchor;
+  FenceToInsert fence = FenceToInsert::None;
+  std::string scope;      // the fence's scope, or the scope to widen to: "cta", "cluster", "gpu", "sys"
+  std::string fromScope;  // WidenScope: the scope spelled now
+  std::vector<Location> after, before;
+  // BeforeStatement on an operation inside a helper: insert before the helper's call instead (the
+  // operation is the helper's purpose, as a copy in bulk_load; other callers stay as they are).
+  bool beforeHelperCall = false;
+  std::string reason;     // FixPlacement::None: why there is no machine fix
+};
+
 struct Note {
   std::string message;
   Location location;
@@ -37,6 +55,12 @@ struct Diagnostic {
   Location location;
   std::vector<Note> notes;
   std::string fix;         // what to insert, where, executed by whom
+  // The machine fix: what the check asks for (the consumer-side placement;
+  // proxy-war also fills producerFixRequest for --fix-style=producer), and
+  // what the fix planner made of it: edits, or why there are none.
+  FixRequest fixRequest, producerFixRequest;
+  std::vector<Edit> edits;
+  std::string noEditReason;
   // Kernels (template instantiations) whose copies of this site were merged
   // into this one finding, this one's first; empty when there was one.
   std::vector<std::string> instantiations;

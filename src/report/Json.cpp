@@ -58,6 +58,17 @@ ordered_json toJson(const Diagnostic& diagnostic) {
   if (!diagnostic.input.empty()) result["input"] = diagnostic.input;
   if (!diagnostic.input.empty() && diagnostic.location.ptxLine)
     result["ptx"] = ordered_json{{"file", diagnostic.location.ptxFile}, {"line", diagnostic.location.ptxLine}};
+  // The machine fix (report/Fix.h): the edits --fix makes, or why there are none.
+  ordered_json edits = ordered_json::array();
+  for (const auto& edit : diagnostic.edits)
+    edits.push_back(ordered_json{{"file", edit.file},
+                                 {"line", edit.line},
+                                 {"column", edit.column},
+                                 {"offset", edit.offset},
+                                 {"length", edit.length},
+                                 {"text", edit.text}});
+  result["fix_edits"] = std::move(edits);
+  if (!diagnostic.noEditReason.empty()) result["no_edit_reason"] = diagnostic.noEditReason;
   return result;
 }
 

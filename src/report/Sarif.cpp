@@ -94,6 +94,28 @@ ordered_json rule(const SarifRule& rule) {
 }
 
 // The helpUri of a rule: the template with "{id}" replaced by the check id.
+// SARIF `fixes`: the planned edits of a finding as artifactChanges with
+// replacements (an insertion deletes an empty region).
+ordered_json fixes(const Diagnostic& diagnostic, const std::filesystem::path& root) {
+  std::map<std::string, ordered_json> changes;
+  std::vector<std::string> order;
+  for (const Edit& edit : diagnostic.edits) {
+    if (!changes.count(edit.file)) {
+      order.push_back(edit.file);
+      changes[edit.file] = ordered_json{{"artifactLocation", artifact(edit.file, root)},
+                                        {"replacements", ordered_json::array()}};
+    }
+    ordered_json region{{"startLine", edit.line}, {"startColumn", edit.column}, {"endLine", edit.endLine},
+                        {"endColumn", edit.endColumn}};
+    changes[edit.file]["replacements"].push_back(
+        ordered_json{{"deletedRegion", std::move(region)}, {"insertedContent", {{"text", edit.text}}}});
+  }
+  ordered_json artifactChanges = ordered_json::array();
+  for (const auto& file : order) artifactChanges.push_back(std::move(changes[file]));
+  return ordered_json::array(
+      {ordered_json{{"description", {{"text", diagnostic.fix}}}, {"artifactChanges", std::move(artifactChanges)}}});
+}
+
 std::string expandHelpUri(std::string_view uriTemplate, std::string_view id) {
   std::string uri(uriTemplate);
   for (size_t at = uri.find("{id}"); at != std::string::npos; at = uri.find("{id}", at + id.size()))
@@ -138,6 +160,7 @@ std::string renderSarif(std::span<const Diagnostic> given, SourceText& sources, 
       result["relatedLocations"] = std::move(related);
     }
     if (diagnostic.location.frames.size() > 1) result["codeFlows"] = inlineFlow(diagnostic, root);
+    if (!diagnostic.edits.empty()) result["fixes"] = fixes(diagnostic, root);
     result["partialFingerprints"] = {{"fencelineHash/v1", diagnostic.fingerprint}};
     if (!diagnostic.function.empty()) result["properties"] = {{"function", diagnostic.function}};
     if (!diagnostic.instantiations.empty()) result["properties"]["instantiations"] = diagnostic.instantiations;

@@ -138,6 +138,23 @@ std::string plural(size_t count, std::string_view word) {
 
 }  // namespace
 
+// The machine fix after the prose one: the edits --fix makes, or why it makes none.
+static void appendFixIt(std::string& out, const Diagnostic& diagnostic, const Style& style) {
+  for (const Edit& edit : diagnostic.edits) {
+    std::string text = edit.text;
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    size_t indent = text.find_first_not_of(" \t");
+    text = indent == std::string::npos ? "" : text.substr(indent);
+    out += style.paint(kCaret, "fix-it:") + " " +
+           (edit.length == 0 ? fmt::format("{}:{}: insert `{}` (--fix applies it)", edit.file, edit.line, text)
+                             : fmt::format("{}:{}:{}: replace with `{}` (--fix applies it)", edit.file, edit.line,
+                                           edit.column, text)) +
+           "\n";
+  }
+  if (diagnostic.edits.empty() && !diagnostic.noEditReason.empty())
+    out += style.paint(kCaret, "fix-it:") + " none: " + diagnostic.noEditReason + "\n";
+}
+
 std::string renderText(const Diagnostic& diagnostic, SourceText& sources, const TextOptions& options) {
   Style style{options.color};
   std::string out;
@@ -152,6 +169,7 @@ std::string renderText(const Diagnostic& diagnostic, SourceText& sources, const 
   appendInstantiations(out, diagnostic, style);
   if (!diagnostic.input.empty()) appendPlainNote(out, "in " + diagnostic.input, style);
   if (!diagnostic.fix.empty()) out += style.paint(kCaret, "fix:") + " " + diagnostic.fix + "\n";
+  appendFixIt(out, diagnostic, style);
   return out;
 }
 

@@ -433,11 +433,12 @@ void ModuleParser::skipBody(Function& function) {
     failAt(open.offset, open.line, static_cast<uint32_t>(open.offset - open.lineStart + 1),
            "the braces of function '" + function.name + "' do not balance");
   }
-  lexer_.seek(scan.end);
   instructionCount_ += scan.instructions;
-  BodyText body{declarationStart_, scan.end.offset};
   module_.functions.push_back(std::move(function));
-  bodies_.push_back(body);
+  bodies_.push_back(BodyText{declarationStart_, scan.end.offset});
+  // Last: seeking lexes the next token, which may fail (and then this body,
+  // recorded, is read first for an earlier error).
+  lexer_.seek(scan.end);
 }
 
 int64_t ModuleParser::parseArrayDims() {

@@ -10,7 +10,8 @@
 #   B holds fenceline-lab, barrier_bench and grid_barrier_test (default build-lab/...).
 #   RUNS_UNFIXED / RUNS_FIXED / RUNS_OTHER scale the repeatability runs (defaults below).
 #   PHASES picks the parts, in order (default: all of them):
-#     sass smoke aba knobs latency aba-no-swizzle stress pinned labbarrier barrier
+#     sass smoke aba knobs latency aba-no-swizzle stress pinned shapes shape-knobs aba-shape labbarrier barrier
+#   (shapes: SHAPES, SHAPES_FIXED, SHAPES_LATENCY list warps:schedule pairs, below)
 #   (the first committed run was "sass smoke aba knobs latency barrier"; the second
 #   "sass smoke latency aba-no-swizzle stress pinned labbarrier barrier": results/h200/).
 set -uo pipefail
@@ -24,7 +25,7 @@ GRIDTEST=${GRIDTEST:-build-lab/tests/gpu/grid_barrier_test}
 RUNS_UNFIXED=${RUNS_UNFIXED:-30000}
 RUNS_FIXED=${RUNS_FIXED:-300000}
 RUNS_OTHER=${RUNS_OTHER:-60000}
-PHASES=${PHASES:-sass smoke aba knobs latency aba-no-swizzle stress pinned labbarrier barrier}
+PHASES=${PHASES:-sass smoke aba knobs latency aba-no-swizzle stress pinned shapes shape-knobs aba-shape labbarrier barrier}
 want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$OUT" "$OUT/json"
 log=$OUT/gemm.log
@@ -43,11 +44,14 @@ lab() {  # lab NAME ARGS...: one fenceline-lab invocation, table to the log, JSO
 }
 
 # 1. SASS of the unfixed kernel (96-column tiles): where the arrive sits among the
-#    ldmatrix loads (LDSM) and their first use (HMMA).
-#    Also the pinned-release kernel (gemm.pinned_release=1).
+#    ldmatrix loads (LDSM) and their first use (HMMA): the default 4x2 shape, its pinned
+#    release (gemm.schedule=pinned) and the 16-warp 8x2 shape.
 if want sass; then
   : > "$OUT/gemm-sass.txt"
-  for f in _ZN3lab4gemm11gemmUnfixedILi96ELb0EEEvNS0_6ParamsE _ZN3lab4gemm11gemmUnfixedILi96ELb1EEEvNS0_6ParamsE; do
+  # gemmUnfixed<GemmShape<96, 4, 2, same_stage>>, <…, pinned>, <96, 8, 2, same_stage>
+  for f in _ZN3lab4gemm11gemmUnfixedINS0_9GemmShapeILi96ELi4ELi2ELNS0_8ScheduleE0EEEEEvNS0_6ParamsE \
+      _ZN3lab4gemm11gemmUnfixedINS0_9GemmShapeILi96ELi4ELi2ELNS0_8ScheduleE1EEEEEvNS0_6ParamsE \
+      _ZN3lab4gemm11gemmUnfixedINS0_9GemmShapeILi96ELi8ELi2ELNS0_8ScheduleE0EEEEEvNS0_6ParamsE; do
     echo "== $f" >> "$OUT/gemm-sass.txt"
     cuobjdump -sass -fun "$f" "$LAB" 2>/dev/null | grep -E 'LDSM|SYNCS|HMMA|WARPSYNC|FENCE|BAR' | head -70 >> "$OUT/gemm-sass.txt"
   done
@@ -127,6 +131,55 @@ lab pinned "${k[@]}" --variants unfixed,lib-producer --param gemm.pinned_release
 lab pinned-latency --experiments gemm-latency --budget-seconds 100 --param gemm.pinned_release=1
 fi
 
+# 4e. Consumer shapes closer to the incident's kernel (GemmKernel.cuh: GemmShape), swizzled,
+#     incident's problem and tiles: warp grids 4x2 / 8x1 (16-row warps: the incident's ~16
+#     wrong elements in one column) / 8x2 (16 consumer warps), consumer schedules same-stage /
+#     pinned / prefetch (ldmatrix of the next stage, arrive, MMAs of the current one). The
+#     unfixed variant in each, fixed controls (RUNS_SHAPES_FIXED each) where SHAPES_FIXED
+#     says, and the latency of every variant per shape.
+if want shapes; then
+RUNS_SHAPES=${RUNS_SHAPES:-60000}
+for sh in ${SHAPES:-4x2:prefetch 8x1:same-stage 8x1:pinned 8x1:prefetch 8x2:same-stage 8x2:prefetch}; do
+  w=${sh%%:*}; sc=${sh#*:}
+  lab shape-$w-$sc-unfixed "${k[@]}" --variants unfixed --param gemm.warps=$w --param gemm.schedule=$sc \
+    --param gemm.runs=$RUNS_SHAPES
+done
+for sh in ${SHAPES_FIXED:-}; do
+  w=${sh%%:*}; sc=${sh#*:}
+  lab shape-$w-$sc-fixed "${k[@]}" --variants lib-producer,consumer-fence,producer-fence --param gemm.warps=$w \
+    --param gemm.schedule=$sc --param gemm.runs=${RUNS_SHAPES_FIXED:-60000}
+done
+for sh in ${SHAPES_LATENCY:-4x2:same-stage 4x2:prefetch 8x1:same-stage 8x1:prefetch 8x2:prefetch}; do
+  w=${sh%%:*}; sc=${sh#*:}
+  lab shape-$w-$sc-latency --experiments gemm-latency --budget-seconds 100 --param gemm.warps=$w --param gemm.schedule=$sc
+done
+fi
+
+# 4f. Stress knobs on one shape (KNOB_SHAPE, warps:schedule; default the 16-warp 8x2
+#     same-stage), unfixed: fewer stages, back-to-back, the co-running device-memory kernel
+#     (gemm.stress=1) and the shared-memory one (gemm.stress=2).
+if want shape-knobs; then
+ks=${KNOB_SHAPE:-8x2:same-stage}; w=${ks%%:*}; sc=${ks#*:}
+kn=(--experiments gemm --budget-seconds 400 --variants unfixed --param gemm.warps=$w --param gemm.schedule=$sc)
+R=${RUNS_KNOBS:-100000}
+for st in ${KNOB_STAGES:-4 3}; do lab knob-$w-$sc-stages-$st "${kn[@]}" --param gemm.stages=$st --param gemm.runs=$R; done
+lab knob-$w-$sc-back-to-back "${kn[@]}" --param gemm.mode=back-to-back --param gemm.runs=$R
+lab knob-$w-$sc-memory-stress "${kn[@]}" --param gemm.stress=1 --param gemm.runs=$((R / 2))
+lab knob-$w-$sc-shared-stress "${kn[@]}" --param gemm.stress=2 --param gemm.runs=$((R / 2))
+fi
+
+# 4g. A/B/A in one shape (ABA_SHAPE, warps:schedule) with extra knobs (ABA_EXTRA, e.g.
+#     "--param gemm.stress=1"): unfixed, every fixed variant (ABA_FIXED, variant:runs), unfixed.
+if want aba-shape; then
+as=${ABA_SHAPE:-8x2:same-stage}; w=${as%%:*}; sc=${as#*:}
+ab=(--experiments gemm --budget-seconds 400 --param gemm.warps=$w --param gemm.schedule=$sc ${ABA_EXTRA:-})
+lab aba-$w-$sc-unfixed-1 "${ab[@]}" --variants unfixed --param gemm.runs=${RUNS_ABA_UNFIXED:-50000}
+for vr in ${ABA_FIXED:-lib-producer:500000 consumer-fence:250000 producer-fence:250000 lane0-fence:100000 generic-fence:100000 lib-consumers:100000}; do
+  lab aba-$w-$sc-${vr%%:*} "${ab[@]}" --variants ${vr%%:*} --param gemm.runs=${vr#*:}
+done
+lab aba-$w-$sc-unfixed-2 "${ab[@]}" --variants unfixed --param gemm.runs=${RUNS_ABA_UNFIXED:-50000}
+fi
+
 fi  # gemm_ok
 
 # 4d. The lab's barrier experiments, whose fixed variants are fenceline::GridBarrier.
@@ -137,7 +190,7 @@ fi
 # 5. Grid barrier: bench (every multiple of 132 blocks), then the stress test per design.
 if want barrier; then
 echo "== $BENCH --driver $driver --json $OUT/barrier-bench.json" | tee -a "$OUT/primitives.log"
-timeout 120 "$BENCH" --driver "$driver" --json "$OUT/barrier-bench.json" 2>&1 | tee -a "$OUT/primitives.log"
+timeout 150 "$BENCH" --driver "$driver" ${BENCH_ARGS:-} --json "$OUT/barrier-bench.json" 2>&1 | tee -a "$OUT/primitives.log"
 echo "== $GRIDTEST" | tee -a "$OUT/primitives.log"
 timeout 150 "$GRIDTEST" 2>&1 | tee -a "$OUT/primitives.log"
 echo "== grid_barrier_test exit ${PIPESTATUS[0]}" | tee -a "$OUT/primitives.log"

@@ -2,11 +2,17 @@
 // B in bf16, both K-major. A persistent grid (one CTA per SM) walks the 128 x BN output
 // tiles; in each CTA one producer thread (warp 0, lane 0) fills a ring of `stages`
 // shared-memory stages with two TMA tensor copies per stage (A: 128 x 32, B: BN x 32,
-// completing on the stage's "full" mbarrier), and 8 consumer warps (4 along M x 2 along N,
-// each 32 x BN/2 of the tile) read each stage with ldmatrix, hand it back on its "empty"
-// mbarrier (one arrival per warp), and only then multiply what they read (mma.sync
-// m16n8k16, fp32 accumulators): the incident's design, in which the stage's ldmatrix loads
-// can still be in flight when lane 0's arrive lets the producer refill the stage.
+// completing on the stage's "full" mbarrier), and the consumer warps (a WarpsM x WarpsN
+// grid over the tile, each 128/WarpsM x BN/WarpsN of it) read each stage with ldmatrix,
+// hand it back on its "empty" mbarrier (one arrival per warp), and multiply what they read
+// (mma.sync m16n8k16, fp32 accumulators): the incident's design, in which the stage's
+// ldmatrix loads can still be in flight when lane 0's arrive lets the producer refill it.
+//
+// The shape of a kernel (GemmShape): the tile width, the warp grid (4x2: 8 warps of 32 x 48,
+// the lab's first layout; 8x1: 8 warps of 16 rows x the whole tile width, the layout whose
+// overtaken ldmatrix row shows as the incident's ~16 wrong elements in one column of one
+// warp's rows; 8x2: 16 consumer warps, two warp groups of 16 x 48) and the consumer's
+// schedule (Schedule): where the MMAs stand relative to the arrive.
 //
 // The kernels in gemm.cu differ only in the hand-off, passed in as a policy type with
 //   waitEmpty(emptyBar, stage, round, deadline)  the producer's wait before refilling (false: timeout)
@@ -30,11 +36,30 @@ namespace lab::gemm {
 
 constexpr int kTileM = 128;
 constexpr int kTileK = 32;  // bf16: 64 bytes per tile row, the 64-byte swizzle's width
-constexpr int kConsumerWarps = 8;
-constexpr int kWarpsM = 4, kWarpsN = 2;
-constexpr int kThreads = 32 * (1 + kConsumerWarps);
 constexpr int kMaxStages = 8;
 constexpr uint32_t kStageAlign = 1024;
+
+// Where a consumer warp's MMAs stand relative to its arrive on "empty":
+//   same_stage  ldmatrix of stage s, arrive, MMAs of stage s (ptxas may move the arrive
+//               behind the MMAs that wait for the first loads: the SASS shows where)
+//   pinned      as same_stage, but the MMAs depend on a test of "empty" that follows the
+//               arrive, so that every ldmatrix of the stage is in flight at the arrive
+//   prefetch    ldmatrix of stage s+1, arrive, then the MMAs of stage s (whose fragments
+//               the previous step loaded): the register double buffer of a pipelined
+//               consumer, where no MMA waits for the loads the arrive hands back
+enum class Schedule { same_stage, pinned, prefetch };
+
+template <int TileN, int WarpsM, int WarpsN, Schedule S>
+struct GemmShape {
+  static constexpr int kTileN = TileN;
+  static constexpr int kWarpsM = WarpsM, kWarpsN = WarpsN;
+  static constexpr int kConsumerWarps = WarpsM * WarpsN;
+  static constexpr int kThreads = 32 * (1 + kConsumerWarps);
+  static constexpr int kRowTiles = kTileM / WarpsM / 16;    // m16 tiles per warp
+  static constexpr int kColumnTiles = TileN / WarpsN / 8;   // n8 tiles per warp
+  static constexpr Schedule kSchedule = S;
+  static_assert(kRowTiles >= 1 && kColumnTiles % 2 == 0, "a warp holds whole m16 tiles and n16 pairs");
+};
 
 struct Params {
   CUtensorMap a;  // A [M][K] bf16, box kTileK x kTileM
@@ -85,29 +110,31 @@ __device__ __forceinline__ void tensorLoad2d(uint32_t dst, const CUtensorMap* ma
       : "memory");
 }
 
-// What one consumer warp holds of one stage: A fragments for its two 16-row slices and B
-// fragments for its TileN/16 8-column slices, for both 16-deep k steps of the stage.
-template <int TileN>
+// What one consumer warp holds of one stage: A fragments for its m16 row tiles and B
+// fragments for its n8 column tiles, for both 16-deep k steps of the stage.
+template <class Shape>
 struct StageFragments {
-  static constexpr int kColumnTiles = TileN / kWarpsN / 8;  // n8 tiles per warp
-  uint32_t a[2][2][4];                   // [k step][m16 tile][4]
-  uint32_t b[2][kColumnTiles][2];        // [k step][n8 tile][2]
+  uint32_t a[2][Shape::kRowTiles][4];     // [k step][m16 tile][4]
+  uint32_t b[2][Shape::kColumnTiles][2];  // [k step][n8 tile][2]
 };
 
+template <class Shape>
+using Accumulators = float[Shape::kRowTiles][Shape::kColumnTiles][4];
+
 // Issues every ldmatrix of one stage for this warp; nothing waits for the values here.
-template <int TileN>
+template <class Shape>
 __device__ __forceinline__ void loadStage(uint32_t aStage, uint32_t bStage, unsigned warpM, unsigned warpN,
-                                          unsigned lane, unsigned swizzle, StageFragments<TileN>& f) {
+                                          unsigned lane, unsigned swizzle, StageFragments<Shape>& f) {
 #pragma unroll
   for (int ks = 0; ks < 2; ++ks) {
 #pragma unroll
-    for (int mt = 0; mt < 2; ++mt) {
-      const uint32_t row = warpM * 32 + mt * 16 + (lane & 15);
+    for (int mt = 0; mt < Shape::kRowTiles; ++mt) {
+      const uint32_t row = warpM * (kTileM / Shape::kWarpsM) + mt * 16 + (lane & 15);
       ldmatrixX4(aStage + chunkOffset(row, ks * 2 + (lane >> 4), swizzle), f.a[ks][mt]);
     }
 #pragma unroll
-    for (int np = 0; np < StageFragments<TileN>::kColumnTiles / 2; ++np) {
-      const uint32_t row = warpN * (TileN / kWarpsN) + np * 16 + (lane & 7) + ((lane >> 4) << 3);
+    for (int np = 0; np < Shape::kColumnTiles / 2; ++np) {
+      const uint32_t row = warpN * (Shape::kTileN / Shape::kWarpsN) + np * 16 + (lane & 7) + ((lane >> 4) << 3);
       uint32_t r[4];
       ldmatrixX4(bStage + chunkOffset(row, ks * 2 + ((lane >> 3) & 1), swizzle), r);
       f.b[ks][2 * np][0] = r[0];
@@ -118,28 +145,28 @@ __device__ __forceinline__ void loadStage(uint32_t aStage, uint32_t bStage, unsi
   }
 }
 
-template <int TileN>
-__device__ __forceinline__ void multiplyStage(const StageFragments<TileN>& f,
-                                              float (&acc)[2][StageFragments<TileN>::kColumnTiles][4]) {
+template <class Shape>
+__device__ __forceinline__ void multiplyStage(const StageFragments<Shape>& f, Accumulators<Shape>& acc) {
 #pragma unroll
   for (int ks = 0; ks < 2; ++ks)
 #pragma unroll
-    for (int mt = 0; mt < 2; ++mt)
+    for (int mt = 0; mt < Shape::kRowTiles; ++mt)
 #pragma unroll
-      for (int nt = 0; nt < StageFragments<TileN>::kColumnTiles; ++nt)
+      for (int nt = 0; nt < Shape::kColumnTiles; ++nt)
         mmaBf16(acc[mt][nt], f.a[ks][mt], f.b[ks][nt][0], f.b[ks][nt][1]);
 }
 
-template <int TileN>
+template <class Shape>
 __device__ __forceinline__ void storeTile(const Params& p, int tileRow, int tileCol, unsigned warpM, unsigned warpN,
-                                          unsigned lane,
-                                          const float (&acc)[2][StageFragments<TileN>::kColumnTiles][4]) {
+                                          unsigned lane, const Accumulators<Shape>& acc) {
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
+  for (int mt = 0; mt < Shape::kRowTiles; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < StageFragments<TileN>::kColumnTiles; ++nt) {
-      const int col = tileCol + static_cast<int>(warpN) * (TileN / kWarpsN) + nt * 8 + static_cast<int>(lane % 4) * 2;
-      const int row = tileRow + static_cast<int>(warpM) * 32 + mt * 16 + static_cast<int>(lane / 4);
+    for (int nt = 0; nt < Shape::kColumnTiles; ++nt) {
+      const int col = tileCol + static_cast<int>(warpN) * (Shape::kTileN / Shape::kWarpsN) + nt * 8 +
+                      static_cast<int>(lane % 4) * 2;
+      const int row =
+          tileRow + static_cast<int>(warpM) * (kTileM / Shape::kWarpsM) + mt * 16 + static_cast<int>(lane / 4);
       if (col >= p.n) continue;
       if (row < p.m)
         *reinterpret_cast<float2*>(p.c + static_cast<size_t>(row) * p.n + col) = make_float2(acc[mt][nt][0], acc[mt][nt][1]);
@@ -150,10 +177,10 @@ __device__ __forceinline__ void storeTile(const Params& p, int tileRow, int tile
 }
 
 // Returns 0, but only after a test of the stage's "empty" barrier that follows the
-// hand-off (as ProxyRing.cuh's zeroAfterHandOff): with PinnedRelease the fragments are
+// hand-off (as ProxyRing.cuh's zeroAfterHandOff): with Schedule::pinned the fragments are
 // XORed with it before the MMAs, so that ptxas cannot schedule any MMA, and with it a wait
 // for a loaded fragment, ahead of the arrive; every ldmatrix of the stage is then still in
-// flight at the hand-off. Without it (the default) ptxas places the arrive after the first
+// flight at the hand-off. Without it (same_stage) ptxas places the arrive after the first
 // k step's MMAs (seen in the SASS), when about half the loads have returned. `zero` is a
 // run-time 0 the compiler cannot fold.
 __device__ __forceinline__ uint32_t zeroAfterRelease(uint32_t emptyBar, uint32_t zero) {
@@ -166,16 +193,16 @@ __device__ __forceinline__ uint32_t zeroAfterRelease(uint32_t emptyBar, uint32_t
   return done ? 0u : zero;
 }
 
-template <int TileN>
-__device__ __forceinline__ void gateFragments(StageFragments<TileN>& f, uint32_t gate) {
+template <class Shape>
+__device__ __forceinline__ void gateFragments(StageFragments<Shape>& f, uint32_t gate) {
 #pragma unroll
   for (int ks = 0; ks < 2; ++ks) {
 #pragma unroll
-    for (int mt = 0; mt < 2; ++mt)
+    for (int mt = 0; mt < Shape::kRowTiles; ++mt)
 #pragma unroll
       for (int j = 0; j < 4; ++j) f.a[ks][mt][j] ^= gate;
 #pragma unroll
-    for (int nt = 0; nt < StageFragments<TileN>::kColumnTiles; ++nt) {
+    for (int nt = 0; nt < Shape::kColumnTiles; ++nt) {
       f.b[ks][nt][0] ^= gate;
       f.b[ks][nt][1] ^= gate;
     }
@@ -191,8 +218,9 @@ __device__ __forceinline__ void* ringBarriers(const Params& p) {
   return gemmShared + pad + p.stages * stageBytes(TileN);
 }
 
-template <int TileN, bool PinnedRelease, class Handoff>
+template <class Shape, class Handoff>
 __device__ void gemmRing(const Params& p, Handoff handoff) {
+  constexpr int TileN = Shape::kTileN;
   extern __shared__ __align__(1024) uint8_t gemmShared[];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const uint32_t base = sharedAddress(gemmShared);
@@ -203,7 +231,7 @@ __device__ void gemmRing(const Params& p, Handoff handoff) {
   if (threadIdx.x == 0) {
     for (unsigned s = 0; s < p.stages; ++s) {
       mbarrierInit(full(s), 1);
-      mbarrierInit(empty(s), kConsumerWarps);
+      mbarrierInit(empty(s), Shape::kConsumerWarps);
     }
     fenceBarrierInit();
   }
@@ -232,25 +260,45 @@ __device__ void gemmRing(const Params& p, Handoff handoff) {
     }
     return;
   }
-  const unsigned consumer = warp - 1, warpM = consumer % kWarpsM, warpN = consumer / kWarpsM;
+  const unsigned consumer = warp - 1, warpM = consumer % Shape::kWarpsM, warpN = consumer / Shape::kWarpsM;
+  // Ring step `it`: wait until full, ldmatrix into f, hand the stage back (false: timeout).
+  auto readStage = [&](unsigned it, StageFragments<Shape>& f) {
+    const unsigned s = it % p.stages, round = it / p.stages;
+    if (!handoff.waitFull(full(s), s, round, deadline)) {
+      if (lane == 0) atomicAdd(p.timeouts, 1u);
+      return false;
+    }
+    const uint32_t stage = data + s * stageBytes(TileN);
+    loadStage<Shape>(stage, stage + aStageBytes(), warpM, warpN, lane, p.swizzle, f);
+    handoff.release(empty(s), lane, s, round);
+    if constexpr (Shape::kSchedule == Schedule::pinned) gateFragments<Shape>(f, zeroAfterRelease(empty(s), p.stages >> 16));
+    return true;
+  };
   unsigned it = 0;
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
     const int tileRow = (t % tilesM) * kTileM, tileCol = (t / tilesM) * TileN;
-    float acc[2][StageFragments<TileN>::kColumnTiles][4] = {};
-    for (int kb = 0; kb < kBlocks; ++kb, ++it) {
-      const unsigned s = it % p.stages, round = it / p.stages;
-      if (!handoff.waitFull(full(s), s, round, deadline)) {
-        if (lane == 0) atomicAdd(p.timeouts, 1u);
-        return;
+    Accumulators<Shape> acc = {};
+    if constexpr (Shape::kSchedule == Schedule::prefetch) {
+      // Two fragment sets in turn (named, not indexed: they stay in registers).
+      StageFragments<Shape> even, odd;
+      if (!readStage(it, even)) return;
+      for (int kb = 0; kb < kBlocks; kb += 2) {
+        if (kb + 1 < kBlocks && !readStage(it + 1, odd)) return;
+        multiplyStage<Shape>(even, acc);
+        if (kb + 1 >= kBlocks) break;
+        if (kb + 2 < kBlocks && !readStage(it + 2, even)) return;
+        multiplyStage<Shape>(odd, acc);
+        it += 2;
       }
-      const uint32_t stage = data + s * stageBytes(TileN);
-      StageFragments<TileN> f;
-      loadStage<TileN>(stage, stage + aStageBytes(), warpM, warpN, lane, p.swizzle, f);
-      handoff.release(empty(s), lane, s, round);
-      if constexpr (PinnedRelease) gateFragments<TileN>(f, zeroAfterRelease(empty(s), p.stages >> 16));
-      multiplyStage<TileN>(f, acc);
+      it += kBlocks % 2;  // the loop advanced by whole pairs; an odd count ends on `even`
+    } else {
+      for (int kb = 0; kb < kBlocks; ++kb, ++it) {
+        StageFragments<Shape> f;
+        if (!readStage(it, f)) return;
+        multiplyStage<Shape>(f, acc);
+      }
     }
-    storeTile<TileN>(p, tileRow, tileCol, warpM, warpN, lane, acc);
+    storeTile<Shape>(p, tileRow, tileCol, warpM, warpN, lane, acc);
   }
 }
 

@@ -96,4 +96,34 @@ __global__ void memoryStress(uint4* buffer, size_t words, const volatile unsigne
   }
 }
 
+// The shared-memory co-runner (gemm.stress=2): each thread reads and rewrites 16-byte
+// vectors of the block's own 32 KB of shared memory, conflict-free, as fast as it can, so
+// that the SM's shared-memory pipe the GEMM's ldmatrix loads go through stays busy; it
+// stops on the flag or after limitNs, and leaves one word in `sink` so that nothing folds.
+constexpr unsigned kSharedStressBytes = 32 * 1024;
+__global__ void sharedStress(unsigned* sink, const volatile unsigned* stop, uint64_t limitNs) {
+  extern __shared__ uint4 stressTile[];
+  constexpr unsigned kVectors = kSharedStressBytes / 16;
+  for (unsigned i = threadIdx.x; i < kVectors; i += blockDim.x) stressTile[i] = make_uint4(i, i, i, i);
+  __syncthreads();
+  uint64_t start;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  uint4 acc = make_uint4(0, 0, 0, 0);
+  for (unsigned step = 1;; ++step) {
+#pragma unroll 8
+    for (unsigned j = 0; j < 32; ++j) {
+      const unsigned at = (threadIdx.x + (step * 32 + j) * blockDim.x) % kVectors;
+      uint4 v = stressTile[at];
+      acc.x += v.x;
+      v.y += step;
+      stressTile[at] = v;
+    }
+    if (step % 8 != 0) continue;
+    uint64_t now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (*stop != 0 || now - start > limitNs) break;
+  }
+  if (acc.x == 0xFFFFFFFFu) sink[blockIdx.x] = acc.x;
+}
+
 }  // namespace lab::gemm

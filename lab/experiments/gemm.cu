@@ -11,9 +11,11 @@
 //   generic-fence   every thread fence.acq_rel.cta instead of the proxy fence  -> proxy-war
 //   lib-consumers   fenceline::TmaPipeline<7, RefillFence::consumers>
 //   lib-producer    fenceline::TmaPipeline<7, RefillFence::producer>
-// Each kernel is a template over the tile width (96 or 128 columns) and over the pinned
-// release of the stress knob gemm.pinned_release (GemmKernel.cuh): four kernels per
-// variant, hence four expectations per broken line. The lib-* variants need stages=7.
+// Each kernel is a template over its shape (GemmKernel.cuh's GemmShape: tile width, warp
+// grid, consumer schedule; the shapes built are FENCELINE_LAB_GEMM_SHAPES below), picked by
+// the knobs gemm.tile_n, gemm.warps and gemm.schedule. The lib-* variants need stages=7.
+// fenceline check reports each broken arrive twice, once per place gemmRing reads a stage
+// (the same-stage loop and the prefetch loop), hence "proxy-war, proxy-war" on those lines.
 //
 // gemm runs one variant in the incident's protocol: fixed seed, the first run checked
 // against a reference GEMM, then `runs` runs compared bitwise with the first (mode
@@ -65,26 +67,26 @@ __device__ auto handoff(BeforeRefill b, Release r) {
 }
 __device__ __forceinline__ void nothingBeforeRefill(unsigned, unsigned) {}
 
-template <int TileN, bool Pinned>
-__global__ void __launch_bounds__(kThreads, 1) gemmUnfixed(const __grid_constant__ Params p) {
-  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1) gemmUnfixed(const __grid_constant__ Params p) {
+  gemmRing<Shape>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
   }));
 }
 
-template <int TileN, bool Pinned>
-__global__ void __launch_bounds__(kThreads, 1) gemmConsumerFence(const __grid_constant__ Params p) {
-  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1) gemmConsumerFence(const __grid_constant__ Params p) {
+  gemmRing<Shape>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncwarp();
     if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");
   }));
 }
 
-template <int TileN, bool Pinned>
-__global__ void __launch_bounds__(kThreads, 1) gemmProducerFence(const __grid_constant__ Params p) {
-  gemmRing<TileN, Pinned>(p, handoff([](unsigned, unsigned) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); },
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1) gemmProducerFence(const __grid_constant__ Params p) {
+  gemmRing<Shape>(p, handoff([](unsigned, unsigned) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); },
                              [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
                                __syncwarp();
                                if (lane == 0)
@@ -92,23 +94,23 @@ __global__ void __launch_bounds__(kThreads, 1) gemmProducerFence(const __grid_co
                              }));
 }
 
-template <int TileN, bool Pinned>
-__global__ void __launch_bounds__(kThreads, 1) gemmLane0Fence(const __grid_constant__ Params p) {
-  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1) gemmLane0Fence(const __grid_constant__ Params p) {
+  gemmRing<Shape>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     __syncwarp();
     if (lane == 0) {
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
     }
   }));
 }
 
-template <int TileN, bool Pinned>
-__global__ void __launch_bounds__(kThreads, 1) gemmGenericFence(const __grid_constant__ Params p) {
-  gemmRing<TileN, Pinned>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1) gemmGenericFence(const __grid_constant__ Params p) {
+  gemmRing<Shape>(p, handoff(nothingBeforeRefill, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     asm volatile("fence.acq_rel.cta;" ::: "memory");  // orders the generic proxy only
     __syncwarp();
-    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+    if (lane == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war, proxy-war
   }));
 }
 
@@ -137,28 +139,54 @@ __device__ auto libraryHandoff(const Params& p) {
                  });
 }
 
-template <int TileN, bool Pinned>
-__global__ void __launch_bounds__(kThreads, 1) gemmLibConsumers(const __grid_constant__ Params p) {
-  gemmRing<TileN, Pinned>(p, libraryHandoff<TileN, fenceline::RefillFence::consumers>(p));
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1) gemmLibConsumers(const __grid_constant__ Params p) {
+  gemmRing<Shape>(p, libraryHandoff<Shape::kTileN, fenceline::RefillFence::consumers>(p));
 }
 
-template <int TileN, bool Pinned>
-__global__ void __launch_bounds__(kThreads, 1) gemmLibProducer(const __grid_constant__ Params p) {
-  gemmRing<TileN, Pinned>(p, libraryHandoff<TileN, fenceline::RefillFence::producer>(p));
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1) gemmLibProducer(const __grid_constant__ Params p) {
+  gemmRing<Shape>(p, libraryHandoff<Shape::kTileN, fenceline::RefillFence::producer>(p));
 }
 
 // ---- host side -------------------------------------------------------------
 
 using Kernel = void (*)(Params);
 
+// The shapes built (GemmKernel.cuh): tile width, warp grid, consumer schedule. The first is
+// the default; the knobs gemm.tile_n, gemm.warps ("4x2", "8x1", "8x2") and gemm.schedule
+// ("same-stage", "pinned", "prefetch"; gemm.pinned_release=1 is "pinned") pick one.
+#define FENCELINE_LAB_GEMM_SHAPES(X, k)                                                                 \
+  X(k, 96, 4, 2, same_stage) X(k, 96, 4, 2, pinned) X(k, 128, 4, 2, same_stage) X(k, 128, 4, 2, pinned)  \
+  X(k, 96, 4, 2, prefetch) X(k, 96, 8, 1, same_stage) X(k, 96, 8, 1, pinned) X(k, 96, 8, 1, prefetch)    \
+  X(k, 96, 8, 2, same_stage) X(k, 96, 8, 2, pinned) X(k, 96, 8, 2, prefetch) X(k, 96, 8, 3, same_stage)     \
+  X(k, 96, 8, 3, prefetch)
+
+struct ShapeInfo {
+  int tileN, warpsM, warpsN;
+  Schedule schedule;
+  int threads;
+};
+#define FENCELINE_LAB_GEMM_SHAPE_INFO(k, n, wm, wn, s) \
+  {n, wm, wn, Schedule::s, GemmShape<n, wm, wn, Schedule::s>::kThreads},
+const ShapeInfo kShapes[] = {FENCELINE_LAB_GEMM_SHAPES(FENCELINE_LAB_GEMM_SHAPE_INFO, _)};
+#undef FENCELINE_LAB_GEMM_SHAPE_INFO
+constexpr int kShapeCount = sizeof kShapes / sizeof kShapes[0];
+
+const char* scheduleName(Schedule s) {
+  constexpr const char* kNames[] = {"same-stage", "pinned", "prefetch"};
+  return kNames[static_cast<int>(s)];
+}
+
 struct Variant {
   const char* name;
-  Kernel kernels[2][2];  // [tile width 96, 128][pinned release]
+  Kernel kernels[kShapeCount];  // in kShapes' order
   bool library;
 };
 
+#define FENCELINE_LAB_GEMM_KERNEL(k, n, wm, wn, s) k<GemmShape<n, wm, wn, Schedule::s>>,
 #define FENCELINE_LAB_GEMM(name, kernel, library) \
-  {name, {{kernel<96, false>, kernel<96, true>}, {kernel<128, false>, kernel<128, true>}}, library}
+  {name, {FENCELINE_LAB_GEMM_SHAPES(FENCELINE_LAB_GEMM_KERNEL, kernel)}, library}
 const Variant kVariants[] = {
     FENCELINE_LAB_GEMM("unfixed", gemmUnfixed, false),
     FENCELINE_LAB_GEMM("consumer-fence", gemmConsumerFence, false),
@@ -169,6 +197,7 @@ const Variant kVariants[] = {
     FENCELINE_LAB_GEMM("lib-producer", gemmLibProducer, true),
 };
 #undef FENCELINE_LAB_GEMM
+#undef FENCELINE_LAB_GEMM_KERNEL
 
 const Variant* findVariant(const std::string& name) {
   for (const auto& v : kVariants)
@@ -184,7 +213,8 @@ const Variant* findVariant(const std::string& name) {
 // The problem and its knobs (--param gemm.*), checked once.
 struct Config {
   int m, n, k, tileN, ctas;
-  unsigned stages, swizzle, pinnedRelease;
+  unsigned stages, swizzle;
+  int shape;  // index into kShapes
   uint64_t timeoutNs;
   static Config read(const RunContext& ctx) {
     Config c{};
@@ -194,10 +224,18 @@ struct Config {
     c.tileN = static_cast<int>(ctx.param("gemm.tile_n", 96));
     c.stages = static_cast<unsigned>(ctx.param("gemm.stages", 7));
     c.swizzle = static_cast<unsigned>(ctx.param("gemm.swizzle", 1));
-    c.pinnedRelease = ctx.param("gemm.pinned_release", 0) != 0;
+    const std::string warps = ctx.param("gemm.warps", "4x2");
+    std::string schedule = ctx.param("gemm.schedule", "same-stage");
+    if (ctx.param("gemm.pinned_release", 0) != 0) schedule = "pinned";
+    c.shape = -1;
+    for (int i = 0; i < kShapeCount; ++i)
+      if (kShapes[i].tileN == c.tileN && warps == std::to_string(kShapes[i].warpsM) + "x" + std::to_string(kShapes[i].warpsN) &&
+          schedule == scheduleName(kShapes[i].schedule))
+        c.shape = i;
     c.ctas = static_cast<int>(ctx.param("gemm.ctas", ctx.device->multiProcessorCount));
     c.timeoutNs = static_cast<uint64_t>(ctx.param("gemm.timeout_ms", 2000)) * 1000000ull;
     if (c.tileN != 96 && c.tileN != 128) usage("tile_n must be 96 or 128");
+    if (c.shape < 0) usage("no kernel built for this tile_n, warps and schedule (gemm.cu: FENCELINE_LAB_GEMM_SHAPES)");
     if (c.stages < 1 || c.stages > kMaxStages) usage("stages must be 1..8");
     if (c.m <= 0 || c.n <= 0 || c.k <= 0 || c.k % kTileK || c.n % 8) usage("need m, n, k > 0, k % 32 == 0, n % 8 == 0");
     if (c.ctas <= 0) usage("ctas must be > 0");
@@ -257,7 +295,7 @@ struct Problem {
   }
 
   Kernel kernelOf(const Variant& v) const {
-    Kernel kernel = v.kernels[config.tileN == 96 ? 0 : 1][config.pinnedRelease ? 1 : 0];
+    Kernel kernel = v.kernels[config.shape];
     check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(sharedBytes(config.tileN, config.stages))),
           "cudaFuncSetAttribute");
@@ -266,7 +304,7 @@ struct Problem {
   void launch(Kernel kernel, float* out, cudaStream_t stream) const {
     Params p = params;
     p.c = out;
-    kernel<<<config.ctas, kThreads, sharedBytes(config.tileN, config.stages), stream>>>(p);
+    kernel<<<config.ctas, kShapes[config.shape].threads, sharedBytes(config.tileN, config.stages), stream>>>(p);
   }
   void compare(const float* out, int run, cudaStream_t stream) const {
     compareBitwise<<<264, 512, 0, stream>>>(reinterpret_cast<const uint32_t*>(out),
@@ -308,8 +346,10 @@ cudaGraphExec_t captureBatch(const Problem& problem, Kernel kernel, const std::s
   return exec;
 }
 
-// The co-running memory kernel (gemm.stress=1): started before each replay on a stream
-// of its own, stopped by a flag set behind the replay.
+// The co-running kernel: gemm.stress=1 streams device memory (memoryStress), 2 hammers its
+// own shared memory (sharedStress: the SM's shared-memory pipe, which the GEMM's ldmatrix
+// loads queue on); started before each replay on a stream of its own, stopped by a flag set
+// behind the replay.
 struct MemoryStress {
   bool on = false;
   uint4* buffer = nullptr;
@@ -319,8 +359,14 @@ struct MemoryStress {
   mutable double seconds = 0;  // how long the memory kernel ran, summed over the batches
   size_t words = size_t(64) << 20;  // 256 MB: several times the L2
   int blocks = 0;
+  int kind = 0;
   explicit MemoryStress(const RunContext& ctx) : on(ctx.param("gemm.stress", 0) != 0) {
     if (!on) return;
+    kind = static_cast<int>(ctx.param("gemm.stress", 0));
+    if (kind != 1 && kind != 2) usage("stress must be 0, 1 (device memory) or 2 (shared memory)");
+    check(cudaFuncSetAttribute(reinterpret_cast<const void*>(sharedStress),
+                               cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared),
+          "cudaFuncSetAttribute");
     blocks = static_cast<int>(ctx.param("gemm.stress_blocks", ctx.device->multiProcessorCount));
     check(cudaMalloc(&buffer, words * 4), "cudaMalloc");
     check(cudaMemset(buffer, 0x11, words * 4), "cudaMemset");
@@ -348,7 +394,11 @@ struct MemoryStress {
     check(cudaMemsetAsync(stop, 0, sizeof(unsigned), stream), "cudaMemsetAsync");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");  // reset before the batch's stop can land
     check(cudaEventRecord(began, stream), "cudaEventRecord");
-    memoryStress<<<blocks, 256, 0, stream>>>(buffer, words, stop, 2'000'000'000ull);
+    if (kind == 1)
+      memoryStress<<<blocks, 256, 0, stream>>>(buffer, words, stop, 2'000'000'000ull);
+    else
+      sharedStress<<<blocks, 256, kSharedStressBytes, stream>>>(reinterpret_cast<unsigned*>(buffer), stop,
+                                                                2'000'000'000ull);
     check(cudaGetLastError(), "memoryStress");
     check(cudaEventRecord(ended, stream), "cudaEventRecord");
   }
@@ -404,7 +454,9 @@ void setConfig(Result& r, const Config& c) {
   r.set("stages", c.stages);
   r.set("ctas", c.ctas);
   r.set("swizzle", c.swizzle ? "64B" : "none");
-  r.set("pinned_release", c.pinnedRelease ? "yes" : "no");
+  const ShapeInfo& shape = kShapes[c.shape];
+  r.set("warps", std::to_string(shape.warpsM) + "x" + std::to_string(shape.warpsN));
+  r.set("schedule", scheduleName(shape.schedule));
 }
 
 std::vector<Result> runRepeatability(const RunContext& ctx, const std::string& variantName) {

@@ -6,13 +6,14 @@
 // issues the async operation (after it acquired the hand-off).
 #include "checks/ProxyCommon.h"
 
-#include <cxxabi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
+#include "checks/ProtocolReport.h"
+#include "model/Demangle.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -182,7 +183,8 @@ std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async) {
       fn, async, [&](InstId i) { return isMbarrierWait(fn, i); }, never);
 }
 
-ReachCache::ReachCache(const FunctionModel& fn) : fn_(fn), flags_(fn.instructions.size(), 0) {
+ReachCache::ReachCache(const FunctionModel& fn)
+    : fn_(fn), flags_(fn.instructions.size(), 0), blocks_(fn), barrierKeys_(fn.instructions.size(), INT64_MIN) {
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const auto& e = effectOf(fn, i);
     uint8_t f = 0;
@@ -191,6 +193,7 @@ ReachCache::ReachCache(const FunctionModel& fn) : fn_(fn), flags_(fn.instruction
     if (e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async) f |= kAnyProxyFence;
     if (checks::proxy::isAcquirePoint(fn, i)) f |= kAcquirePoint;
     if (e.kind == EffectKind::CtaBarrier) f |= kCtaBarrier;
+    if (checks::proxy::isAsyncSharedWrite(fn, i) || checks::proxy::isAsyncSharedRead(fn, i)) f |= kAsyncSharedOperation;
     flags_[i] = f;
   }
 }
@@ -201,53 +204,190 @@ bool ReachCache::sameBarrier(InstId a, InstId b) {
   return it->second;
 }
 
-int64_t ReachCache::barrierKey(InstId wait) const {
+int64_t ReachCache::barrierKey(InstId wait) {
+  int64_t& key = barrierKeys_[wait];
+  if (key != INT64_MIN) return key;
   const int operand = effectOf(fn_, wait).address;
   int32_t id = operand >= 0 && fn_.values ? fn_.values->identity(wait, operand) : -1;
-  return id >= 0 ? id : -1 - static_cast<int64_t>(wait);  // unknown: the wait itself
+  key = id >= 0 ? id : -1 - static_cast<int64_t>(wait);  // unknown: the wait itself
+  return key;
+}
+
+IssuerWaits ReachCache::issuerWaits(InstId async) {
+  IssuerWaits issuer;
+  issuer.waits = waitsBefore(fn_, async);
+  std::vector<int64_t> keys;
+  for (InstId w : issuer.waits) {
+    int64_t key = barrierKey(w);
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+    keys.push_back(key);
+    issuer.distinct.push_back(w);
+  }
+  std::sort(keys.begin(), keys.end());
+  issuer.keySet = keySets_.try_emplace(std::move(keys), static_cast<int>(keySets_.size())).first->second;
+  return issuer;
 }
 
 bool ReachCache::reaches(InstId from, InstId to) {
   const model::BlockId fromBlock = fn_.blockOf[from], toBlock = fn_.blockOf[to];
   if (fromBlock < 0 || toBlock < 0) return false;
   if (fromBlock == toBlock && from < to) return true;
-  auto [it, inserted] = blocks_.try_emplace(from);
+  // Entered from the top after `from`.
+  if (blocks_.hasClosures()) return blocks_.reaches(fromBlock, toBlock);
+  // A function too large for closures: one walk per source block, kept.
+  auto [it, inserted] = walked_.try_emplace(fromBlock);
   std::vector<char>& seen = it->second;
-  if (inserted) {  // blocks entered from the top after `from`, its own block included around a loop
+  if (inserted) {
     seen.assign(fn_.blocks.size(), 0);
     std::vector<model::BlockId> queue;
-    for (model::BlockId b : fn_.blocks[fromBlock].successors)
-      if (b >= 0 && !seen[b]) {
-        seen[b] = 1;
-        queue.push_back(b);
-      }
-    for (size_t head = 0; head < queue.size(); ++head)
-      for (model::BlockId n : fn_.blocks[queue[head]].successors)
+    auto enqueueNext = [&](model::BlockId b) {
+      for (model::BlockId n : fn_.blocks[b].successors)
         if (n >= 0 && !seen[n]) {
           seen[n] = 1;
           queue.push_back(n);
         }
+    };
+    enqueueNext(fromBlock);
+    for (size_t head = 0; head < queue.size(); ++head) enqueueNext(queue[head]);
   }
   return seen[toBlock] != 0;
 }
 
+// The walk of model::everyPathPasses (Paths.cpp) from `access`, cut at the
+// fences that cover its threads: each block entered once from its top, the
+// access's own block scanned first from just after the access.
+ReachCache::UnfencedWalk ReachCache::walkUnfenced(InstId access) const {
+  UnfencedWalk walk;
+  auto cuts = [&](InstId i) { return isSharedProxyFence(i) && fenceCoversThreadsOf(fn_, i, access); };
+  // The last instruction visited in [begin, end): the first cut, else end - 1.
+  auto scan = [&](InstId begin, InstId end, bool& cut) {
+    for (InstId i = begin; i < end; ++i)
+      if (cuts(i)) {
+        cut = true;
+        return i;
+      }
+    cut = false;
+    return end - 1;
+  };
+  const model::BlockId start = fn_.blockOf[access];
+  std::vector<char> seen(fn_.blocks.size(), 0);
+  std::vector<model::BlockId> queue;
+  auto enqueueNext = [&](model::BlockId b) {
+    for (model::BlockId n : fn_.blocks[b].successors)
+      if (n >= 0 && !seen[n]) {
+        seen[n] = 1;
+        queue.push_back(n);
+      }
+  };
+  bool cut = false;
+  walk.startEnd = scan(access + 1, fn_.blocks[start].last, cut);
+  if (!cut) enqueueNext(start);
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const model::BlockId b = queue[head];
+    walk.entered.push_back({b, scan(fn_.blocks[b].first, fn_.blocks[b].last, cut)});
+    if (!cut) enqueueNext(b);
+  }
+  std::sort(walk.entered.begin(), walk.entered.end());
+  return walk;
+}
+
+bool ReachCache::reachesUnfenced(InstId access, InstId to) {
+  const model::BlockId start = fn_.blockOf[access], block = fn_.blockOf[to];
+  if (start < 0 || block < 0) return false;
+  auto [it, inserted] = unfenced_.try_emplace(access);
+  if (inserted) it->second = walkUnfenced(access);
+  const UnfencedWalk& walk = it->second;
+  if (block == start && to > access && to <= walk.startEnd) return true;
+  auto entered = std::lower_bound(walk.entered.begin(), walk.entered.end(), std::pair<model::BlockId, InstId>{block, -1});
+  return entered != walk.entered.end() && entered->first == block && to <= entered->second;
+}
+
+bool ReachCache::sealed(InstId access) const {
+  // The walk of walkUnfenced, ended (unsealed) at the first hand-off arrive
+  // or async operation: every arrive outside that walk is fenced by the
+  // accessor (the arrive case of analyzeHandOff), every async operation
+  // outside it is unreachable or fenced (its same-thread case).
+  bool open = false;
+  auto cuts = [&](InstId i) { return isSharedProxyFence(i) && fenceCoversThreadsOf(fn_, i, access); };
+  auto scan = [&](InstId begin, InstId end) {  // true: the walk goes on past this block
+    for (InstId i = begin; i < end; ++i) {
+      if (flags_[i] & (kHandOffArrive | kAsyncSharedOperation)) {
+        open = true;
+        return false;
+      }
+      if (cuts(i)) return false;
+    }
+    return true;
+  };
+  const model::BlockId start = fn_.blockOf[access];
+  if (start < 0) return true;
+  std::vector<char> seen(fn_.blocks.size(), 0);
+  std::vector<model::BlockId> queue;
+  auto enqueueNext = [&](model::BlockId b) {
+    for (model::BlockId n : fn_.blocks[b].successors)
+      if (n >= 0 && !seen[n]) {
+        seen[n] = 1;
+        queue.push_back(n);
+      }
+  };
+  if (scan(access + 1, fn_.blocks[start].last)) enqueueNext(start);
+  for (size_t head = 0; head < queue.size() && !open; ++head) {
+    const model::BlockId b = queue[head];
+    if (scan(fn_.blocks[b].first, fn_.blocks[b].last)) enqueueNext(b);
+  }
+  return !open;
+}
+
+namespace {
+
+// The nearest hand-off arrives after `access` on barriers the issuer waits
+// on, each with whether the accessing threads fenced before it; cached per
+// (access, set of barrier words).
+const std::vector<ReachCache::ArriveHandOff>& handOffArrives(const FunctionModel& fn, ReachCache& reach,
+                                                             InstId access, const IssuerWaits& issuer) {
+  auto [cached, fresh] = reach.arrives.try_emplace({access, issuer.keySet});
+  if (!fresh) return cached->second;
+  auto coveringFence = [&](InstId i) { return reach.isSharedProxyFence(i) && fenceCoversThreadsOf(fn, i, access); };
+  auto matchesAWait = [&](InstId arrive) {
+    return std::any_of(issuer.distinct.begin(), issuer.distinct.end(),
+                       [&](InstId w) { return reach.sameBarrier(arrive, w); });
+  };
+  for (InstId arrive : model::findAllReachable(
+           fn, access, [&](InstId i) { return reach.isHandOffArrive(i) && matchesAWait(i); }, never,
+           kMaxHandOffArrives))
+    cached->second.push_back({arrive, model::everyPathPasses(fn, access, arrive, coveringFence)});
+  return cached->second;
+}
+
+}  // namespace
+
+bool mayHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async, const IssuerWaits& issuer) {
+  // The two cases of analyzeHandOff, up to their first test that does not
+  // depend on the pair alone.
+  if (reach.reaches(access, async)) {
+    if (!effectOf(fn, access).writes && !reach.reaches(async, access)) return false;
+    // A fence of the accessing threads on every path: everyPathPasses holds
+    // there already with the covering fences alone.
+    return reach.reachesUnfenced(access, async);
+  }
+  if (issuer.waits.empty()) return false;
+  // The arrives only once some overlapping pair has asked for them: their
+  // walk is not cheap, and most accesses overlap no copy.
+  auto cached = reach.arrives.find({access, issuer.keySet});
+  if (cached == reach.arrives.end()) return true;
+  return std::any_of(cached->second.begin(), cached->second.end(),
+                     [](const ReachCache::ArriveHandOff& a) { return !a.fencedByAccessor; });
+}
+
 HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async,
-                       const std::vector<InstId>& waits, bool reportAtAsync) {
+                       const IssuerWaits& issuer, bool reportAtAsync) {
   HandOff result;
+  const std::vector<InstId>& waits = issuer.waits;
   auto anyFence = [&](InstId i) { return reach.isSharedProxyFence(i); };
   auto anyProxyFence = [&](InstId i) { return reach.isAnyProxyFence(i); };
   auto coveringFence = [&](InstId i) { return reach.isSharedProxyFence(i) && fenceCoversThreadsOf(fn, i, access); };
-  // One wait per barrier word: waits on the same word match the same arrives.
-  std::vector<int64_t> keys;
-  std::vector<InstId> distinctWaits;
-  for (InstId w : waits) {
-    int64_t key = reach.barrierKey(w);
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
-    keys.push_back(key);
-    distinctWaits.push_back(w);
-  }
   auto matchesAWait = [&](InstId arrive) {
-    return std::any_of(distinctWaits.begin(), distinctWaits.end(),
+    return std::any_of(issuer.distinct.begin(), issuer.distinct.end(),
                        [&](InstId w) { return reach.sameBarrier(arrive, w); });
   };
 
@@ -256,8 +396,12 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     // would read the buffer before it is filled: in a correct program it reads
     // something else that the alias analysis could not tell apart (a TMEM base
     // address or a scheduler word next to the tiles). Writes stay: initializing
-    // a buffer generically before its first async fill is the hazard itself.
-    if (!effectOf(fn, access).writes && !reach.reaches(async, access)) return result;
+    // a buffer generically before its first async fill is the hazard itself,
+    // and so is a read of a word that the copy provably begins at for some
+    // index (Triton reuses the tcgen05.alloc result word as stage 0).
+    if (!effectOf(fn, access).writes && !reach.reaches(async, access) &&
+        !(fn.memory && fn.memory->copyMayBeginAt(async, access, effectOf(fn, access).address)))
+      return result;
     // The access reaches the async operation on this thread's own paths
     // (through bar.sync, through an mbarrier round trip, or directly). A path
     // is safe once it passes a fence all accessing threads execute, or an
@@ -293,16 +437,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   // Different roles (a producer warp issues the copy): the hand-off is an
   // mbarrier arrive after the access on a barrier the issuer waits on.
   if (waits.empty()) return result;
-  std::vector<int64_t> sortedKeys = keys;
-  std::sort(sortedKeys.begin(), sortedKeys.end());
-  auto [cached, fresh] = reach.arrives.try_emplace({access, sortedKeys});
-  if (fresh) {
-    for (InstId arrive : model::findAllReachable(
-             fn, access, [&](InstId i) { return reach.isHandOffArrive(i) && matchesAWait(i); }, never,
-             kMaxHandOffArrives))
-      cached->second.push_back({arrive, model::everyPathPasses(fn, access, arrive, coveringFence)});
-  }
-  for (const auto& [arrive, fencedByAccessor] : cached->second) {
+  for (const auto& [arrive, fencedByAccessor] : handOffArrives(fn, reach, access, issuer)) {
     if (fencedByAccessor) continue;
     bool issuerFenced = true;
     for (InstId w : waits) {
@@ -328,20 +463,8 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   return result;
 }
 
-std::string siteKey(const FunctionModel& fn, InstId inst) {
-  std::string key;
-  for (const auto& frame : fn.sourceChain(inst)) {
-    key += frame.file;
-    key += ':';
-    key += std::to_string(frame.line);
-    key += ';';
-  }
-  if (key.empty()) key = "ptx:" + std::to_string(fn.instructions[inst].syntax->pos.line);
-  return key;
-}
-
 void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async) {
-  std::string key = siteKey(fn, handOff.site);
+  std::string key = protocol::siteKey(fn, handOff.site);
   auto [it, inserted] = entries_.try_emplace(key);
   Entry& e = it->second;
   Finding& f = e.finding;
@@ -355,13 +478,13 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId acc
     f.fenceIsIssuers = handOff.fenceIsIssuers;
     f.fenceAccess = access;
   }
-  std::string accessKey = siteKey(fn, access);
+  std::string accessKey = protocol::siteKey(fn, access);
   if (f.accesses.size() < kMaxAccessNotes &&
       std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey) == e.accessKeys.end()) {
     f.accesses.push_back(access);
     e.accessKeys.push_back(std::move(accessKey));
   }
-  std::string asyncKey = siteKey(fn, async);
+  std::string asyncKey = protocol::siteKey(fn, async);
   if (async != handOff.site && f.asyncs.size() < kMaxAsyncNotes &&
       std::find(e.asyncKeys.begin(), e.asyncKeys.end(), asyncKey) == e.asyncKeys.end()) {
     f.asyncs.push_back(async);
@@ -416,12 +539,7 @@ std::string describe(const FunctionModel& fn, InstId inst) {
 }
 
 std::string functionName(const FunctionModel& fn) {
-  if (!fn.function) return {};
-  const std::string& name = fn.function->name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
-                                              std::free);
-  return status == 0 && text ? std::string(text.get()) : name;
+  return fn.function ? model::demangle(fn.function->name) : std::string();
 }
 
 }  // namespace fenceline::checks::proxy

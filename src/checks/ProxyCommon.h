@@ -9,10 +9,11 @@
 
 #include <map>
 
-#include "model/Memory.h"
 #include <string>
 #include <vector>
 
+#include "model/BlockReachability.h"
+#include "model/Memory.h"
 #include "model/Program.h"
 #include "report/Diagnostic.h"
 
@@ -105,14 +106,33 @@ struct HandOff {
 // Per async operation: the nearest mbarrier waits before it on its own thread's paths.
 std::vector<InstId> waitsBefore(const FunctionModel& fn, InstId async);
 
-// Instruction reachability with one block walk per source instruction,
-// cached: the checks ask it for every (access, async operation) pair.
-// It also keeps the per-access mbarrier hand-offs, which depend on the
-// access and on the issuer's waits but not on which copy follows them.
+// The issuer's side of one async operation, computed once per operation:
+// the waits before it, and one of them per barrier word (waits on one word
+// match the same arrives).
+struct IssuerWaits {
+  std::vector<InstId> waits;     // waitsBefore(async)
+  std::vector<InstId> distinct;  // the first wait per barrier word, in `waits` order
+  int keySet = -1;               // id of the sorted barrier words (equal ids: equal sets)
+};
+
+// Instruction reachability in constant time per question (block closures,
+// model/BlockReachability.h): the checks ask it for every (access, async
+// operation) pair. It also keeps the per-access facts that do not depend on
+// which async operation follows: where the access's paths go before a fence
+// of its threads cuts them, and its mbarrier hand-offs per set of waits.
 class ReachCache {
  public:
   explicit ReachCache(const FunctionModel& fn);
   bool reaches(InstId from, InstId to);
+  // `to` is reached from `access` on a path that passes no shared proxy fence
+  // covering the access's threads (the walk of everyPathPasses(access, to,
+  // covering fence), kept per access).
+  bool reachesUnfenced(InstId access, InstId to);
+  // Every path from `access` meets a fence covering its threads before any
+  // hand-off arrive and any async-proxy operation on shared memory: no
+  // analyzeHandOff(access, ...) can find a hazard, so the checks pair the
+  // access with nothing. (A walk that ends at the first such instruction.)
+  bool sealed(InstId access) const;
 
   // What each instruction is, computed once (the walks test every visited one).
   bool isHandOffArrive(InstId i) const { return flags_[i] & kHandOffArrive; }
@@ -123,15 +143,16 @@ class ReachCache {
   // sameBarrier(), memoized.
   bool sameBarrier(InstId a, InstId b);
   // The barrier word a wait polls, as a key: waits with equal keys match the
-  // same arrives.
-  int64_t barrierKey(InstId wait) const;
+  // same arrives. Memoized.
+  int64_t barrierKey(InstId wait);
+  IssuerWaits issuerWaits(InstId async);
 
   struct ArriveHandOff {
     InstId arrive = -1;
     bool fencedByAccessor = false;  // every path access -> arrive passes a covering fence
   };
-  // (access, barrier keys of the issuer's waits) -> the nearest matching arrives.
-  std::map<std::pair<InstId, std::vector<int64_t>>, std::vector<ArriveHandOff>> arrives;
+  // (access, IssuerWaits::keySet) -> the nearest matching arrives.
+  std::map<std::pair<InstId, int>, std::vector<ArriveHandOff>> arrives;
   std::map<std::pair<InstId, InstId>, bool> issuerFenced;  // (wait, async) -> every path fenced
 
  private:
@@ -141,11 +162,25 @@ class ReachCache {
     kAnyProxyFence = 4,
     kAcquirePoint = 8,
     kCtaBarrier = 16,
+    kAsyncSharedOperation = 32,  // an async-proxy write or read of shared memory
   };
+  // Where one access's unfenced walk went: the blocks it entered from the
+  // top with the last instruction visited in each (sorted by block), and the
+  // last instruction visited in the access's own block after the access.
+  struct UnfencedWalk {
+    std::vector<std::pair<model::BlockId, InstId>> entered;
+    InstId startEnd = -1;
+  };
+  UnfencedWalk walkUnfenced(InstId access) const;
+
   const FunctionModel& fn_;
   std::vector<uint8_t> flags_;
   std::map<std::pair<InstId, InstId>, bool> sameBarrier_;
-  std::map<InstId, std::vector<char>> blocks_;  // per `from`: blocks entered after it
+  model::BlockReachability blocks_;
+  std::map<model::BlockId, std::vector<char>> walked_;  // per source block, when blocks_ has no closures
+  std::vector<int64_t> barrierKeys_;                 // per wait; INT64_MIN = not computed
+  std::map<std::vector<int64_t>, int> keySets_;
+  std::map<InstId, UnfencedWalk> unfenced_;
 };
 
 // A generic access reaches at most this many hand-off arrives per barrier set
@@ -154,14 +189,16 @@ class ReachCache {
 // and bound the walk).
 inline constexpr size_t kMaxHandOffArrives = 32;
 
-// Decides whether `access` reaches `async` unfenced. `waits` = waitsBefore(async).
+// False when analyzeHandOff(access, async) certainly finds no hazard, from
+// facts cached per access (reachability, the fence-cut walk, the hand-off
+// arrives once an earlier pair computed them): the checks ask it first,
+// before the costlier overlap test.
+bool mayHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async, const IssuerWaits& issuer);
+
+// Decides whether `access` reaches `async` unfenced. `issuer` = reach.issuerWaits(async).
 // `reportAtAsync`: for proxy-raw the report site is always the async read.
 HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async,
-                       const std::vector<InstId>& waits, bool reportAtAsync);
-
-// One diagnostic per source-level site: the key of an instruction's location
-// (its full inline chain by file and line; the PTX line when there is none).
-std::string siteKey(const FunctionModel& fn, InstId inst);
+                       const IssuerWaits& issuer, bool reportAtAsync);
 
 // Collects findings per site, with distinct notes, and emits them in order.
 struct Finding {

@@ -82,10 +82,9 @@ bool isAsyncGlobalWrite(const FunctionModel& fn, InstId i) {
 }
 
 // A generic read of global memory after a wait (any acquire point of the
-// function) that may read what the async copy wrote: the consumer of the
-// release.
-bool readAfterAWait(const model::ProtocolModel& ctx, InstId copy) {
-  const FunctionModel& fn = ctx.function();
+// function, `acquires`) that may read what the async copy wrote: the
+// consumer of the release.
+bool readAfterAWait(const FunctionModel& fn, const std::vector<InstId>& acquires, InstId copy) {
   const int destination = fn.instructions[copy].effect.destination;
   auto reads = [&](InstId i) {
     const auto& e = fn.instructions[i].effect;
@@ -93,9 +92,8 @@ bool readAfterAWait(const model::ProtocolModel& ctx, InstId copy) {
            fn.memory->alias(i, e.address, copy, destination) != model::AliasResult::No;
   };
   auto never = [](InstId) { return false; };
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
-    if (fn.instructions[i].block >= 0 && isAcquirePoint(ctx, i) && model::findReachable(fn, i, reads, never) >= 0)
-      return true;
+  for (InstId i : acquires)
+    if (model::findReachable(fn, i, reads, never) >= 0) return true;
   return false;
 }
 
@@ -157,14 +155,36 @@ struct Finding {
   InstId copy = -1, acquire = -1, release = -1, write = -1;
 };
 
-// Writes the async read at `copy` may see unfenced, through one hand-off.
-std::optional<Finding> unfencedHandOff(const model::ProtocolModel& ctx, InstId copy, int operand) {
+// The signals and waits of a function (reachable code), found once: every
+// copy's hand-off search starts from them.
+struct HandOffPoints {
+  std::vector<InstId> releases, acquires;  // ascending
+  std::vector<char> isAcquire;             // per instruction
+};
+
+HandOffPoints handOffPoints(const model::ProtocolModel& ctx) {
   const FunctionModel& fn = ctx.function();
-  std::vector<InstId> releases;
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
-    if (fn.instructions[i].block >= 0 && isReleasePoint(ctx, i)) releases.push_back(i);
+  HandOffPoints points;
+  points.isAcquire.assign(fn.instructions.size(), 0);
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;
+    if (isReleasePoint(ctx, i)) points.releases.push_back(i);
+    if (isAcquirePoint(ctx, i)) {
+      points.acquires.push_back(i);
+      points.isAcquire[i] = 1;
+    }
+  }
+  return points;
+}
+
+// Writes the async read at `copy` may see unfenced, through one hand-off.
+std::optional<Finding> unfencedHandOff(const FunctionModel& fn, const HandOffPoints& points, InstId copy,
+                                       int operand) {
+  // Without a signal and a wait there is no hand-off to search for.
+  if (points.releases.empty() || points.acquires.empty()) return std::nullopt;
+  const std::vector<InstId>& releases = points.releases;
   auto acquires = model::findReachingBackward(
-      fn, copy, [&](InstId i) { return isAcquirePoint(ctx, i); }, [&](InstId i) { return isGlobalProxyFence(fn, i); });
+      fn, copy, [&](InstId i) { return points.isAcquire[i] != 0; }, [&](InstId i) { return isGlobalProxyFence(fn, i); });
   for (InstId acquire : acquires) {
     if (!reachesUnfenced(fn, acquire, copy)) continue;
     for (InstId release : releases) {
@@ -230,13 +250,14 @@ void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
   }
   if (reads.empty() && writes.empty()) return;
   const model::ProtocolModel& ctx = model::protocolOf(fn);
+  const HandOffPoints points = handOffPoints(ctx);
   std::map<std::string, bool> reported;
   for (InstId copy : reads) {
-    auto f = unfencedHandOff(ctx, copy, asyncGlobalReadOperand(fn, copy));
+    auto f = unfencedHandOff(fn, points, copy, asyncGlobalReadOperand(fn, copy));
     if (f && reported.try_emplace(protocol::siteKey(fn, copy), true).second) out.push_back(renderRead(fn, *f));
   }
   for (InstId copy : writes) {
-    if (!readAfterAWait(ctx, copy)) continue;
+    if (!readAfterAWait(fn, points.acquires, copy)) continue;
     InstId release = -1;
     model::walkWhilePending(fn, copy, model::BulkWait::Complete, [&](InstId i, const model::Pending&) {
       if (release < 0 && isReleasePoint(ctx, i)) release = i;

@@ -7,6 +7,8 @@
 // diagnostic per source-level site.
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "checks/Checks.h"
 #include "checks/ProxyCommon.h"
 
@@ -54,13 +56,16 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
 
   FindingSet findings;
   ReachCache reach(fn);
+  // A write fenced before any hand-off or async read pairs with no read.
+  std::erase_if(writes, [&](InstId write) { return reach.sealed(write); });
   for (InstId read : reads) {
     const int source = fn.instructions[read].effect.source;
-    std::vector<InstId> waits = waitsBefore(fn, read);
+    const IssuerWaits issuer = reach.issuerWaits(read);
     const int64_t extent = copyExtent(fn, read, source);
     for (InstId write : writes) {
+      if (!mayHandOff(fn, reach, write, read, issuer)) continue;  // cheap, per write
       if (!mayOverlap(fn, write, read, source, extent)) continue;
-      HandOff h = analyzeHandOff(fn, reach, write, read, waits, /*reportAtAsync=*/true);
+      HandOff h = analyzeHandOff(fn, reach, write, read, issuer, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
       findings.add(fn, h, write, read);
     }

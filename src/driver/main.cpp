@@ -5,7 +5,6 @@
 // Each input is checked under its configuration file (.fenceline.toml, found
 // upward from it) with the command line on top (Settings.h).
 // `list-checks` and `explain` read the same check table.
-#include <cxxabi.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -39,6 +38,7 @@
 #include "driver/Suppressions.h"
 #include "driver/UserCode.h"
 #include "driver/Verify.h"
+#include "model/Demangle.h"
 #include "model/Program.h"
 #include "ptx/Parser.h"
 #include "report/Frames.h"
@@ -65,16 +65,6 @@ struct InputResult {
   bool checked = false;
   size_t functions = 0, instructions = 0;
 };
-
-// Kernel names as users wrote them: nvcc's PTX names are Itanium-mangled.
-std::string demangle(const std::string& name) {
-  if (!name.starts_with("_Z")) return name;
-  int status = 0;
-  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  std::string result = status == 0 && text ? text : name;
-  std::free(text);
-  return result;
-}
 
 std::string formatParseError(const ptx::ParseError& e) {
   std::string text = fmt::format("{}:{}:{}: error: {}\n", e.file, e.line, e.column, e.message);
@@ -154,7 +144,7 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
       ModuleCheck checked = checkModule(reader, selected, options.limits);
       std::vector<report::Diagnostic> found = std::move(checked.diagnostics);
       for (const auto& error : checked.limitErrors) result.error += error + "\n";
-      for (auto& diagnostic : found) diagnostic.function = demangle(diagnostic.function);
+      for (auto& diagnostic : found) diagnostic.function = model::demangle(diagnostic.function);
       // Report at the user's line, not inside a toolkit or library header.
       placeDiagnostics(found, userCode, unit, options.showPtx);
       result.diagnostics.insert(result.diagnostics.end(), found.begin(), found.end());

@@ -42,7 +42,7 @@ bool AbstractValue::operator==(const AbstractValue& o) const {
 std::string AbstractValue::toString() const {
   if (!known) return "?";
   std::ostringstream out;
-  const char* kinds[] = {"", "shared:", "global:", "param:", "unknown:"};
+  const char* kinds[] = {"", "shared:", "global:", "param:", "unknown:", "loaded:"};  // per BaseKind
   bool first = true;
   auto plus = [&] {
     if (!first) out << " + ";

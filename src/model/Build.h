@@ -35,7 +35,4 @@ void computeDominators(FunctionModel& fn);
 // Loops.cpp: natural loops, nesting, exits, latches, loopOf.
 void computeLoops(FunctionModel& fn);
 
-// Demangle.cpp: C++ names for display ("_Z6helperPi" -> "helper(int*)").
-std::string demangle(std::string_view name);
-
 }  // namespace fenceline::model::detail

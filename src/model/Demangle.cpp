@@ -1,14 +1,12 @@
-// Display names for functions: nvcc's PTX uses Itanium-mangled names
-// (`_Z6helperPi`), and .debug_str may hold mangled linkage names too. Users
-// read the demangled form, so source frames carry it.
+// The one demangler (see Demangle.h).
+#include "model/Demangle.h"
+
 #include <cxxabi.h>
 
 #include <cstdlib>
 #include <memory>
 
-#include "model/Build.h"
-
-namespace fenceline::model::detail {
+namespace fenceline::model {
 
 std::string demangle(std::string_view name) {
   if (name.size() < 2 || name[0] != '_' || name[1] != 'Z') return std::string(name);
@@ -20,4 +18,4 @@ std::string demangle(std::string_view name) {
   return std::string(text.get());
 }
 
-}  // namespace fenceline::model::detail
+}  // namespace fenceline::model

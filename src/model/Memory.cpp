@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
+#include "model/GuardedRanges.h"
 #include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/ValueIdentity.h"
+#include "model/ValueAlgebra.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -136,6 +139,42 @@ bool anyOverlap(const std::vector<int64_t>& a, int64_t sizeA, const std::vector<
   return false;
 }
 
+// A cluster special register: the rank of a CTA in its cluster, or one of
+// its coordinates (a term's name is the register's).
+bool isClusterRank(const AbstractValue::Term& t) {
+  return t.name == "%cluster_ctarank" || t.name.starts_with("%cluster_ctaid.");
+}
+
+// A multicast copy's destination is one slice of a tile that every CTA of the
+// cluster receives: base + S * stage + c * rank, the rank a cluster register.
+// Without a declared cluster the rank is bounded only by the architecture's 16
+// CTAs, so sixteen slices would reach far past the stage. But a stage holds
+// its whole tile: slices of c bytes lie within the stage's S bytes, so the
+// rank is below S / c. S is the smallest stride of another bounded index
+// that is larger than c (the stage); with no such index nothing is narrowed.
+void boundMulticastSlices(AbstractValue& destination) {
+  int64_t stage = 0;
+  for (const auto& t : destination.terms) {
+    const int64_t stride = t.coefficient < 0 ? -t.coefficient : t.coefficient;
+    if (!isClusterRank(t) && t.bounded() && t.high > t.low && (stage == 0 || stride < stage)) stage = stride;
+  }
+  if (stage == 0) return;
+  for (auto& t : destination.terms) {
+    const int64_t slice = t.coefficient < 0 ? -t.coefficient : t.coefficient;
+    if (isClusterRank(t) && slice > 0 && slice < stage && t.low >= 0)
+      t.high = std::min(t.high, std::max(t.low, stage / slice - 1));
+  }
+}
+
+// The thread-index terms of an address, narrowed by the role branches that
+// guard the instruction (model/GuardedRanges.h).
+void narrowThreadIndices(const FunctionModel& fn, InstId at, AbstractValue& address) {
+  static constexpr std::string_view kIndices[] = {"%tid.x", "%tid.y", "%tid.z", "%laneid"};
+  for (auto& t : address.terms)
+    if (t.bounded() && std::find(std::begin(kIndices), std::end(kIndices), t.name) != std::end(kIndices))
+      std::tie(t.low, t.high) = guardedRange(fn, at, t.name, {t.low, t.high});
+}
+
 }  // namespace
 
 struct MemoryAnalysis::OperandFacts {
@@ -157,6 +196,10 @@ const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int opera
       static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
     return f;
   f.value = fn_.values->operandValue(inst, operand);
+  narrowThreadIndices(fn_, inst, f.value);
+  const Inst& instruction = fn_.instructions[inst];
+  if (instruction.hasModifier("multicast::cluster") && operand == instruction.effect.destination)
+    boundMulticastSlices(f.value);
   f.accessSize = computeAccessSize(inst, operand);
   f.location.object = objectFromValue(fn_, f.value, inst);
   f.location.space = space(inst, operand);
@@ -200,9 +243,55 @@ int64_t ringStride(const AbstractValue& destination) {
 int64_t MemoryAnalysis::copyExtent(InstId copy, int operand) const {
   int64_t extent = copyExtent(copy);
   if (fn_.values && operand >= 0 && fn_.instructions[copy].hasModifier("tensor"))
-    if (int64_t stride = ringStride(fn_.values->operandValue(copy, operand)))
+    if (int64_t stride = ringStride(facts(copy, operand).value)) {
       extent = extent > 0 ? std::min(extent, stride) : stride;
+      if (int64_t siblings = stageSiblingBound(copy, operand, stride); siblings > 0) extent = std::min(extent, siblings);
+    }
   return extent;
+}
+
+namespace {
+
+// Same object and the same index terms (names and coefficients): two
+// addresses a constant apart.
+bool sameIndexTerms(const AbstractValue& a, const AbstractValue& b) {
+  if (a.baseKind != b.baseKind || a.base != b.base || a.terms.size() != b.terms.size()) return false;
+  for (size_t i = 0; i < a.terms.size(); ++i)
+    if (a.terms[i].name != b.terms[i].name || a.terms[i].coefficient != b.terms[i].coefficient) return false;
+  return true;
+}
+
+}  // namespace
+
+// The copies that fill one stage with this one: tensor copies into the same
+// object with the same index terms, less than a stride apart. The stage opens
+// at the first of them, so this copy ends before the next one starts and
+// within `stride` bytes of the first. -1 when it has no such sibling.
+int64_t MemoryAnalysis::stageSiblingBound(InstId copy, int operand, int64_t stride) const {
+  if (operand != fn_.instructions[copy].effect.destination) return -1;
+  if (!tensorCopies_) {
+    tensorCopies_.emplace();
+    for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
+      if (fn_.instructions[i].effect.kind == EffectKind::AsyncCopy && fn_.instructions[i].hasModifier("tensor") &&
+          fn_.instructions[i].effect.destination >= 0)
+        tensorCopies_->push_back(i);
+  }
+  const AbstractValue& own = facts(copy, operand).value;
+  if (!own.known || !own.hasBase()) return -1;
+  int64_t first = own.constant, next = INT64_MAX;
+  bool sibling = false;
+  for (InstId other : *tensorCopies_) {
+    if (other == copy) continue;
+    const AbstractValue& v = facts(other, fn_.instructions[other].effect.destination).value;
+    if (!v.known || !sameIndexTerms(own, v) || v.constant == own.constant) continue;
+    const int64_t distance = v.constant - own.constant;
+    if (distance >= stride || distance <= -stride) continue;
+    sibling = true;
+    if (distance > 0) next = std::min(next, v.constant);
+    first = std::min(first, v.constant);
+  }
+  if (!sibling) return -1;
+  return std::min(next == INT64_MAX ? INT64_MAX : next - own.constant, first + stride - own.constant);
 }
 
 MemoryLocation MemoryAnalysis::copyDestination(InstId copy) const {
@@ -258,6 +347,15 @@ AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int
   if (bytesA > 0 && bytesB > 0 && fa.starts && fb.starts)
     return anyOverlap(*fa.starts, bytesA, *fb.starts, bytesB) ? result : AliasResult::No;
   return result;
+}
+
+bool MemoryAnalysis::copyMayBeginAt(InstId copy, InstId access, int accessOperand) const {
+  const int destination = fn_.instructions[copy].effect.destination;
+  if (destination < 0 || accessOperand < 0) return false;
+  const OperandFacts &c = facts(copy, destination), &a = facts(access, accessOperand);
+  if (!c.location.object.known() || !(c.location.object == a.location.object)) return false;
+  if (!a.starts || a.starts->size() != 1 || !c.starts) return false;
+  return std::binary_search(c.starts->begin(), c.starts->end(), a.starts->front());
 }
 
 bool MemoryAnalysis::sameWord(InstId a, InstId b) const {
@@ -497,6 +595,17 @@ struct DescriptorDecoder {
         if (!d) return std::nullopt;
         int64_t step = op == "sub" ? -*c : *c;
         d->advance = saturatingAdd(d->advance, shifted ? step * 16 : step);
+        return d;
+      }
+      // A bounded index added to the field: the CuTe DSL builds stage 0's
+      // descriptor once and reaches stage s by adding s << 10 to its low word.
+      for (int k = 1; k <= 2 && op == "add"; ++k) {
+        const AbstractValue step = fn.values->operandValue(def, 3 - k);
+        if (!step.known || step.hasBase() || step.terms.empty() || !step.offsetRange()) continue;
+        auto d = decode(ops[k], def, shifted, depth + 1);
+        if (!d) continue;
+        d->address = values::add(d->address, shifted ? values::scale(step, 16, "descriptor") : step, "descriptor");
+        if (!d->address.known) return std::nullopt;
         return d;
       }
     }

@@ -91,6 +91,12 @@ class MemoryAnalysis {
   // `size` as for location(): 0 = the access's own size, -1 = unknown.
   AliasResult alias(InstId a, int operandA, InstId b, int operandB) const;
   AliasResult alias(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB) const;
+  // The async copy's destination may begin exactly at the access's address:
+  // the access is one constant offset into the copy's object, and some value
+  // of the copy's indices starts the copy there (stage 0 of a ring at the
+  // address of a word read before the ring's first fill). Whatever the copy's
+  // size, it then overwrites the word.
+  bool copyMayBeginAt(InstId copy, InstId access, int accessOperand) const;
   // The memory operands (MemoryEffect::address) of both name the same word
   // for every thread.
   bool sameWord(InstId a, InstId b) const;
@@ -122,7 +128,10 @@ class MemoryAnalysis {
   // copy into (or out of) a stage ring: the stages of a ring do not overlap,
   // so a copy whose address advances by S bytes per stage moves at most S
   // bytes there (an expect_tx count shared by the A and B copies of one
-  // stage bounds neither tightly).
+  // stage bounds neither tightly). Copies that fill one stage together (the
+  // A and B tiles at base + S * s and base + S * s + d, d < S) do not overlap
+  // either: the first ends where the second starts, the last within S bytes
+  // of the first's start.
   int64_t copyExtent(InstId copy, int operand) const;
 
   // The shared memory a wgmma / tcgen05.mma reads through its matrix
@@ -140,9 +149,11 @@ class MemoryAnalysis {
   struct OperandFacts;
   const OperandFacts& facts(InstId inst, int operand) const;
   int64_t computeAccessSize(InstId inst, int operand) const;
+  int64_t stageSiblingBound(InstId copy, int operand, int64_t stride) const;
 
   const FunctionModel& fn_;
   mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;
+  mutable std::optional<std::vector<InstId>> tensorCopies_;  // every tensor copy, found once
 
  public:
   ~MemoryAnalysis();

@@ -5,6 +5,8 @@
 // second time from its top when a loop leads back to it.
 #include "model/Paths.h"
 
+#include "model/BlockReachability.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -81,6 +83,12 @@ std::vector<InstId> collectTargets(const FunctionModel& fn, InstId start, int di
 
 bool reachable(const FunctionModel& fn, InstId from, InstId to) {
   if (!valid(fn, to)) return false;
+  // The walk below in constant time: `to` later in `from`'s block, or its
+  // block entered from the top after `from`.
+  if (fn.reachability && valid(fn, from)) {
+    const BlockId a = fn.blockOf[from], b = fn.blockOf[to];
+    return (a == b && from < to) || fn.reachability->reaches(a, b);
+  }
   bool found = false;
   walk(fn, from, 1, [&](InstId i) {
     if (i != to) return Step::Continue;

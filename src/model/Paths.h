@@ -17,7 +17,8 @@
 namespace fenceline::model {
 
 // Some CFG path leads from `from` to `to` (at least one step: `to` executes
-// after `from`; `to == from` holds only around a loop).
+// after `from`; `to == from` holds only around a loop). Constant time when the
+// model has its block reachability (buildFunctionModel builds it).
 bool reachable(const FunctionModel& fn, InstId from, InstId to);
 
 // Every CFG path from `from` to `to` passes an instruction for which `stop`

@@ -4,7 +4,9 @@
 // FunctionModel queries that only read those results.
 #include "model/Program.h"
 
+#include "model/BlockReachability.h"
 #include "model/Build.h"
+#include "model/Demangle.h"
 #include "model/Memory.h"
 #include "model/Protocol.h"
 #include "model/ThreadRoles.h"
@@ -55,14 +57,14 @@ std::vector<SourceFrame> FunctionModel::sourceChain(InstId id) const {
       if (const ptx::SourceFile* file = module->file(loc.file)) frame.file = file->path;
       frame.line = loc.line;
       frame.column = loc.column;
-      frame.function = detail::demangle(loc.function);
+      frame.function = demangle(loc.function);
       local.push_back(std::move(frame));
       if (loc.inlinedAt == l || local.size() > 4096) break;  // malformed chains
       l = loc.inlinedAt;
     }
     // The outermost frame of a body is the function that body belongs to.
     if (!local.empty() && local.back().function.empty() && inst.origin)
-      local.back().function = detail::demangle(inst.origin->name);
+      local.back().function = demangle(inst.origin->name);
     frames.insert(frames.end(), local.begin(), local.end());
     at = inst.callSite;
   }
@@ -79,7 +81,8 @@ void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx:
   deadline.check("building the control-flow graph");
   detail::computeDominators(fn);
   detail::computeLoops(fn);
-  deadline.check("finding dominators and loops");
+  fn.reachability = std::make_unique<BlockReachability>(fn);
+  deadline.check("finding dominators, loops and reachability");
   // What registers hold: symbolic values with ranges, value identity.
   fn.values = std::make_unique<ValueAnalysis>(fn);
   // Which memory each access touches, and may two accesses alias.

@@ -72,6 +72,7 @@ class ValueAnalysis;   // model/Values.h
 class MemoryAnalysis;  // model/Memory.h
 class ThreadRoles;     // model/ThreadRoles.h
 class ProtocolModel;   // model/Protocol.h
+class BlockReachability;  // model/BlockReachability.h
 
 struct FunctionModel {
   const ptx::Module* module = nullptr;
@@ -87,6 +88,7 @@ struct FunctionModel {
   std::vector<BlockId> ipostdom;
   std::vector<Loop> loops;
   std::vector<int32_t> loopOf;             // innermost loop index per block, or -1
+  std::unique_ptr<BlockReachability> reachability;  // which blocks reach which (Paths.h's reachable)
   std::unique_ptr<ValueAnalysis> values;
   std::unique_ptr<MemoryAnalysis> memory;
   std::unique_ptr<ThreadRoles> roles;

@@ -122,6 +122,7 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
 
   for (InstId i = 0; i < count; ++i) {
     const MemoryEffect& e = fn_.instructions[i].effect;
+    if (opaqueCallMayFence(i)) calls_.push_back(i);
     if (!writesGlobalMemory(fn_, i)) continue;
     writes_.push_back(i);
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
@@ -133,6 +134,10 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (polled) signals_.push_back(i);
     else if (isOutboundSignal(i)) outboundSignals_.push_back(i);
   }
+  for (InstId i : writes_)
+    if (isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) &&
+        isTranslatedPeerAddress(i))
+      translatedFlagWrites_.push_back(i);
   afterWait_.resize(polledWords_.size());
   dataRead_.assign(fn_.instructions.size(), 0);
   for (InstId i = 0; i < count; ++i) dataRead_[i] = isDataRead(fn_, i);
@@ -220,7 +225,9 @@ MemoryObject ProtocolModel::root(InstId inst) const {
 // model/Memory's answer, with one coarsening: pointers read from memory
 // (peer-table entries, struct-held pointers) compare by their table, since
 // two entries read by different threads or ranks may point into one peer
-// buffer; only "an entry does not point into its own table" stays No.
+// buffer; "an entry does not point into its own table" and "two constant
+// fields of a __constant__ struct are two pointers"
+// (pointersFromDistinctReadOnlyFields) stay No.
 Alias ProtocolModel::alias(InstId a, InstId b) const {
   int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
   if (oa < 0 || ob < 0) return Alias::May;
@@ -231,7 +238,57 @@ Alias ProtocolModel::alias(InstId a, InstId b) const {
   if (!isLoaded(memory_.objectOf(a, oa)) && !isLoaded(memory_.objectOf(b, ob)) && !isLoaded(ra) && !isLoaded(rb))
     return precise;
   if (isEntryOf(ra, rb) || isEntryOf(rb, ra)) return Alias::No;
+  if (precise == Alias::No && pointersFromDistinctReadOnlyFields(a, b)) return Alias::No;
   return Alias::May;
+}
+
+InstId ProtocolModel::pointerLoad(InstId access) const {
+  int operand = addressOf(fn_, access);
+  if (operand < 0) return -1;
+  const AbstractValue value = fn_.values->operandValue(access, operand);
+  if (!value.known || value.baseKind != AbstractValue::BaseKind::Loaded) return -1;
+  // Walk the definitions back along the operand that carries the same base
+  // (cvta, add, mad ...) to the load whose result is that base.
+  InstId at = access;
+  for (int step = 0; step < 64; ++step) {
+    const ptx::Operand& op = fn_.instructions[at].operands[operand];
+    ValueReg reg = op.kind == ptx::Operand::Kind::Register ? op.reg
+                   : (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register)
+                       ? op.base.reg
+                       : -1;
+    if (reg < 0) return -1;
+    InstId def = fn_.values->definition(reg, at);
+    if (def < 0) return -1;
+    if (fn_.instructions[def].effect.kind == EffectKind::Load) return def;
+    int carrier = -1;
+    const auto& sources = fn_.instructions[def].operands;
+    for (int k = 1; k < static_cast<int>(sources.size()) && carrier < 0; ++k) {
+      const AbstractValue v = fn_.values->operandValue(def, k);
+      if (v.known && v.baseKind == AbstractValue::BaseKind::Loaded && v.base == value.base) carrier = k;
+    }
+    if (carrier < 0) return -1;
+    at = def;
+    operand = carrier;
+  }
+  return -1;
+}
+
+std::optional<ProtocolModel::ReadOnlyField> ProtocolModel::readOnlyFieldOf(InstId load) const {
+  const MemoryEffect& e = fn_.instructions[load].effect;
+  if (e.address < 0) return std::nullopt;
+  AbstractValue field = fn_.values->operandValue(load, e.address);
+  if (!field.known || !field.terms.empty()) return std::nullopt;
+  // (A field of a by-value parameter struct is a Param object of its own
+  // already: model/Memory keeps those apart.)
+  if (field.baseKind != AbstractValue::BaseKind::GlobalSymbol || e.space != Space::Const) return std::nullopt;
+  return ReadOnlyField{field.base, field.constant};
+}
+
+bool ProtocolModel::pointersFromDistinctReadOnlyFields(InstId a, InstId b) const {
+  InstId la = pointerLoad(a), lb = pointerLoad(b);
+  if (la < 0 || lb < 0) return false;
+  std::optional<ReadOnlyField> fa = readOnlyFieldOf(la), fb = readOnlyFieldOf(lb);
+  return fa && fb && fa->symbol == fb->symbol && fa->offset != fb->offset;
 }
 
 bool ProtocolModel::maySameWord(InstId a, InstId b) const {
@@ -271,21 +328,115 @@ bool ProtocolModel::computeMayBeWrittenByKernel(InstId read) const {
   return false;
 }
 
+bool ProtocolModel::isTranslatedPeerAddress(InstId inst) const {
+  int operand = addressOf(fn_, inst);
+  if (operand < 0 || !isLoaded(root(inst))) return false;
+  const AbstractValue value = fn_.values->operandValue(inst, operand);
+  return value.known && value.baseKind == AbstractValue::BaseKind::Loaded && !value.offsetRange();
+}
+
+std::vector<InstId> ProtocolModel::inKernelSignalsFor(InstId poll) const {
+  std::vector<InstId> found;
+  for (InstId s : signals_)
+    if (maySameWord(s, poll)) found.push_back(s);
+  // A flag raised through a translated peer address may be any flag behind
+  // a pointer read from memory.
+  if (isLoaded(root(poll))) found.insert(found.end(), translatedFlagWrites_.begin(), translatedFlagWrites_.end());
+  return found;
+}
+
 bool ProtocolModel::hasPartnerInKernel(InstId poll) const {
   auto [cached, inserted] = partnerInKernel_.try_emplace(poll, false);
-  if (inserted)
-    cached->second = std::any_of(signals_.begin(), signals_.end(), [&](InstId s) { return maySameWord(s, poll); });
+  if (inserted) cached->second = !inKernelSignalsFor(poll).empty();
   return cached->second;
+}
+
+const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
+  auto [cached, inserted] = partnerWrites_.try_emplace(poll);
+  if (!inserted) return cached->second;
+  // Every block from which some signal on the polled word is reachable, and
+  // the part of the signal's own block before it.
+  std::vector<char> before(fn_.blocks.size(), 0);
+  const std::vector<InstId> signalsHere = inKernelSignalsFor(poll);
+  std::vector<BlockId> work;
+  for (InstId s : signalsHere)
+    for (BlockId p : fn_.blocks[fn_.blockOf[s]].predecessors) work.push_back(p);
+  while (!work.empty()) {
+    BlockId b = work.back();
+    work.pop_back();
+    if (before[b]) continue;
+    before[b] = 1;
+    for (BlockId p : fn_.blocks[b].predecessors) work.push_back(p);
+  }
+  // The flag writes on this wait's word (the signals of every phase of a
+  // dissemination barrier) announce, they are not data.
+  auto isFlagAccess = [&](InstId w) {
+    return isPollAccess(w) || std::find(signalsHere.begin(), signalsHere.end(), w) != signalsHere.end();
+  };
+  auto precedesSomeSignal = [&](InstId w) {
+    if (before[fn_.blockOf[w]]) return true;
+    return std::any_of(signalsHere.begin(), signalsHere.end(),
+                       [&](InstId s) { return fn_.blockOf[s] == fn_.blockOf[w] && w < s; });
+  };
+  for (InstId w : writes_)
+    if (!isFlagAccess(w) && precedesSomeSignal(w)) cached->second.push_back(w);
+  for (InstId c : calls_)
+    if (!isFlagOnlyCall(c, poll) && precedesSomeSignal(c)) cached->second.push_back(c);
+  std::sort(cached->second.begin(), cached->second.end());
+  return cached->second;
+}
+
+bool ProtocolModel::isFlagValue(InstId at, int operand) const {
+  const ptx::Operand& op = fn_.instructions[at].operands[operand];
+  if (op.kind != ptx::Operand::Kind::Register) return false;
+  InstId def = fn_.values->definition(op.reg, at);
+  if (def < 0) return false;
+  const MemoryEffect& e = fn_.instructions[def].effect;
+  return e.kind == EffectKind::Load && e.semantics != Semantics::Weak && e.semantics != Semantics::None;
+}
+
+bool ProtocolModel::isFlagOnlyCall(InstId call, InstId poll) const {
+  int pollOperand = addressOf(fn_, poll);
+  if (pollOperand < 0) return false;
+  const AbstractValue flag = fn_.values->operandValue(poll, pollOperand);
+  if (!flag.known || !flag.hasBase()) return false;
+  // The arguments: the st.param instructions right before the call.
+  bool passesFlag = false;
+  const InstId first = fn_.blocks[fn_.blockOf[call]].first;
+  for (InstId i = call - 1; i >= first; --i) {
+    const Inst& arg = fn_.instructions[i];
+    if (arg.opcode() != "st" || !arg.hasModifier("param") || arg.operands.size() < 2) break;
+    const AbstractValue value = fn_.values->operandValue(i, 1);
+    if (!value.known || !value.hasBase()) continue;  // not a pointer we can name
+    if (isFlagValue(i, 1)) continue;                 // the value to store (a counter read by a volatile load)
+    if (value.baseKind != flag.baseKind || value.base != flag.base) return false;
+    passesFlag = true;
+  }
+  return passesFlag;
+}
+
+bool ProtocolModel::mayReadWrite(InstId read, InstId write) const {
+  if (opaqueCallMayFence(write)) return !readsImmutableInput(read);  // an opaque call may write anything
+  if (isNonCoherent(fn_.instructions[read])) {
+    MemoryObject object = root(read);
+    return !object.known() || isLoaded(object) || root(write) == object;
+  }
+  return alias(write, read) != Alias::No;
 }
 
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
   if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read)) return false;
+  // The partner is this kernel on another block or rank: what it wrote before signalling.
+  if (hasPartnerInKernel(poll)) {
+    const std::vector<InstId>& written = partnerWrites(poll);
+    return std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(read, w); });
+  }
+  // The partner is outside the kernel: anything not provably immutable.
   MemoryObject object = root(read);
-  if (!object.known() || isLoaded(object)) return true;  // peer memory: written outside, not provably immutable
+  if (!object.known() || isLoaded(object)) return true;  // peer memory
   if (mayBeWrittenByKernel(read)) return true;
-  // The partner outside the kernel may have written anything not provably immutable.
-  return !hasPartnerInKernel(poll) && !readsImmutableInput(read);
+  return !readsImmutableInput(read);
 }
 
 bool ProtocolModel::isEndOfKernelWait(InstId poll) const {
@@ -297,14 +448,8 @@ bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
   for (size_t k = 0; k < polledWords_.size(); ++k) {
     if (!maySameWord(polledWords_[k], signal)) continue;
     if (isEndOfKernelWait(polledWords_[k])) return true;
-    for (InstId read : afterWait(polledWords_[k]).guardedReads) {
-      if (isNonCoherent(fn_.instructions[read])) {
-        MemoryObject object = root(read);
-        if (!object.known() || isLoaded(object) || root(write) == object) return true;
-        continue;
-      }
-      if (alias(write, read) != Alias::No) return true;
-    }
+    for (InstId read : afterWait(polledWords_[k]).guardedReads)
+      if (mayReadWrite(read, write)) return true;
   }
   return false;
 }
@@ -369,6 +514,13 @@ bool ProtocolModel::isConsumingDecrement(InstId inst) const {
   if (!fn_.values->isNegation(inst, static_cast<int>(i.operands.size()) - 1)) return false;
   for (InstId poll : polledWords_)
     if (memory_.sameWord(poll, inst) && reachable(fn_, poll, inst)) return true;
+  return false;
+}
+
+bool ProtocolModel::isResetAfterWait(InstId store) const {
+  for (InstId poll : polledWords_)
+    if (memory_.sameWord(poll, store) && fn_.dominatesInst(poll, store) && !spinContaining(poll)->contains(fn_, store))
+      return true;
   return false;
 }
 

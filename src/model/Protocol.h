@@ -20,9 +20,12 @@
 //
 // Memory identity comes from model/Memory (objects, byte ranges, No/May/Must)
 // and model/Values; Protocol.cpp's alias() adds the partner model's one
-// coarsening (pointers read from memory compare by their table).
+// coarsening (pointers read from memory compare by their table, except two
+// pointers read from two constant fields of a __constant__ struct).
 #pragma once
 
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -55,13 +58,27 @@ class ProtocolModel {
   bool isPollAccess(InstId inst) const;
 
   // --- The partner model -------------------------------------------------
-  // Data a wait (poll `poll`) guards: a read after the wait of memory that
-  // some write of the kernel may touch, or that is written outside the kernel
-  // and not provably immutable (peer memory behind a pointer table). Reads of
-  // objects no write of the kernel touches (`const __restrict__` inputs read
-  // with ld.global.nc, the pointer table itself, host-written parameters) are
-  // not guarded.
+  // Data a wait (poll `poll`) guards: a read after the wait of memory its
+  // partner wrote before signalling.
+  //  - The partner is another instance of this kernel (a signal here may
+  //    write the polled word): it runs this code, so what it wrote before its
+  //    signal are the writes that may execute before that signal
+  //    (partnerWrites). A read that none of them may touch (team state and
+  //    pointer tables reached through NVSHMEM's device state, the epoch
+  //    counter the barrier itself keeps) is not guarded: such a wait is an
+  //    execution barrier.
+  //  - The partner is outside the kernel: any memory not provably immutable
+  //    (peer memory behind a pointer table included). Reads of objects no
+  //    write of the kernel touches (`const __restrict__` inputs read with
+  //    ld.global.nc) are not guarded.
   bool isGuardedRead(InstId read, InstId poll) const;
+  // The in-kernel partner's data writes for a wait: the global writes that
+  // may execute before some signal of this kernel that may write the polled
+  // word, flag writes (those signals, accesses to polled words) left out,
+  // and the opaque calls that may execute before such a signal (a quiet
+  // that completes the partner's puts, a put through a proxy: they may have
+  // written anything) except flag-only calls. Sorted; memoized per poll.
+  const std::vector<InstId>& partnerWrites(InstId poll) const;
   // A write before `signal` that the signal must publish: some read after a
   // wait on that signal's word may read it (or the partner is outside the
   // kernel). Writes to the signal's own word and other signals on the same
@@ -112,6 +129,33 @@ class ProtocolModel {
   // runs: an object this function writes, or a buffer behind a pointer read
   // from memory. No fence makes it see the partner's data.
   bool isStaleProneNonCoherentRead(InstId read) const;
+  // The pointers `a` and `b` go through were read from two different fields
+  // of one object the kernel cannot write: constant offsets into a `.const`
+  // symbol (NVSHMEM's device state in __constant__
+  // memory: `sync_counter` and `psync_pool` are two fields, so the team's
+  // epoch counter is not the polled psync word). Two fields hold two
+  // host-written pointers, the rule model/Memory applies to the fields of a
+  // by-value struct parameter; a table entry chosen by a variable index is not
+  // a field (ranks index a peer table with their rank).
+  bool pointersFromDistinctReadOnlyFields(InstId a, InstId b) const;
+  // An address translated into a peer's mapping: a pointer read from a table
+  // plus an offset the value analysis cannot bound (NVSHMEM's
+  // `peer_heap_base[pe] + (local - heap_base)`, an IPC base plus a heap
+  // offset). It may reach any object on the peer, so a flag raised through
+  // it may be the word a poll through a pointer read from memory waits on:
+  // the poll's partner is in this kernel.
+  bool isTranslatedPeerAddress(InstId inst) const;
+  // An opaque call whose pointer arguments all point into the object the
+  // poll reads (NVSHMEM's transfer_amo_nonfetch on psync: the barrier's
+  // signal on the remote path): it raises the flag, it delivers no data.
+  bool isFlagOnlyCall(InstId call, InstId poll) const;
+  // A store to a counter that only a wait on that counter leads to (the
+  // wait's loop dominates it): a reset after the arrivals, not an
+  // initialization racing with them (TensorRT-LLM's LamportFlags::update in
+  // FlashInfer's MoE all-reduce: block 0 waits until the arrival counter
+  // reaches gridDim.x, then stores 0; the next launch's arrivals follow in
+  // stream order). The wait is taken to observe every arrival.
+  bool isResetAfterWait(InstId store) const;
   // A wait that no data access of the kernel follows (the barrier at the end
   // of CUTLASS's distributed GEMM full_barrier, a final grid barrier): the
   // data it guards is used after the kernel, by the next launch, so every
@@ -121,6 +165,16 @@ class ProtocolModel {
  private:
   MemoryObject root(InstId inst) const;  // MemoryAnalysis::rootOf of the access's address
   bool disjointFields(InstId a, int operandA, InstId b, int operandB) const;
+  // The load that read the pointer an access's address is based on (the
+  // Loaded base of its value), or -1.
+  InstId pointerLoad(InstId access) const;
+  // The read-only field a pointer load reads (a constant offset into a
+  // `.const` symbol), when it is one.
+  struct ReadOnlyField {
+    std::string symbol;
+    int64_t offset = 0;
+  };
+  std::optional<ReadOnlyField> readOnlyFieldOf(InstId pointerLoad) const;
   bool isSignalCandidate(InstId inst) const;
   bool isOutboundSignal(InstId inst) const;
   bool mayBeWrittenByKernel(InstId read) const;  // memoized
@@ -128,7 +182,18 @@ class ProtocolModel {
   // Some signal of this kernel may write the polled word: the partner is
   // another instance of the kernel (memoized).
   bool hasPartnerInKernel(InstId poll) const;
+  // The flag writes of this kernel that may raise the polled word: signals
+  // on it, and flags raised through a translated peer address when the poll
+  // reads through a pointer read from memory.
+  std::vector<InstId> inKernelSignalsFor(InstId poll) const;
   bool mayBeReadAfterWait(InstId write, InstId signal) const;
+  // `read` may read what `write` wrote (an opaque call: anything not
+  // provably immutable; a non-coherent read: only a write through its own
+  // root, or any write when the root is a loaded pointer).
+  bool mayReadWrite(InstId read, InstId write) const;
+  // The register operand was defined by a volatile, relaxed or stronger
+  // load: a flag or counter value (pointers are read with weak loads).
+  bool isFlagValue(InstId at, int operand) const;
 
   const FunctionModel& fn_;
   const MemoryAnalysis& memory_;
@@ -138,6 +203,8 @@ class ProtocolModel {
   std::vector<char> pollAccess_;          // per instruction: isPollAccess
   std::vector<InstId> writes_;            // every global write of the function
   std::vector<InstId> signals_, outboundSignals_;
+  std::vector<InstId> calls_;  // opaque calls
+  std::vector<InstId> translatedFlagWrites_;  // flag writes through isTranslatedPeerAddress
   std::vector<InstId> systemSignalling_;  // .sys stores/atomics (signalling side)
   bool raisesPeerFlags_ = false;          // a flag store or atomic through a pointer read from memory
   struct AfterWait {
@@ -150,6 +217,7 @@ class ProtocolModel {
   std::vector<char> dataRead_;                 // per instruction: isDataRead
   mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
   mutable std::unordered_map<InstId, bool> partnerInKernel_;
+  mutable std::unordered_map<InstId, std::vector<InstId>> partnerWrites_;
 };
 
 // The protocol model of a function built by buildProgram.

@@ -72,13 +72,55 @@ int64_t declaredThreads(const ptx::Function* function, char axis) {
   return 0;
 }
 
+// The cluster the kernel declares: CTAs along one axis ('x', 'y', 'z') or in
+// all ('r'), from .reqnctapercluster x, y, z (exact) or .maxclusterrank n (at
+// most n in all); {0, false} when it declares none.
+std::pair<int64_t, bool> declaredClusterCtas(const ptx::Function* function, char axis) {
+  if (!function) return {0, false};
+  for (const auto& [directive, sizes] : function->performanceDirectives) {
+    if (directive == ".reqnctapercluster" && !sizes.empty()) {
+      int64_t ctas = 1;
+      for (size_t i = 0; i < sizes.size(); ++i)
+        if (axis == 'r' || size_t(axis - 'x') == i) ctas *= std::max<int64_t>(sizes[i], 1);
+      return {ctas, true};
+    }
+    if (directive == ".maxclusterrank" && axis == 'r' && !sizes.empty() && sizes[0] > 0) return {sizes[0], false};
+  }
+  return {0, false};
+}
+
+// %cluster_ctarank, %cluster_nctarank, %cluster_ctaid.x, %cluster_nctaid.x, ...
+// bounded by the cluster the kernel declares; nullopt when it declares none.
+std::optional<AbstractValue> declaredClusterRegister(const std::string& name, const ptx::Function* function) {
+  const bool rank = name == "%cluster_ctarank" || name == "%cluster_nctarank";
+  const bool axis = (name.starts_with("%cluster_ctaid.") || name.starts_with("%cluster_nctaid.")) &&
+                    name.back() >= 'x' && name.back() <= 'z';
+  if (!rank && !axis) return std::nullopt;
+  const auto [ctas, exact] = declaredClusterCtas(function, rank ? 'r' : name.back());
+  if (ctas <= 0) return std::nullopt;
+  if (!name.starts_with("%cluster_n")) return term(name, 0, ctas - 1);
+  return exact ? term(name, ctas, ctas) : term(name, 1, ctas);
+}
+
 AbstractValue special(const std::string& name, const ptx::Function* function) {
   if (name.size() == 6 && (name.starts_with("%tid.") || name.starts_with("%ntid")))
     if (int64_t threads = declaredThreads(function, name.back()))
       return name.starts_with("%tid.") ? term(name, 0, threads - 1) : term(name, threads, threads);
+  if (auto cluster = declaredClusterRegister(name, function)) return *cluster;
   for (const auto& s : kSpecials)
     if (name.starts_with(s.prefix)) return term(name, s.low, s.high);
   return term(name);
+}
+
+// The largest power of two that divides every value v may take (its constant
+// and each term's coefficient), capped at 2^40; 1 when v has a base or is unknown.
+int64_t alignmentOf(const AbstractValue& v) {
+  static constexpr int64_t kCap = int64_t(1) << 40;
+  if (!v.known || v.hasBase()) return 1;
+  auto lowestBit = [](int64_t x) { return x == 0 ? kCap : std::min(kCap, x & -x); };
+  int64_t alignment = lowestBit(v.constant);
+  for (const auto& t : v.terms) alignment = std::min(alignment, lowestBit(t.coefficient < 0 ? -t.coefficient : t.coefficient));
+  return alignment;
 }
 
 using Range = std::pair<int64_t, int64_t>;
@@ -366,7 +408,7 @@ struct ValueAnalysis::Impl {
   // `never` (when given) is set when the comparison cannot come out `holds`
   // for any value in range: that operand is never the one selected.
   AbstractValue refine(const AbstractValue& v, ValueReg predicate, InstId at, bool holds, bool* never = nullptr) {
-    if (!v.known || v.hasBase() || predicate < 0) return v;
+    if (!v.known || predicate < 0) return v;
     const std::optional<Range> range = v.offsetRange();  // the unrefined range, if any
     InstId d = definition(predicate, at);
     if (d < 0) return v;
@@ -389,8 +431,11 @@ struct ValueAnalysis::Impl {
           break;
         }
     }
-    if (!left.known || left.hasBase()) return v;
+    if (!left.known) return v;
+    // The wrap test compares two registers whose difference is a constant:
+    // bases (a scalar parameter `n`) cancel, and the result is a bit range.
     if (!right.isConstant()) return refineWrap(v, left, right, setp, cmp, holds, at, predicate);
+    if (v.hasBase() || left.hasBase()) return v;
     // v = left + delta for every thread?
     AbstractValue difference = subtract(v, left, "refine");
     if (!difference.isConstant()) return v;
@@ -529,8 +574,16 @@ struct ValueAnalysis::Impl {
       return join(first, second, name(d, "join"));
     }
     // A shuffle returns another lane's operand: the operand's range.
-    if (op == "shfl") return boundedLike(src(d, 1), opaque);
+    // A value with no index terms (a constant, a symbol's address plus a
+    // constant) is the same in every lane: the shuffle returns it (the CuTe
+    // DSL makes the shared base warp-uniform so: shfl.sync.idx of __dynamic_shmem__0).
+    if (op == "shfl") {
+      AbstractValue v = src(d, 1);
+      if (v.known && v.terms.empty()) return v;
+      return boundedLike(v, opaque);
+    }
     if (op == "bfe" && s.hasModifier("u32")) return bitfield(d, opaque);
+    if (op == "bfi" && s.hasModifier("b32")) return bitInsert(d, opaque);
     if ((op == "min" || op == "max") && !s.hasModifier("f32") && !s.hasModifier("f64")) return minMax(d, opaque);
     if (op == "ld" && s.hasModifier("param")) {
       if (inst.boundStore >= 0) return nonTop(src(inst.boundStore, 1), opaque);
@@ -628,6 +681,7 @@ struct ValueAnalysis::Impl {
     if (q < 0) return false;
     const Inst& in = fn.instructions[q];
     if (in.opcode() == "div" && in.hasModifier("u32")) return sameAs(q, 1, x) && src(q, 2).isConstant() && src(q, 2).constant == c;
+    if (in.opcode() == "add") return isSignedQuotient(q, x, c, xMax);
     if (in.opcode() != "shr") return false;
     AbstractValue amount = src(q, 2);
     if (!amount.isConstant() || amount.constant < 0 || amount.constant > 63) return false;
@@ -646,6 +700,40 @@ struct ValueAnalysis::Impl {
     return product >= power && product - power <= power / (static_cast<unsigned __int128>(xMax) + 1);
   }
 
+  // Signed division by a constant, as nvcc writes `x / c` on an int:
+  // t = mul.hi.s32 x, M (then maybe shr.s32 t, s); q = t + (t >>u 31), the
+  // second term rounding a negative quotient towards zero. For x in
+  // [0, xMax] and M positive t is never negative, so q = floor(x * M /
+  // 2^(32 + s)): exact under the same condition as the unsigned form.
+  bool isSignedQuotient(InstId q, const AbstractValue& x, int64_t c, int64_t xMax) {
+    for (int order = 0; order < 2; ++order) {
+      const InstId t = definitionOf(q, order == 0 ? 1 : 2), sign = definitionOf(q, order == 0 ? 2 : 1);
+      if (t < 0 || sign < 0) continue;
+      const Inst& shift = fn.instructions[sign];
+      if (shift.opcode() != "shr" || !shift.hasModifier("u32") || !src(sign, 2).isConstant() ||
+          src(sign, 2).constant != 31 || definitionOf(sign, 1) != t)
+        continue;
+      int64_t extra = 0;
+      InstId m = t;
+      if (fn.instructions[t].opcode() == "shr" && fn.instructions[t].hasModifier("s32")) {
+        AbstractValue amount = src(t, 2);
+        if (!amount.isConstant() || amount.constant < 0 || amount.constant > 31) return false;
+        extra = amount.constant;
+        m = definitionOf(t, 1);
+      }
+      if (m < 0) return false;
+      const Inst& mul = fn.instructions[m];
+      if (mul.opcode() != "mul" || !mul.hasModifier("hi") || !mul.hasModifier("s32") || !sameAs(m, 1, x)) return false;
+      AbstractValue multiplier = src(m, 2);
+      if (!multiplier.isConstant() || static_cast<int32_t>(multiplier.constant) <= 0) return false;
+      const unsigned __int128 M = static_cast<uint32_t>(multiplier.constant);
+      const unsigned __int128 power = static_cast<unsigned __int128>(1) << (32 + extra);
+      const unsigned __int128 product = M * static_cast<unsigned __int128>(c);
+      return product >= power && product - power <= power / (static_cast<unsigned __int128>(xMax) + 1);
+    }
+    return false;
+  }
+
   // An opaque value with the range of `v` (when it has one).
   AbstractValue boundedLike(const AbstractValue& v, const std::string& opaque) {
     auto r = v.hasBase() ? std::nullopt : v.offsetRange();
@@ -662,6 +750,21 @@ struct ValueAnalysis::Impl {
     auto r = a.hasBase() ? std::nullopt : a.offsetRange();
     if (r && r->first >= 0 && r->second < (int64_t(1) << 32)) high = std::min(high, r->second >> pos.constant);
     return term(opaque, 0, high);
+  }
+
+  // bfi.b32 d, a, b, pos, len: b with bits [pos, pos + len) replaced by a's low
+  // len bits. Exact when b lies below the field and a fits in it (nvcc packs
+  // two indices so: a * 2^pos + b); otherwise opaque.
+  AbstractValue bitInsert(InstId d, const std::string& opaque) {
+    AbstractValue a = src(d, 1), b = src(d, 2), pos = src(d, 3), len = src(d, 4);
+    if (!pos.isConstant() || !len.isConstant() || pos.constant < 0 || pos.constant > 31 || len.constant <= 0)
+      return term(opaque);
+    auto ra = a.hasBase() ? std::nullopt : a.offsetRange();
+    auto rb = b.hasBase() ? std::nullopt : b.offsetRange();
+    const int64_t field = len.constant >= 32 ? INT64_MAX : (int64_t(1) << len.constant) - 1;
+    if (ra && rb && ra->first >= 0 && ra->second <= field && rb->first >= 0 && rb->second < (int64_t(1) << pos.constant))
+      return nonTop(add(scale(a, int64_t(1) << pos.constant, opaque), b, opaque), opaque);
+    return term(opaque);
   }
 
   AbstractValue minMax(InstId d, const std::string& opaque) {
@@ -714,6 +817,14 @@ struct ValueAnalysis::Impl {
       const bool otherNonNegative = other && other->first >= 0;
       if (mask >= 0) return term(opaque, 0, otherNonNegative ? std::min(mask, other->second) : mask);
       if (otherNonNegative) return term(opaque, 0, other->second);  // and only clears bits
+    }
+    // x | y with y below x's lowest set bit is x + y: nvcc packs a stage index
+    // above a lane's offset so (`(stage << 7) | (tid & 127)`).
+    if (op == "or") {
+      auto rb = b.hasBase() ? std::nullopt : b.offsetRange();
+      auto rx = a.hasBase() ? std::nullopt : range;
+      if (rb && rb->first >= 0 && rb->second < alignmentOf(a)) return nonTop(add(a, b, opaque), opaque);
+      if (rx && rx->first >= 0 && rx->second < alignmentOf(b)) return nonTop(add(a, b, opaque), opaque);
     }
     if ((op == "or" || op == "xor") && nonNegative) {
       // Both non-negative and bounded: the result stays below the next power of two.

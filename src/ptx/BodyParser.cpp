@@ -26,6 +26,21 @@ bool isSpecialRegister(std::string_view name) {
   return false;
 }
 
+// The PTX ISA's predefined constants (section 4.4, "Predefined Identifiers":
+// "PTX predefines one constant", the only entry without a '%'). nvcc writes
+// `mov.u32 %r, WARP_SZ;` for `warpSize` (NVSHMEM's device code does).
+struct PredefinedConstant {
+  std::string_view name;
+  int64_t value;
+};
+constexpr PredefinedConstant kPredefinedConstants[] = {{"WARP_SZ", 32}};
+
+const PredefinedConstant* predefinedConstant(std::string_view name) {
+  for (const auto& c : kPredefinedConstants)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
 // Opcodes whose name operands are branch targets.
 bool takesLabel(std::string_view opcode) { return opcode == "bra"; }
 
@@ -272,7 +287,14 @@ Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Ins
     op.kind = Operand::Kind::Label;  // resolved when its block closes
     return op;
   }
-  if (!isKnownSymbol(name.text)) fail(name, "undefined symbol '" + std::string(name.text) + "'");
+  if (!isKnownSymbol(name.text)) {
+    // A predefined constant is an integer operand that keeps its name.
+    const PredefinedConstant* constant = predefinedConstant(name.text);
+    if (!constant) fail(name, "undefined symbol '" + std::string(name.text) + "'");
+    op.kind = Operand::Kind::Integer;
+    op.intValue = constant->value;
+    return op;
+  }
   op.kind = Operand::Kind::Symbol;
   // `sym+4` / `sym-4` (mov of a variable's address plus an offset).
   if (peek().is('+') || peek().is('-')) {

@@ -1,8 +1,6 @@
 // See DebugInfo.h.
 #include "ptx/DebugInfo.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -35,14 +33,6 @@ void DebugStrings::addBytes(const uint8_t* bytes, size_t count) {
 const std::string* DebugStrings::find(std::string_view label) const {
   auto it = strings_.find(std::string(label));
   return it == strings_.end() ? nullptr : &it->second;
-}
-
-std::string demangle(const std::string& name) {
-  if (!name.starts_with("_Z")) return name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  if (status != 0 || !out) return name;
-  return out.get();
 }
 
 uint64_t LocationTable::position(int32_t file, uint32_t line, uint32_t column) {
@@ -96,10 +86,10 @@ LocationId LocationTable::inlined(int32_t file, uint32_t line, uint32_t column, 
 }
 
 const std::string& LocationTable::nameOf(const std::string& label) {
-  auto it = demangled_.find(label);
-  if (it == demangled_.end()) {
+  auto it = names_.find(label);
+  if (it == names_.end()) {
     const std::string* raw = strings_->find(label);
-    it = demangled_.emplace(label, raw ? demangle(*raw) : std::string()).first;
+    it = names_.emplace(label, raw ? *raw : std::string()).first;
   }
   return it->second;
 }

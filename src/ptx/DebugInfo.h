@@ -13,7 +13,9 @@
 //
 // Function names live at the end of the file as NUL-terminated byte lists
 // (`$L__info_string0: .b8 95,90,...,0`); DebugStrings collects them and
-// LocationTable::resolveNames replaces labels by demangled names at the end.
+// LocationTable::resolveNames replaces labels by the names they hold at the end
+// (linkage names, mangled as the compiler wrote them: model/Demangle makes
+// them display names).
 #pragma once
 
 #include <cstdint>
@@ -44,9 +46,6 @@ class DebugStrings {
   std::string* current_ = nullptr;
 };
 
-// The demangled form of an Itanium C++ name; the name itself when it is not one.
-std::string demangle(const std::string& name);
-
 // Builds Module::locations with interning and inline chains.
 class LocationTable {
  public:
@@ -62,7 +61,7 @@ class LocationTable {
                      bool hasInlinedAt, int32_t atFile, uint32_t atLine, uint32_t atColumn);
 
   // Replaces the `$L__info_stringN` labels kept in Location::function by their
-  // demangled strings, and names the frames added later the same way at once
+  // strings, and names the frames added later the same way at once
   // (`strings` must outlive the table: the .debug_str sections come at the
   // end of the file, and the bodies are read after them). nvcc sometimes
   // emits a label with no bytes (static inline templates of cuda::ptx); such
@@ -83,14 +82,14 @@ class LocationTable {
   };
   static uint64_t position(int32_t file, uint32_t line, uint32_t column);
   LocationId intern(Key key);
-  // The demangled name under a .debug_str label (once resolveNames was called).
+  // The name under a .debug_str label (once resolveNames was called).
   const std::string& nameOf(const std::string& label);
 
   std::vector<Location>& locations_;
   std::unordered_map<Key, LocationId, KeyHash> interned_;
   std::unordered_map<uint64_t, LocationId> lastAtPosition_;
   const DebugStrings* strings_ = nullptr;
-  std::unordered_map<std::string, std::string> demangled_;  // by label
+  std::unordered_map<std::string, std::string> names_;  // by label
 };
 
 }  // namespace fenceline::ptx

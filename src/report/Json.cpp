@@ -1,6 +1,7 @@
 // The JSON renderer (see Json.h for the schema).
 #include "report/Json.h"
 
+#include "report/DisplayNames.h"
 #include "report/Frames.h"
 
 namespace fenceline::report {
@@ -10,14 +11,14 @@ namespace {
 using nlohmann::ordered_json;
 
 ordered_json position(const model::SourceFrame& frame) {
-  return ordered_json{{"file", frame.file}, {"line", frame.line}, {"column", frame.column}};
+  return ordered_json{{"file", displayFile(frame.file)}, {"line", frame.line}, {"column", frame.column}};
 }
 
 ordered_json callers(const Location& location) {
   ordered_json list = ordered_json::array();
   for (const auto& frame : inlinedAt(location))
     list.push_back(ordered_json{
-        {"function", frame.function}, {"file", frame.file}, {"line", frame.line}, {"column", frame.column}});
+        {"function", displayFunction(frame.function)}, {"file", displayFile(frame.file)}, {"line", frame.line}, {"column", frame.column}});
   return list;
 }
 
@@ -27,8 +28,8 @@ ordered_json helpers(const Location& location) {
   ordered_json list = ordered_json::array();
   auto frames = helperFrames(location);
   for (size_t i = frames.size(); i-- > 0;)
-    list.push_back(ordered_json{{"function", frames[i].function},
-                                {"file", frames[i].file},
+    list.push_back(ordered_json{{"function", displayFunction(frames[i].function)},
+                                {"file", displayFile(frames[i].file)},
                                 {"line", frames[i].line},
                                 {"column", frames[i].column}});
   return list;

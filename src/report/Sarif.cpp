@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/Fingerprint.h"
+#include "report/DisplayNames.h"
 #include "report/Frames.h"
 
 namespace fenceline::report {
@@ -53,7 +54,7 @@ ordered_json physicalLocation(const model::SourceFrame& frame, const std::filesy
   ordered_json region = ordered_json::object();
   region["startLine"] = std::max<uint32_t>(frame.line, 1);
   if (frame.column) region["startColumn"] = frame.column;
-  return ordered_json{{"artifactLocation", artifact(frame.file, root)}, {"region", std::move(region)}};
+  return ordered_json{{"artifactLocation", artifact(displayFile(frame.file), root)}, {"region", std::move(region)}};
 }
 
 ordered_json location(const model::SourceFrame& frame, const std::filesystem::path& root,
@@ -70,7 +71,8 @@ ordered_json inlineFlow(const Diagnostic& diagnostic, const std::filesystem::pat
   ordered_json steps = ordered_json::array();
   for (size_t i = frames.size(); i-- > 0;) {
     std::string text = i == 0 ? diagnostic.message
-                              : fmt::format("in '{}', calls '{}'", frames[i].function, frames[i - 1].function);
+                              : fmt::format("in '{}', calls '{}'", displayFunction(frames[i].function),
+                                          displayFunction(frames[i - 1].function));
     steps.push_back(ordered_json{{"location", location(frames[i], root, text)}});
   }
   return ordered_json::array({ordered_json{{"threadFlows", ordered_json::array({ordered_json{{"locations", steps}}})}}});

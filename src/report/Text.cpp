@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "report/DisplayNames.h"
 #include "report/Frames.h"
 
 namespace fenceline::report {
@@ -44,7 +45,7 @@ std::string displayPath(const std::string& path) {
 }
 
 std::string position(const model::SourceFrame& frame) {
-  std::string text = displayPath(frame.file.empty() ? std::string("<unknown>") : frame.file);
+  std::string text = displayPath(frame.file.empty() ? std::string("<unknown>") : displayFile(frame.file));
   if (frame.line) text += fmt::format(":{}", frame.line);
   if (frame.line && frame.column) text += fmt::format(":{}", frame.column);
   return text;
@@ -96,7 +97,7 @@ void appendHelperFrames(std::string& out, const Location& location, SourceText& 
     const auto& frame = helpers[i];
     appendNote(out, frame,
                frame.function.empty() ? std::string("expanded from here")
-                                      : fmt::format("expanded from '{}'", frame.function),
+                                      : fmt::format("expanded from '{}'", displayFunction(frame.function)),
                style);
     if (i == 0 && options.showSource) out += excerpt(frame, sources, style);
   }
@@ -105,7 +106,7 @@ void appendHelperFrames(std::string& out, const Location& location, SourceText& 
 void appendInlineChain(std::string& out, const Location& location, const Style& style) {
   for (const auto& caller : inlinedAt(location)) {
     std::string what = caller.function.empty() ? std::string("inlined from here")
-                                                : fmt::format("inlined from '{}'", caller.function);
+                                                : fmt::format("inlined from '{}'", displayFunction(caller.function));
     appendNote(out, caller, what, style);
   }
 }

@@ -1,6 +1,7 @@
 // GridBarrier on the GPU: 10^6 consecutive episodes at full occupancy (every block that
 // can be co-resident), each checked by data, for each waiting design (one_word, flag_line,
-// and by_grid_size at one block per SM, where it picks one_word). In episode e every thread writes e into its
+// and the default, GridBarrierDesign::chosen, at one block per SM and at full occupancy, where the
+// launch helper sets one_word and flag_line). In episode e every thread writes e into its
 // slot of a double-buffered array, one block chosen per episode first spins for a while,
 // and after the barrier every thread reads the slot of the same thread in another block
 // (a different one each episode). A block that passed early reads a stale value; a missing
@@ -129,10 +130,19 @@ int main(int argc, char** argv) {
   // Same words, next launches: the phase continues where the last launch left it.
   run(episodes_kernel<false, D::flag_line>, "grid-barrier-flag-line-full-occupancy", blocks, episodesOf(episodes),
       episodes);
-  run(episodes_kernel<false, D::by_grid_size>, "grid-barrier-by-grid-size-one-block-per-sm", sms,
-      episodesOf(episodes), episodes);
-  run(episodes_kernel<false, D::by_grid_size>, "grid-barrier-by-grid-size-full-occupancy", blocks,
-      episodesOf(episodes / 10), episodes / 10);
+  // The default (GridBarrierDesign::chosen): launch_with_grid_barrier sets the design for
+  // the grid (GridBarrier::for_grid): one_word at one block per SM, flag_line at full occupancy
+  // when that is at least kFlagLineFromBlocks blocks.
+  auto chosen = [&](int grid) {
+    return barrier.for_grid(grid).design() == D::flag_line ? "flag_line" : "one_word";
+  };
+  report.result(std::strcmp(chosen(sms), "one_word") == 0, "grid-barrier-chosen-design-one-block-per-sm",
+                chosen(sms));
+  report.result(std::strcmp(chosen(blocks), blocks >= int(fenceline::kFlagLineFromBlocks) ? "flag_line" : "one_word") == 0,
+                "grid-barrier-chosen-design-full-occupancy", chosen(blocks));
+  run(episodes_kernel<false, D::chosen>, "grid-barrier-chosen-one-block-per-sm", sms, episodesOf(episodes), episodes);
+  run(episodes_kernel<false, D::chosen>, "grid-barrier-chosen-full-occupancy", blocks, episodesOf(episodes),
+      episodes);
   run(episodes_kernel<true, D::one_word>, "grid-barrier-split-arrive-wait-one-word-reused", blocks,
       episodesOf(episodes / 10), episodes / 10);
   run(episodes_kernel<true, D::flag_line>, "grid-barrier-split-arrive-wait-flag-line-reused", blocks,

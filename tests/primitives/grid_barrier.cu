@@ -48,7 +48,8 @@ __global__ void grid_barrier_bounded(GridBarrier barrier, unsigned* data, unsign
   out[i] += data[(i + 1) % n];
 }
 
-// Both waiting designs named explicitly (by_grid_size above picks one at run time): the
+// Both waiting designs named explicitly (the default above, GridBarrierDesign::chosen, polls
+// the word the host set in the barrier, GridBarrier::poll_offset): the
 // flag_line waiters poll the flag that the last arriver publishes with st.release.gpu.
 template <fenceline::GridBarrierDesign D>
 __global__ void grid_barrier_design(GridBarrier barrier, unsigned* data, unsigned* out) {

@@ -70,6 +70,27 @@ TEST(ModelPaths, ReachingAcrossAnInfiniteLoop) {
   EXPECT_TRUE(everyPathPasses(fn, store, ret, never));
 }
 
+// reachable() answers from the model's block closures
+// (model/BlockReachability.h); the walk of findReachable is the reference.
+// Every pair of instructions of every function of model_cfg (diamonds,
+// loops, an infinite loop, unreachable code) must agree.
+TEST(ModelPaths, ClosuresAgreeWithTheWalk) {
+  FENCELINE_LOAD_PROGRAM(p, "model_cfg");
+  size_t pairs = 0;
+  for (const auto& fn : p.program.functions) {
+    ASSERT_NE(fn.reachability, nullptr);
+    const auto n = static_cast<InstId>(fn.instructions.size());
+    for (InstId from = 0; from < n; ++from)
+      for (InstId to = 0; to < n; ++to) {
+        if (fn.blockOf[from] < 0 || fn.blockOf[to] < 0) continue;
+        const bool walked = findReachable(fn, from, is(to), never) >= 0;
+        ASSERT_EQ(reachable(fn, from, to), walked) << fn.function->name << ": " << from << " -> " << to;
+        ++pairs;
+      }
+  }
+  EXPECT_GT(pairs, 1000u);
+}
+
 // A kernel of ~100k instructions in nvcc's shapes: straight-line address
 // arithmetic, guarded branches, loops, re-assigned registers. Building its
 // model must stay linear; the time is printed, the bound is only a guard

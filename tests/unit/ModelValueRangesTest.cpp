@@ -240,3 +240,48 @@ TEST(ModelValueRanges, ShuffledWarpId) {
   EXPECT_TRUE(aliasIs(undeclared, AliasResult::No, findOne(undeclared, "st.shared.u32"), 0, 0,
                       findOne(undeclared, "ld.shared.u32"), 1, 0));
 }
+
+// ---- Packed indices and cluster registers ----
+
+// (s << 7) | low with low below 128 is s * 128 + low: the stage keeps its
+// stride (s = blockIdx.x % 3 in [0, 2]; low in [0, 63], since with 128 threads
+// (tid >> 1) & 64 is 0: offsets [0, 4 * (256 + 63)]).
+TEST(ModelValueRanges, OrOfDisjointBitsIsAnAdd) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("packed_index");
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 1276]") << storeValue(fn, 0);
+  const AbstractValue v = fn.values->operandValue(findOne(fn, "st.shared.u32"), 0);
+  bool strided = false;
+  for (const auto& t : v.terms) strided |= t.coefficient == 512 && t.low == 0 && t.high == 2;
+  EXPECT_TRUE(strided) << v.toString();
+}
+
+// bfi.b32 d, a, b, 4, 28 with b below 16 and a in the field is 16 * a + b.
+TEST(ModelValueRanges, BitFieldInsertBelowTheField) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("inserted_index");
+  // s * 128 + 16 * [0, 3] + [0, 7]: at most 256 + 55, times 4.
+  EXPECT_EQ(slotOffsets(fn, 0), "[0, 1244]") << storeValue(fn, 0);
+}
+
+// .reqnctapercluster bounds %cluster_ctarank; without it the rank is in [0, 15].
+TEST(ModelValueRanges, DeclaredClusterBoundsTheRank) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  EXPECT_EQ(slotOffsets(p.fn("declared_cluster"), 0), "[0, 4]") << storeValue(p.fn("declared_cluster"), 0);
+  EXPECT_EQ(slotOffsets(p.fn("undeclared_cluster"), 0), "[0, 60]") << storeValue(p.fn("undeclared_cluster"), 0);
+}
+
+// A role branch narrows %tid.x for the memory analysis (model/GuardedRanges.h):
+// the value analysis keeps [0, 159] for the whole kernel.
+TEST(ModelValueRanges, RoleBranchNarrowsTheThreadIndex) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("role_guarded");
+  std::vector<std::string> ranges;
+  for (size_t i = 0; i < 2; ++i) {
+    const MemoryLocation loc = fn.memory->location(findOne(fn, "st.shared.u32", i), 0);
+    ranges.push_back(loc.bytes ? "[" + std::to_string(loc.bytes->begin) + ", " + std::to_string(loc.bytes->end) + ")"
+                               : "unbounded");
+  }
+  std::sort(ranges.begin(), ranges.end());
+  EXPECT_EQ(ranges, (std::vector<std::string>{"[0, 512)", "[384, 640)"})) << dump(fn);
+}

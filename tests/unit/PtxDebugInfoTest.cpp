@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "PtxInputs.h"
+#include "model/Demangle.h"
 #include "ptx/DebugInfo.h"
 #include "ptx/Parser.h"
 
@@ -18,7 +19,7 @@ std::vector<std::string> chain(const Module& m, LocationId id) {
   std::vector<std::string> out;
   for (int guard = 0; id != kNoLocation && guard < 100; ++guard) {
     const Location& loc = m.locations.at(id);
-    out.push_back(loc.function + "@" + std::to_string(loc.line));
+    out.push_back(model::demangle(loc.function) + "@" + std::to_string(loc.line));
     id = loc.inlinedAt;
   }
   return out;
@@ -96,9 +97,9 @@ TEST(PtxDebugInfo, DebugStringsDecodeByteLists) {
   EXPECT_EQ(*strings.find("$L__info_string0"), "_Z3fooi");
   EXPECT_EQ(*strings.find("$L__info_string1"), "");
   EXPECT_EQ(strings.find("$L__info_string2"), nullptr);
-  EXPECT_EQ(demangle("_Z3fooi"), "foo(int)");
-  EXPECT_EQ(demangle("chain_kernel"), "chain_kernel");
-  EXPECT_EQ(demangle("_Zgarbage"), "_Zgarbage");
+  EXPECT_EQ(model::demangle("_Z3fooi"), "foo(int)");
+  EXPECT_EQ(model::demangle("chain_kernel"), "chain_kernel");
+  EXPECT_EQ(model::demangle("_Zgarbage"), "_Zgarbage");
 }
 
 TEST(PtxDebugInfo, InlinedAtAnUnseenPositionStartsANewOuterFrame) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/DisplayNames.h"
 #include "report/Frames.h"
 #include "report/Json.h"
 #include "report/Sarif.h"
@@ -297,4 +298,34 @@ TEST_F(ReportTest, SourceTextSplitsLinesAndRemembersMissingFiles) {
   EXPECT_FALSE(sources.line(source, 99));
   EXPECT_FALSE(sources.line("/nonexistent", 1));
   EXPECT_EQ(sources.lines("/nonexistent"), nullptr);
+}
+
+// Names exactly as nvcc 13.0 records them (tests/report/Inputs/display_names.cu
+// and the real-code corpus's toolkit_sync.cu, demangled).
+TEST(DisplayNames, DropNvccInternalLinkageNamespaces) {
+  using fenceline::report::displayFunction;
+  EXPECT_EQ(displayFunction("_INTERNAL_bf544895_16_display_names_cu_83a6bd14::atomicAdd(int*, int)"),
+            "atomicAdd(int*, int)");
+  EXPECT_EQ(displayFunction("_INTERNAL_bf544895_16_display_names_cu_83a6bd14::_GLOBAL__N__bf544895_16_display_names_"
+                            "cu_83a6bd14::raise_flag(int*)"),
+            "(anonymous namespace)::raise_flag(int*)");
+  EXPECT_EQ(displayFunction("_INTERNAL_cf2a3d62_15_toolkit_sync_cu_68fadb86::cooperative_groups::__v1::details::cta::sync()"),
+            "cooperative_groups::__v1::details::cta::sync()");
+  // The suffix nvcc adds in some translation units (gemm_pingpong.cu), and inside template arguments.
+  EXPECT_EQ(displayFunction("f<_INTERNAL_30eb523c_16_gemm_pingpong_cu_8832df58_24801::cuda::std::__4::ignore_t>()"),
+            "f<cuda::std::__4::ignore_t>()");
+  // Look-alikes stay: a user's own name that only starts the same way.
+  EXPECT_EQ(displayFunction("_INTERNAL_counter::get()"), "_INTERNAL_counter::get()");
+  EXPECT_EQ(displayFunction("my_INTERNAL_cf2a3d62_15_toolkit_sync_cu_68fadb86::f()"),
+            "my_INTERNAL_cf2a3d62_15_toolkit_sync_cu_68fadb86::f()");
+}
+
+TEST(DisplayNames, ToolkitPathsWithoutBinDotDot) {
+  using fenceline::report::displayFile;
+  EXPECT_EQ(displayFile("/usr/local/cuda-13.0/bin/../targets/x86_64-linux/include/cooperative_groups.h"),
+            "/usr/local/cuda-13.0/targets/x86_64-linux/include/cooperative_groups.h");
+  EXPECT_EQ(displayFile("/work/src/./kernel.cu"), "/work/src/kernel.cu");
+  EXPECT_EQ(displayFile("/work/src/kernel.cu"), "/work/src/kernel.cu");
+  EXPECT_EQ(displayFile("src/../kernel.cu"), "src/../kernel.cu");  // relative: as given
+  EXPECT_EQ(displayFile(""), "");
 }

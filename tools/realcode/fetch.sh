@@ -10,9 +10,10 @@
 #   nvidia-nvshmem-cu13 3.8.0: NVSHMEM's device headers (include/nvshmem.h, nvshmemx.h and
 #   non_abi/device: put-with-signal, wait_until, device barriers).
 #   The CUDA toolkit's own headers (cooperative_groups, libcu++) come from /usr/local/cuda.
-#   triton 3.9.0 and tilelang 0.1.15 (with their dependencies, torch among them) in a venv,
-#   for the generated part of the corpus (generated.txt): $FENCELINE_REALCODE_PYTHON names an
-#   existing Python that has both; otherwise the venv is made in the corpus folder.
+#   triton 3.9.0, tilelang 0.1.15 and nvidia-cutlass-dsl 4.8.1 (with their dependencies, torch
+#   among them: the CuTe DSL part compiles the grouped GEMM torch vendors) in a venv, for the
+#   generated part of the corpus (generated.txt): $FENCELINE_REALCODE_PYTHON names an existing
+#   Python that has them; otherwise the venv is made in the corpus folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # FENCELINE_REALCODE_DIR moves the corpus (packages and PTX) to a shared folder.
@@ -44,19 +45,21 @@ install nvidia-nvshmem-cu13 "$NVSHMEM_VERSION" pkgs-nvshmem nvidia/nvshmem/inclu
 
 TRITON_VERSION=3.9.0
 TILELANG_VERSION=0.1.15
+CUTEDSL_VERSION=4.8.1
 python=${FENCELINE_REALCODE_PYTHON:-$scratch/venv/bin/python}
 has_compilers() {
   "$python" -c "import importlib.metadata as m; import sys; \
-sys.exit(m.version('triton') != '$TRITON_VERSION' or m.version('tilelang') != '$TILELANG_VERSION')" 2>/dev/null
+sys.exit(m.version('triton') != '$TRITON_VERSION' or m.version('tilelang') != '$TILELANG_VERSION' \
+or m.version('nvidia-cutlass-dsl') != '$CUTEDSL_VERSION')" 2>/dev/null
 }
 if has_compilers; then
-  echo "realcode: triton $TRITON_VERSION and tilelang $TILELANG_VERSION found in $python"
+  echo "realcode: triton $TRITON_VERSION, tilelang $TILELANG_VERSION and nvidia-cutlass-dsl $CUTEDSL_VERSION found in $python"
 elif [[ -n "${FENCELINE_REALCODE_PYTHON:-}" ]]; then
-  echo "realcode: $python lacks triton==$TRITON_VERSION or tilelang==$TILELANG_VERSION" >&2
+  echo "realcode: $python lacks triton==$TRITON_VERSION, tilelang==$TILELANG_VERSION or nvidia-cutlass-dsl==$CUTEDSL_VERSION" >&2
   exit 1
 else
   python3 -m venv "$scratch/venv"
   nice -n 19 "$scratch/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "triton==$TRITON_VERSION" "tilelang==$TILELANG_VERSION"
-  echo "realcode: installed triton $TRITON_VERSION and tilelang $TILELANG_VERSION into $scratch/venv"
+    "triton==$TRITON_VERSION" "tilelang==$TILELANG_VERSION" "nvidia-cutlass-dsl==$CUTEDSL_VERSION"
+  echo "realcode: installed triton $TRITON_VERSION, tilelang $TILELANG_VERSION and nvidia-cutlass-dsl $CUTEDSL_VERSION into $scratch/venv"
 fi

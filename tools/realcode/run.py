@@ -12,7 +12,7 @@ Each finding gets a key `tu:check@file:line<outer:line` (the translation unit, t
 source frame, then the outermost frame of its inline chain); tools/realcode/triage.txt maps keys to a verdict (`true-positive`,
 `false-positive`, `fixed`), so the summary counts what is still untriaged.
 
-    tools/realcode/run.py [--fenceline PATH] [--repeat N] [--only name,...]
+    tools/realcode/run.py [--fenceline PATH] [--repeat N] [--only name,...] [--generator triton,...]
 """
 import argparse
 import json
@@ -50,6 +50,16 @@ def corpus_units(only_list=None):
                 arch = next((w[5:] for w in words[2:] if w.startswith("arch=")), "sm_90a")
                 units.append((words[0], arch))
     return units
+
+
+def generated_by(generators):
+    """Names of the generated.txt units whose generator (second word) is one of `generators`."""
+    names = set()
+    for line in (HERE / "generated.txt").read_text().splitlines():
+        words = line.split()
+        if len(words) > 1 and not words[0].startswith("#") and words[1] in generators:
+            names.add(words[0])
+    return names
 
 
 def ptxas_for(name):
@@ -137,6 +147,9 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--only-list", default="", choices=("",) + UNIT_LISTS,
                     help="only the units of this list (kernels.txt or generated.txt)")
+    ap.add_argument("--generator", default="",
+                    help="only the generated.txt units of these generators (comma-separated: "
+                         "triton, tilelang, cutedsl)")
     ap.add_argument("--output", default=str(ROOT / "results" / "realcode" / "summary.json"))
     ap.add_argument("--check", action="store_true",
                     help="exit 1 on a checker error, an untriaged finding, an open false positive, or a "
@@ -155,6 +168,11 @@ def main():
     if not fenceline:
         sys.exit("run.py: no fenceline binary (build one, or pass --fenceline)")
     only = set(filter(None, args.only.split(",")))
+    generators = set(filter(None, args.generator.split(",")))
+    if generators:
+        only = (only & generated_by(generators)) if only else generated_by(generators)
+        if not only:
+            sys.exit(f"run.py: no generated.txt unit made by {args.generator}")
     triage = load_triage()
 
     units = []

@@ -6,9 +6,12 @@
 // read only by wgmma (async proxy, no fence needed). The hazard is the outer
 // release: it must be matched with the Q copy, not with the first arrive of the
 // inner ring.
-// XFAIL: *
-// XFAIL reason (issue 11 shape 2): today the outer release after the inner
-// loop is never examined, so the Q hazard is missed.
+// The kernels declare their block (__launch_bounds__(160): four consumer warps
+// and the producer warp), as warp-specialized kernels do: without it %tid.x
+// may reach 1023 and the Q read `ss.q[q][t]` would run past the Q array into
+// the K/V tiles.
+// Only the consumer warps (warp != 4: t < 128) reach the Q read: the memory
+// analysis narrows %tid.x by the role branch that guards it.
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda_bf16.h>
 
@@ -96,24 +99,24 @@ __device__ __forceinline__ void attention(const float* q_src, const void* kv_map
 // Broken: the Q stage is released after the inner loop with no fence (the
 // expectations, one per broken kernel, are on the outer release line in
 // `attention`).
-__global__ void nested_outer_release_unfenced(const float* q, const void* kv, float* out, int tiles, int steps) {
+__global__ void __launch_bounds__(160) nested_outer_release_unfenced(const float* q, const void* kv, float* out, int tiles, int steps) {
   attention<kOuterUnfenced>(q, kv, out, tiles, steps);
 }
 
 // Fixed: every consumer thread fences before the outer release.
-__global__ void nested_outer_release_fenced(const float* q, const void* kv, float* out, int tiles, int steps) {
+__global__ void __launch_bounds__(160) nested_outer_release_fenced(const float* q, const void* kv, float* out, int tiles, int steps) {
   attention<kOuterFenced>(q, kv, out, tiles, steps);
 }
 
 // Fixed: a fence in every inner step, after that step's Q read, covers the
 // outer release too.
-__global__ void nested_inner_fence_covers_q(const float* q, const void* kv, float* out, int tiles, int steps) {
+__global__ void __launch_bounds__(160) nested_inner_fence_covers_q(const float* q, const void* kv, float* out, int tiles, int steps) {
   attention<kInnerFenceCoversQ>(q, kv, out, tiles, steps);
 }
 
 // Broken: a fence in every inner step, but a second Q read follows it; the
 // last step's late read reaches the outer release unfenced (the inner fences
 // cover every earlier one).
-__global__ void nested_q_read_after_inner_fence(const float* q, const void* kv, float* out, int tiles, int steps) {
+__global__ void __launch_bounds__(160) nested_q_read_after_inner_fence(const float* q, const void* kv, float* out, int tiles, int steps) {
   attention<kQReadAfterInnerFence>(q, kv, out, tiles, steps);
 }

@@ -6,10 +6,6 @@
 // or a runtime size clamped to the tile with min()). The header is not the
 // tile: no proxy-war. A header placed in the tile's last bytes is overwritten
 // by the producer's own copy with no fence in between: proxy-war at the copy.
-// XFAIL: *
-// XFAIL reason (issue 11 shape 4): with a runtime stage index today's check
-// cannot tell the header after stage s from stage s + 1's tile, and a clamped
-// copy size is taken to reach the end of the buffer (false proxy-war).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include "Inputs/sm90_pipeline.cuh"
 

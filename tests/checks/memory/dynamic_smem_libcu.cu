@@ -7,10 +7,6 @@
 // (Triton's form) with the phase flipped on the wrap. The scheduler words lie
 // after the ring: no proxy-war for them; consumers that read the ring release
 // it through a fence (clean) or without one (broken).
-// XFAIL: *
-// XFAIL reason (issue 11 shapes 1 and 4): the stage index `(stage + 1) % 3` is
-// unbounded to today's value analysis, so the scheduler words are taken to
-// overlap a stage (false proxy-war on the clean kernel).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/ptx>
 #include <cstdint>

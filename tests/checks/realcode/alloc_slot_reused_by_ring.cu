@@ -1,14 +1,13 @@
-// Missed true positive (docs/real-code.md, true positive 6): shape found in Triton 3.9's sm_100
+// True positive once missed (docs/real-code.md, true positive 6): shape found in Triton 3.9's sm_100
 // matmul kernels (tt_matmul_ws_sm100, tt_persistent_matmul_ws_sm100). `tcgen05.alloc` writes the
 // tensor-memory address into a shared word, every thread reads it once (`ld.shared`), and
 // Triton's shared-memory allocator, the word's lifetime over, gives the same bytes to stage 0
 // of the operand ring: the producer's first TMA fill overwrites the word. A generic read
 // followed by an async-proxy write of the same bytes needs a fence.proxy.async on the path
-// (ordering-rules.md, proxy-war); the matmul's producer has none. The checker today reports
-// those kernels only because it takes Triton's brx.idx dispatch to reach any label; on this
-// kernel (plain branches) its "read before the first fill is not a hand-off" exemption hides
-// the hazard. The twin fences in the producer after the barrier and is clean.
-// XFAIL: *
+// (ordering-rules.md, proxy-war); the matmul's producer has none. The checker's "read before
+// the first fill is not a hand-off" exemption once hid the hazard; it no longer applies when
+// the copy provably begins at the word read (MemoryAnalysis::copyMayBeginAt: stage 0 starts
+// at the slot's address). The twin fences in the producer after the barrier and is clean.
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include "../proxy/Inputs/async_copy.cuh"
 

@@ -97,7 +97,9 @@ __device__ void mainloop(const uint8_t* a_src, const uint8_t* b_src, int k_tiles
       phase ^= s == 0;
     }
   }
-  __syncthreads();
+  // Broken twin only: the producer read `*capture` in stage 1 before its own refill of stage 1
+  // (the copy begins at the word read), with no proxy fence; reported at this barrier.
+  __syncthreads();  // expect: proxy-war
   if (warp == 0) {
     out[blockIdx.x] = tmem_base;
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base) : "memory");

@@ -234,3 +234,68 @@ extern "C" __global__ void __block_size__((128, 2, 1)) required_block(int* out) 
   __syncthreads();
   out[threadIdx.x] = slot[threadIdx.y];
 }
+
+// Two indices packed into one word, as nvcc packs them (bfi, or): the stage
+// (blockIdx.x % 3) above bit 7, a thread's offset below it, built from three bit fields
+// of tid as CUTLASS's scale-factor copies do: s * 128 + [0, 127].
+extern "C" __global__ void __launch_bounds__(128) packed_index(int* out) {
+  __shared__ int slot[3 * 128];
+  const unsigned s = blockIdx.x % 3u;
+  const unsigned t = threadIdx.x;
+  const unsigned low = ((t >> 2) & 7u) | (((t & 96u) >> 5) << 4) | ((t >> 1) & 64u);
+  slot[(s << 7) | low] = 1;
+  __syncthreads();
+  out[t] = slot[t];
+}
+
+// A declared cluster (__cluster_dims__(2, 1, 1): .reqnctapercluster 2, 1, 1)
+// bounds %cluster_ctarank to [0, 1]; undeclared, it is in [0, 15].
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+
+extern "C" __global__ void __cluster_dims__(2, 1, 1) declared_cluster(int* out) {
+  __shared__ int slot[16];
+  slot[cluster_rank()] = 1;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x & 15];
+}
+
+extern "C" __global__ void undeclared_cluster(int* out) {
+  __shared__ int slot[16];
+  slot[cluster_rank()] = 1;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x & 15];
+}
+
+// The same packing with the bit-field insert written as inline asm (nvcc
+// emits bfi for CuTe's swizzled layouts): bfi(row, col, 4, 28) = 16 * row +
+// col with row in [0, 3], col in [0, 7]; then (s << 7) | that.
+extern "C" __global__ void __launch_bounds__(128) inserted_index(int* out) {
+  __shared__ int slot[3 * 128];
+  const unsigned s = blockIdx.x % 3u;
+  const unsigned t = threadIdx.x;
+  unsigned low;
+  asm("bfi.b32 %0, %1, %2, 4, 28;" : "=r"(low) : "r"((t & 96u) >> 5), "r"((t >> 2) & 7u));
+  slot[(s << 7) | low] = 1;
+  __syncthreads();
+  out[t] = slot[t];
+}
+
+// Role branches narrow the thread index of the code they guard (160 threads:
+// four consumer warps and warp 4). nvcc writes `tid / 32 != 4` as
+// `(tid & -32) != 128` or `tid >> 5`.
+extern "C" __global__ void __launch_bounds__(160) role_guarded(int* out, int n) {
+  __shared__ int slot[160];
+  const int warp = threadIdx.x / 32;
+  if (warp != 4) {
+    slot[threadIdx.x] = n;  // t in [0, 127]
+  } else {
+    atomicAdd(out, n);  // warp 4 does other work
+  }
+  if (threadIdx.x < 64) slot[threadIdx.x + 96] = 3;  // t in [0, 63]
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x];
+}

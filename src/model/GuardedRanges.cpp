@@ -1,0 +1,170 @@
+#include "model/GuardedRanges.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "model/Values.h"
+
+namespace fenceline::model {
+
+namespace {
+
+using Range = std::pair<int64_t, int64_t>;
+constexpr int64_t kLimit = int64_t(1) << 40;  // index ranges and constants are far below this
+constexpr int kMaxGuards = 256;               // dominator-tree steps per query
+
+// A non-decreasing function of the index: index + k, index >> k, index / k,
+// or index & -k (k a power of two: rounds down to a multiple of k).
+struct IndexFunction {
+  enum class Kind { Plus, Shift, Divide, RoundDown } kind;
+  int64_t k;
+};
+
+int64_t clampToLimit(int64_t x) { return std::clamp(x, -kLimit, kLimit); }
+
+int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// The indices whose f lies in [lo, hi] (empty when first > second).
+Range preimage(IndexFunction f, int64_t lo, int64_t hi) {
+  lo = clampToLimit(lo);
+  hi = clampToLimit(hi);
+  switch (f.kind) {
+    case IndexFunction::Kind::Plus: return {lo - f.k, hi - f.k};
+    case IndexFunction::Kind::Shift: return {lo * (int64_t(1) << f.k), (hi + 1) * (int64_t(1) << f.k) - 1};
+    case IndexFunction::Kind::Divide: return {lo * f.k, (hi + 1) * f.k - 1};
+    case IndexFunction::Kind::RoundDown: return {-floorDiv(-lo, f.k) * f.k, floorDiv(hi, f.k) * f.k + f.k - 1};
+  }
+  return {1, 0};
+}
+
+bool isIndex(const AbstractValue& v, std::string_view name, int64_t* plus) {
+  if (!v.known || v.hasBase() || v.terms.size() != 1 || v.terms[0].name != name || v.terms[0].coefficient != 1)
+    return false;
+  *plus = v.constant;
+  return true;
+}
+
+// The function of the index that operand k of `inst` computes, when it is one.
+std::optional<IndexFunction> indexFunction(const FunctionModel& fn, InstId inst, int k, std::string_view name) {
+  int64_t plus = 0;
+  if (isIndex(fn.values->operandValue(inst, k), name, &plus)) return IndexFunction{IndexFunction::Kind::Plus, plus};
+  const ptx::Operand& op = fn.instructions[inst].operands[k];
+  if (op.kind != ptx::Operand::Kind::Register) return std::nullopt;
+  const InstId d = fn.values->definition(op.reg, inst);
+  if (d < 0 || fn.instructions[d].operands.size() < 3) return std::nullopt;
+  const Inst& def = fn.instructions[d];
+  const AbstractValue amount = fn.values->operandValue(d, 2);
+  if (!amount.isConstant() || !isIndex(fn.values->operandValue(d, 1), name, &plus) || plus != 0) return std::nullopt;
+  const int64_t c = amount.constant;
+  if (def.opcode() == "shr" && (def.hasModifier("u32") || def.hasModifier("b32")) && c >= 0 && c < 32)
+    return IndexFunction{IndexFunction::Kind::Shift, c};
+  if (def.opcode() == "div" && def.hasModifier("u32") && c > 0) return IndexFunction{IndexFunction::Kind::Divide, c};
+  if (def.opcode() == "and" && c < 0 && c > -kLimit && ((-c) & (-c - 1)) == 0)
+    return IndexFunction{IndexFunction::Kind::RoundDown, -c};
+  return std::nullopt;
+}
+
+std::string_view swapped(std::string_view cmp) {
+  static constexpr std::pair<std::string_view, std::string_view> kSwapped[] = {
+      {"lt", "gt"}, {"gt", "lt"}, {"le", "ge"}, {"ge", "le"}, {"lo", "hi"}, {"hi", "lo"}, {"ls", "hs"}, {"hs", "ls"}};
+  for (auto [a, b] : kSwapped)
+    if (cmp == a) return b;
+  return cmp;
+}
+
+std::string_view negated(std::string_view cmp) {
+  static constexpr std::pair<std::string_view, std::string_view> kNegated[] = {
+      {"eq", "ne"}, {"ne", "eq"}, {"lt", "ge"}, {"ge", "lt"}, {"le", "gt"}, {"gt", "le"},
+      {"lo", "hs"}, {"hs", "lo"}, {"ls", "hi"}, {"hi", "ls"}};
+  for (auto [a, b] : kNegated)
+    if (cmp == a) return b;
+  return {};
+}
+
+std::string_view comparisonOf(const Inst& setp) {
+  static constexpr std::string_view kComparisons[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+  for (const auto& m : setp.syntax->modifiers)
+    for (auto c : kComparisons)
+      if (m == c) return c;
+  return {};
+}
+
+// Narrow `range` by "predicate `reg` (read at `at`) is `value`".
+Range applyCondition(const FunctionModel& fn, InstId at, ptx::RegisterId reg, bool value, std::string_view name,
+                     Range range) {
+  const InstId d = fn.values->definition(reg, at);
+  if (d < 0) return range;
+  const Inst& setp = fn.instructions[d];
+  if (setp.opcode() != "setp" || setp.operands.size() < 3 || setp.operands[0].kind != ptx::Operand::Kind::Register ||
+      setp.operands[0].reg != reg || setp.operands.size() > 3)  // a combining setp (.and p) is left alone
+    return range;
+  std::string_view cmp = comparisonOf(setp);
+  if (cmp.empty()) return range;
+  int indexOperand = 1;
+  AbstractValue bound = fn.values->operandValue(d, 2);
+  if (!bound.isConstant()) {
+    bound = fn.values->operandValue(d, 1);
+    if (!bound.isConstant()) return range;
+    indexOperand = 2;
+    cmp = swapped(cmp);
+  }
+  const auto f = indexFunction(fn, d, indexOperand, name);
+  if (!f) return range;
+  if (!value) cmp = negated(cmp);
+  const int64_t b = bound.constant;
+  Range allowed{-kLimit, kLimit};
+  if (cmp == "eq") allowed = preimage(*f, b, b);
+  else if (cmp == "lt" || cmp == "lo") allowed = preimage(*f, -kLimit, b - 1);
+  else if (cmp == "le" || cmp == "ls") allowed = preimage(*f, -kLimit, b);
+  else if (cmp == "gt" || cmp == "hi") allowed = preimage(*f, b + 1, kLimit);
+  else if (cmp == "ge" || cmp == "hs") allowed = preimage(*f, b, kLimit);
+  else if (cmp == "ne") {
+    // Excluding one value's preimage narrows only at an end of the range.
+    const Range excluded = preimage(*f, b, b);
+    if (excluded.first <= range.first && excluded.second >= range.first) return {excluded.second + 1, range.second};
+    if (excluded.second >= range.second && excluded.first <= range.second) return {range.first, excluded.first - 1};
+    return range;
+  } else {
+    return range;
+  }
+  const Range narrowed{std::max(range.first, allowed.first), std::min(range.second, allowed.second)};
+  return narrowed.first <= narrowed.second ? narrowed : range;  // a contradiction: unreachable code, keep the range
+}
+
+// The outcome of the conditional branch ending `pred` on its edge to `block`:
+// the predicate and the value it has there; nullopt for another edge kind.
+std::optional<std::pair<ptx::RegisterId, bool>> edgeCondition(const FunctionModel& fn, BlockId pred, BlockId block) {
+  const BasicBlock& pb = fn.blocks[pred];
+  if (pb.last <= pb.first || pb.successors.size() != 2) return std::nullopt;
+  const InstId branch = pb.last - 1;
+  const Inst& br = fn.instructions[branch];
+  if (br.opcode() != "bra" || !br.guard || br.operands.empty() || br.operands[0].kind != ptx::Operand::Kind::Label)
+    return std::nullopt;
+  const bool taken = br.operands[0].label == block;
+  if (!taken && block != pred + 1) return std::nullopt;
+  if (taken && block == pred + 1) return std::nullopt;  // both edges lead here
+  return std::make_pair(br.guard->reg, taken != br.guard->negated);
+}
+
+}  // namespace
+
+std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std::string_view name,
+                                         std::pair<int64_t, int64_t> range) {
+  if (!fn.values || at < 0 || static_cast<size_t>(at) >= fn.instructions.size()) return range;
+  const Inst& inst = fn.instructions[at];
+  if (inst.guard) range = applyCondition(fn, at, inst.guard->reg, !inst.guard->negated, name, range);
+  BlockId block = inst.block;
+  for (int steps = 0; block > 0 && steps < kMaxGuards; ++steps) {
+    const BasicBlock& b = fn.blocks[block];
+    if (b.predecessors.size() == 1)
+      if (auto condition = edgeCondition(fn, b.predecessors.front(), block)) {
+        const InstId branch = fn.blocks[b.predecessors.front()].last - 1;
+        range = applyCondition(fn, branch, condition->first, condition->second, name, range);
+      }
+    if (static_cast<size_t>(block) >= fn.idom.size()) break;
+    block = fn.idom[block];
+  }
+  return range;
+}
+
+}  // namespace fenceline::model

@@ -1,0 +1,28 @@
+// The range of a thread index at one instruction, narrowed by the branches
+// that guard it. The value analysis gives %tid.x one range for the whole
+// function ([0, 159] with .maxntid 160); code inside `if (warp != 4)` runs
+// only for t in [0, 127]. Warp-specialized kernels index their buffers by the
+// thread index inside such role branches, so the memory analysis narrows the
+// thread-index terms of an address by the conditions on the edges that every
+// path to the access takes: walking up the dominator tree, each block with a
+// single predecessor that ends in a conditional branch contributes that
+// branch's outcome. Conditions are `setp` comparisons against a constant of a
+// value that grows with the index: the index itself (plus a constant),
+// index >> k, index / c, or index & -2^k (nvcc's `tid / 32 == c` is
+// `(tid & -32) == 32 * c`).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include "model/Program.h"
+
+namespace fenceline::model {
+
+// `range` narrowed by the guards of `at` for the special register `name`
+// (%tid.x, %tid.y, %tid.z, %laneid); `range` itself when nothing narrows it.
+std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std::string_view name,
+                                         std::pair<int64_t, int64_t> range);
+
+}  // namespace fenceline::model

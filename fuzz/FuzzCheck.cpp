@@ -1,6 +1,7 @@
 // libFuzzer target: one input is one PTX file, taken down the path
-// `fenceline check` takes (driver/CheckModule: parse, then per function the
-// model and every check, within the CLI's default limits), then
+// `fenceline check` takes (driver/CheckModule: the module level, then per
+// function its body, the model and every check, within the CLI's default
+// limits), then
 // deduplication, suppressions and every renderer (text, JSON, SARIF).
 // Expected failures are a ParseError (malformed input) and limit errors;
 // anything else (a crash, a sanitizer report, another exception, a hang, a
@@ -26,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<const checks::CheckInfo*> selected;
   for (const auto& check : checks::allChecks()) selected.push_back(&check);
   try {
-    ptx::Module module = ptx::parseModule(text, "fuzz.ptx");
-    driver::ModuleCheck checked = driver::checkModule(module, selected, model::Limits{});
+    ptx::ModuleReader reader(text, "fuzz.ptx");
+    driver::ModuleCheck checked = driver::checkModule(reader, selected, model::Limits{});
     auto diagnostics = driver::deduplicate(std::move(checked.diagnostics));
     report::SourceText sources;
     diagnostics = driver::applySuppressions(std::move(diagnostics), sources);

@@ -1,9 +1,10 @@
-// Model, check, drop: one function at a time (see CheckModule.h).
+// Parse, model, check, drop: one function at a time (see CheckModule.h).
 #include "driver/CheckModule.h"
 
 #include <fmt/format.h>
 
 #include "model/Program.h"
+#include "ptx/HeldBodies.h"
 
 namespace fenceline::driver {
 
@@ -17,12 +18,17 @@ std::string limitError(const ptx::Module& module, const ptx::Function& function,
 
 }  // namespace
 
-ModuleCheck checkModule(const ptx::Module& module, const std::vector<const checks::CheckInfo*>& selected,
+ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
                         const model::Limits& limits) {
   ModuleCheck result;
-  auto budget = model::InliningBudget::forInput(model::instructionsBeforeInlining(module), limits);
-  for (const auto& function : module.functions) {
+  const ptx::Module& module = reader.module();
+  auto budget = model::InliningBudget::forInput(reader.instructionCount(), limits);
+  ptx::HeldBodies bodies(reader, limits.maxCallDepth);
+  for (size_t index = 0; index < module.functions.size(); ++index) {
+    const ptx::Function& function = module.functions[index];
     if (!function.hasBody) continue;
+    // Parse its body and those it may inline (a malformed one throws ParseError).
+    bodies.hold(index);
     model::Deadline deadline(limits.maxSecondsPerFunction);
     try {
       // The model lives for this iteration only: its checks are all that use it.
@@ -37,6 +43,7 @@ ModuleCheck checkModule(const ptx::Module& module, const std::vector<const check
     } catch (const model::LimitExceeded& e) {
       result.limitErrors.push_back(limitError(module, function, e.what()));
     }
+    bodies.release();
   }
   return result;
 }

@@ -1,7 +1,8 @@
-// Checking one parsed module: each function with a body is modelled, checked
-// and dropped in turn, so that peak memory is that of the module and its
-// largest function model, not of all models at once (a 100 MB file of 8,000
-// kernels). A function over a limit (model/Limits.h) is reported as an error
+// Checking one module: each function with a body is parsed (with the bodies
+// it calls, ptx/HeldBodies.h), modelled, checked and dropped in turn, so
+// that peak memory is that of the module's headers and its largest function
+// (syntax tree and model), not of all of them at once (a 100 MB file of
+// 10,000 kernels). A function over a limit (model/Limits.h) is reported as an error
 // naming it and the limit, and the others are still checked. The CLI and the
 // fuzz target (fuzz/) both come through here.
 #pragma once
@@ -11,7 +12,7 @@
 
 #include "checks/CheckTable.h"
 #include "model/Limits.h"
-#include "ptx/Ast.h"
+#include "ptx/Parser.h"
 #include "report/Diagnostic.h"
 
 namespace fenceline::driver {
@@ -23,7 +24,8 @@ struct ModuleCheck {
   size_t instructions = 0;               // in their models, after inlining
 };
 
-ModuleCheck checkModule(const ptx::Module& module, const std::vector<const checks::CheckInfo*>& selected,
+// Throws ptx::ParseError when a body is malformed (the file's first error).
+ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
                         const model::Limits& limits);
 
 }  // namespace fenceline::driver

@@ -142,12 +142,14 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
   UserCode userCode = userCodeFor(input, options, toolkitRoot);
   for (const PtxUnit& unit : ptx.units) {
     try {
-      // Parse: PTX text to syntax tree (malformed input throws ParseError).
-      ptx::Module module = ptx::parseModule(unit.text, unit.path);
-      // Model and check: per function, the model (CFG, dominators, loops,
-      // values, memory, thread roles, protocols), then each selected check;
-      // then drop the model.
-      ModuleCheck checked = checkModule(module, selected, options.limits);
+      // Parse the module level: PTX text to function headers, globals and
+      // debug names (malformed input throws ParseError).
+      ptx::ModuleReader reader(unit.text, unit.path);
+      const ptx::Module& module = reader.module();
+      // Parse, model and check: per function, its syntax tree, the model
+      // (CFG, dominators, loops, values, memory, thread roles, protocols),
+      // then each selected check; then drop both.
+      ModuleCheck checked = checkModule(reader, selected, options.limits);
       std::vector<report::Diagnostic> found = std::move(checked.diagnostics);
       for (const auto& error : checked.limitErrors) result.error += error + "\n";
       for (auto& diagnostic : found) diagnostic.function = model::demangle(diagnostic.function);

@@ -54,6 +54,7 @@ void ModuleParser::parseBody(Function& function) {
   BlockScopes scopes(function, registersLeft_);
   currentLocation_ = kNoLocation;
   locations_.beginFunction();
+  bodyStart_ = peek().offset;
   expect('{', "to open the function body");
   scopes.push();
   while (scopes.depth() > 0) {
@@ -153,7 +154,7 @@ void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scop
   // the labels resolved (and checked) like those of a bra.
   if (peek().isDirective(".branchtargets")) {
     next();
-    functionSymbols_.insert(name.text);
+    functionSymbols_.emplace(name.text, name.offset);
     auto list = static_cast<int32_t>(function.branchTargets.size());
     function.branchTargets.push_back(BranchTargets{std::string(name.text), {}});
     do {
@@ -169,7 +170,7 @@ void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scop
   // `prototype_0 : .callprototype ...;` and `fs: .calltargets f1, f2;` declare
   // names used by indirect calls, not positions in the code.
   if (peek().isDirective(".callprototype") || peek().isDirective(".calltargets")) {
-    functionSymbols_.insert(name.text);
+    functionSymbols_.emplace(name.text, name.offset);
     skipPast(';', "after the declaration");
     return;
   }

@@ -2,6 +2,7 @@
 #include "ptx/DebugInfo.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -19,6 +20,14 @@ void DebugStrings::addByte(uint8_t byte) {
     return;
   }
   current_->push_back(static_cast<char>(byte));
+}
+
+void DebugStrings::addBytes(const uint8_t* bytes, size_t count) {
+  if (!current_) return;
+  const void* nul = std::memchr(bytes, 0, count);
+  size_t length = nul ? static_cast<size_t>(static_cast<const uint8_t*>(nul) - bytes) : count;
+  current_->append(reinterpret_cast<const char*>(bytes), length);
+  if (nul) current_ = nullptr;
 }
 
 const std::string* DebugStrings::find(std::string_view label) const {
@@ -47,7 +56,7 @@ LocationId LocationTable::intern(Key key) {
   loc.file = key.file;
   loc.line = key.line;
   loc.column = key.column;
-  loc.function = key.function;
+  loc.function = strings_ && !key.function.empty() ? nameOf(key.function) : key.function;
   loc.inlinedAt = key.inlinedAt;
   locations_.push_back(std::move(loc));
   interned_.emplace(std::move(key), id);
@@ -76,12 +85,19 @@ LocationId LocationTable::inlined(int32_t file, uint32_t line, uint32_t column, 
   return id;
 }
 
-void LocationTable::resolveNames(const DebugStrings& strings) {
-  for (auto& loc : locations_) {
-    if (loc.function.empty()) continue;
-    const std::string* name = strings.find(loc.function);
-    loc.function = name ? *name : std::string();
+const std::string& LocationTable::nameOf(const std::string& label) {
+  auto it = names_.find(label);
+  if (it == names_.end()) {
+    const std::string* raw = strings_->find(label);
+    it = names_.emplace(label, raw ? *raw : std::string()).first;
   }
+  return it->second;
+}
+
+void LocationTable::resolveNames(const DebugStrings& strings) {
+  strings_ = &strings;
+  for (auto& loc : locations_)
+    if (!loc.function.empty()) loc.function = nameOf(loc.function);
 }
 
 }  // namespace fenceline::ptx

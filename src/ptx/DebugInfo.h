@@ -35,6 +35,8 @@ class DebugStrings {
   void beginLabel(std::string_view label);
   // Appends one `.b8` byte to the current string; NUL ends it.
   void addByte(uint8_t byte);
+  // addByte for each of `count` bytes.
+  void addBytes(const uint8_t* bytes, size_t count);
   // The string under `label`, or nullptr.
   const std::string* find(std::string_view label) const;
   size_t size() const { return strings_.size(); }
@@ -59,8 +61,11 @@ class LocationTable {
                      bool hasInlinedAt, int32_t atFile, uint32_t atLine, uint32_t atColumn);
 
   // Replaces the `$L__info_stringN` labels kept in Location::function by their
-  // demangled strings. nvcc sometimes emits a label with no bytes (static
-  // inline templates of cuda::ptx); such frames get an empty name.
+  // strings, and names the frames added later the same way at once
+  // (`strings` must outlive the table: the .debug_str sections come at the
+  // end of the file, and the bodies are read after them). nvcc sometimes
+  // emits a label with no bytes (static inline templates of cuda::ptx); such
+  // frames get an empty name.
   void resolveNames(const DebugStrings& strings);
 
  private:
@@ -77,10 +82,14 @@ class LocationTable {
   };
   static uint64_t position(int32_t file, uint32_t line, uint32_t column);
   LocationId intern(Key key);
+  // The name under a .debug_str label (once resolveNames was called).
+  const std::string& nameOf(const std::string& label);
 
   std::vector<Location>& locations_;
   std::unordered_map<Key, LocationId, KeyHash> interned_;
   std::unordered_map<uint64_t, LocationId> lastAtPosition_;
+  const DebugStrings* strings_ = nullptr;
+  std::unordered_map<std::string, std::string> names_;  // by label
 };
 
 }  // namespace fenceline::ptx

@@ -48,6 +48,14 @@ Token Lexer::next() {
   return t;
 }
 
+void Lexer::seek(const ScanPosition& at) {
+  pos_ = at.offset < text_.size() ? at.offset : text_.size();
+  line_ = at.line;
+  lineStart_ = at.lineStart;
+  inInlineAsm_ = at.inInlineAsm;
+  current_ = lex();
+}
+
 void Lexer::fail(uint32_t offset, uint32_t line, uint32_t column, const std::string& message) {
   fail_(failContext_, offset, line, column, message);
   // fail_ must throw; stop here if it did not.

@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "ptx/FastScan.h"
+
 namespace fenceline::ptx {
 
 enum class TokenKind : uint8_t {
@@ -57,6 +59,14 @@ class Lexer {
   bool sameLine(const Token& token, uint32_t line) const { return token.kind != TokenKind::End && token.line == line; }
 
   std::string_view text() const { return text_; }
+
+  // Where the next token (peek()) starts, with the line and inline-asm state
+  // there; seek() goes back (or on) to such a position, or to one a scanner
+  // of FastScan.h returned. The parser reads function bodies on demand this way.
+  ScanPosition position() const {
+    return ScanPosition{current_.offset, current_.line, current_.offset - (current_.column - 1), current_.inInlineAsm};
+  }
+  void seek(const ScanPosition& at);
 
  private:
   Token lex();

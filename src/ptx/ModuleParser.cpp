@@ -142,11 +142,59 @@ void ModuleParser::skipPast(char punct, const char* context) {
 
 // ---------------------------------------------------------------- module
 
-Module ModuleParser::run() {
-  while (peek().kind != TokenKind::End) parseTopLevel();
+void ModuleParser::readModule() {
+  try {
+    while (peek().kind != TokenKind::End) parseTopLevel();
+  } catch (const ParseError& error) {
+    failFirst(error, bodies_.size());
+  }
   locations_.resolveNames(debugStrings_);
   module_.indexFunctions();
-  return std::move(module_);
+}
+
+void ModuleParser::failFirst(const ParseError& error, size_t bodies) {
+  for (size_t i = 0; i < bodies; ++i) {
+    if (!module_.functions[i].hasBody || bodies_[i].parsedOnce) continue;
+    loadBody(i);  // throws the earlier error, if this body has one
+    releaseBody(i);
+  }
+  throw error;
+}
+
+void ModuleParser::loadBody(size_t index) {
+  BodyText& body = bodies_[index];
+  if (body.loaded) return;
+  // A body parsed before has its registers charged already.
+  int64_t registersLeft = registersLeft_;
+  if (body.parsedOnce) registersLeft_ = BlockScopes::kMaxRegisters;
+  lexer_.seek(body.declaration);
+  loading_ = true;
+  try {
+    parseDeclaration();
+  } catch (const ParseError& error) {
+    loading_ = false;
+    // Bodies are read out of order (a kernel's callees first): an earlier
+    // body not yet read may hold the file's first error.
+    failFirst(error, index);
+  }
+  loading_ = false;
+  if (body.parsedOnce) registersLeft_ = registersLeft;
+  if (previous_.offset + 1 != body.end)
+    fail(previous_, "the braces of function '" + loaded_.name + "' do not balance");
+  module_.functions[index] = std::move(loaded_);
+  loaded_ = Function();
+  body.loaded = body.parsedOnce = true;
+}
+
+void ModuleParser::releaseBody(size_t index) {
+  // Assigning fresh vectors frees their storage (`= {}` would keep it).
+  Function& f = module_.functions[index];
+  f.registers = std::vector<Register>();
+  f.locals = std::vector<Variable>();
+  f.instructions = std::vector<Instruction>();
+  f.labels = std::vector<Label>();
+  f.branchTargets = std::vector<BranchTargets>();
+  bodies_[index].loaded = false;
 }
 
 void ModuleParser::parseTopLevel() {
@@ -201,7 +249,7 @@ void ModuleParser::parseFileDirective() {
 
 // `.section NAME { label: .bN item, item ... }`. Only .debug_str is decoded
 // (function names for .loc); other debug sections (-G) are checked for shape
-// and dropped. The loop stays tight: -lineinfo files are mostly .b8 lines.
+// and dropped. -lineinfo files are mostly .b8 lines: see FastScan.h.
 void ModuleParser::parseSection() {
   next();  // .section
   const Token& nameToken = peek();
@@ -209,38 +257,48 @@ void ModuleParser::parseSection() {
     fail(nameToken, "expected a section name");
   bool isDebugStr = next().text == ".debug_str";
   expect('{', "to open the section");
-  while (!accept('}')) {
-    Token t = next();
-    if (t.kind == TokenKind::Identifier && peek().is(':')) {
-      next();
-      if (isDebugStr) debugStrings_.beginLabel(t.text);
-      continue;
-    }
-    if (t.kind != TokenKind::Directive || !(t.text == ".b8" || t.text == ".b16" || t.text == ".b32" || t.text == ".b64"))
-      fail(t, "expected a label or .b8/.b16/.b32/.b64 data in section, found " + describe(t));
-    bool bytes = isDebugStr && t.text == ".b8";
-    do {
-      Token item = next();
-      if (item.is('-')) item = next();
-      if (item.kind == TokenKind::Integer) {
-        if (bytes) {
-          int64_t v = integerValue(item);
-          if (v < 0 || v > 255) fail(item, ".b8 value out of range");
-          debugStrings_.addByte(static_cast<uint8_t>(v));
-        }
-      } else if (item.kind == TokenKind::Identifier || item.kind == TokenKind::Directive) {
-        // A label reference, optionally plus or minus an offset.
-        if (accept('+') || accept('-')) expectInteger("an offset");
-      } else {
-        fail(item, "expected section data, found " + describe(item));
-      }
-    } while (accept(','));
+  // Lines in nvcc's shape go through the fast scanner; the token parser
+  // reads any other statement (and says what is wrong with it).
+  for (;;) {
+    lexer_.seek(scanSectionLines(text_, lexer_.position(), isDebugStr ? &debugStrings_ : nullptr));
+    if (accept('}')) return;
+    parseSectionStatement(isDebugStr);
   }
+}
+
+// One statement of a section: `label:` or `.bN item, item ...`.
+void ModuleParser::parseSectionStatement(bool isDebugStr) {
+  Token t = next();
+  if (t.kind == TokenKind::Identifier && peek().is(':')) {
+    next();
+    if (isDebugStr) debugStrings_.beginLabel(t.text);
+    return;
+  }
+  if (t.kind != TokenKind::Directive || !(t.text == ".b8" || t.text == ".b16" || t.text == ".b32" || t.text == ".b64"))
+    fail(t, "expected a label or .b8/.b16/.b32/.b64 data in section, found " + describe(t));
+  bool bytes = isDebugStr && t.text == ".b8";
+  do {
+    Token item = next();
+    if (item.is('-')) item = next();
+    if (item.kind == TokenKind::Integer) {
+      if (bytes) {
+        int64_t v = integerValue(item);
+        if (v < 0 || v > 255) fail(item, ".b8 value out of range");
+        debugStrings_.addByte(static_cast<uint8_t>(v));
+      }
+    } else if (item.kind == TokenKind::Identifier || item.kind == TokenKind::Directive) {
+      // A label reference, optionally plus or minus an offset.
+      if (accept('+') || accept('-')) expectInteger("an offset");
+    } else {
+      fail(item, "expected section data, found " + describe(item));
+    }
+  } while (accept(','));
 }
 
 // ---------------------------------------------------------------- declarations
 
 void ModuleParser::parseDeclaration() {
+  declarationStart_ = lexer_.position();
   bool isVisible = false, isExtern = false, isWeak = false;
   while (peek().kind == TokenKind::Directive && isLinkage(peek().text)) {
     std::string_view d = next().text;
@@ -284,7 +342,7 @@ Parameter ModuleParser::parseParameter() {
   if (p.type.empty()) fail(peek(), "expected a parameter type");
   Token name = expectIdentifier("a parameter name");
   p.name = std::string(name.text);
-  functionSymbols_.insert(name.text);
+  functionSymbols_.emplace(name.text, name.offset);
   p.arraySize = parseArrayDims();
   return p;
 }
@@ -347,17 +405,40 @@ void ModuleParser::parseFunction(const Token& kind, bool isVisible, bool isExter
   if (!function.isEntry && peek().is('(')) parseParameters(function.returns, true);
   Token name = expectIdentifier("a function name");
   function.name = std::string(name.text);
-  moduleSymbols_.insert(name.text);
+  moduleSymbols_.emplace(name.text, name.offset);
   if (peek().is('(')) parseParameters(function.params, false);
   parseFunctionAttributes(function);
   if (accept(';')) {
     module_.functions.push_back(std::move(function));
+    bodies_.push_back(BodyText{declarationStart_});
     return;
   }
   if (!peek().is('{')) fail(peek(), "expected '{' or ';' after the function header, found " + describe(peek()));
   function.hasBody = true;
-  parseBody(function);
+  if (loading_) {
+    parseBody(function);
+    loaded_ = std::move(function);
+    return;
+  }
+  skipBody(function);
+}
+
+void ModuleParser::skipBody(Function& function) {
+  ScanPosition open = lexer_.position();
+  BodyScan scan = scanBody(text_, open);
+  if (!scan.complete) {
+    // The end of the file, an unterminated string or comment: the parser
+    // says which, where.
+    parseBody(function);
+    failAt(open.offset, open.line, static_cast<uint32_t>(open.offset - open.lineStart + 1),
+           "the braces of function '" + function.name + "' do not balance");
+  }
+  instructionCount_ += scan.instructions;
   module_.functions.push_back(std::move(function));
+  bodies_.push_back(BodyText{declarationStart_, scan.end.offset});
+  // Last: seeking lexes the next token, which may fail (and then this body,
+  // recorded, is read first for an earlier error).
+  lexer_.seek(scan.end);
 }
 
 int64_t ModuleParser::parseArrayDims() {
@@ -410,7 +491,7 @@ void ModuleParser::parseInitializer(std::vector<int64_t>& out, int depth) {
 }
 
 void ModuleParser::parseVariables(std::string space, bool isExtern, bool isVisible, bool isWeak,
-                                  std::vector<Variable>& out, std::unordered_set<std::string_view>& names) {
+                                  std::vector<Variable>& out, Symbols& names) {
   Variable base;
   base.space = std::move(space);
   base.isExtern = isExtern;
@@ -427,7 +508,7 @@ void ModuleParser::parseVariables(std::string space, bool isExtern, bool isVisib
     Token name = expectIdentifier("a variable name");
     Variable v = base;
     v.name = std::string(name.text);
-    names.insert(name.text);
+    names.emplace(name.text, name.offset);
     v.pos = TextPos{name.line, name.column};
     v.arraySize = parseArrayDims();
     if (accept('=')) parseInitializer(v.initializer, 0);
@@ -438,10 +519,36 @@ void ModuleParser::parseVariables(std::string space, bool isExtern, bool isVisib
 
 // ---------------------------------------------------------------- entry point
 
-Module parseModule(std::string_view text, std::string path) {
+namespace {
+
+
+void checkSize(std::string_view text, const std::string& path) {
   if (text.size() >= UINT32_MAX) throw ParseError(path, 1, 1, "input is larger than 4 GiB", "");
+}
+
+}  // namespace
+
+ModuleReader::ModuleReader(std::string_view text, std::string path) {
+  checkSize(text, path);
+  parser_ = std::make_unique<ModuleParser>(text, std::move(path));
+  parser_->readModule();
+}
+
+ModuleReader::~ModuleReader() = default;
+
+const Module& ModuleReader::module() const { return parser_->module(); }
+void ModuleReader::load(size_t index) { parser_->loadBody(index); }
+void ModuleReader::release(size_t index) { parser_->releaseBody(index); }
+bool ModuleReader::isLoaded(size_t index) const { return parser_->isLoaded(index); }
+size_t ModuleReader::instructionCount() const { return parser_->instructionCount(); }
+
+Module parseModule(std::string_view text, std::string path) {
+  checkSize(text, path);
   ModuleParser parser(text, std::move(path));
-  return parser.run();
+  parser.readModule();
+  for (size_t i = 0; i < parser.module().functions.size(); ++i)
+    if (parser.module().functions[i].hasBody) parser.loadBody(i);
+  return std::move(parser.module());
 }
 
 }  // namespace fenceline::ptx

@@ -1,4 +1,5 @@
-// The recursive-descent parser behind parseModule (internal to src/ptx).
+// The recursive-descent parser behind ModuleReader and parseModule (internal
+// to src/ptx).
 //
 // ModuleParser.cpp holds the module level (directives, variables, function
 // headers, debug sections); BodyParser.cpp holds function bodies (blocks,
@@ -6,16 +7,24 @@
 // recovery, since one malformed line makes the rest of the model meaningless.
 // Nesting (blocks, vectors, initializers) is bounded so that no input can
 // exhaust the stack.
+//
+// Two passes: readModule() reads the module level and skips each function
+// body with FastScan's scanBody, remembering where it is; loadBody() parses
+// one body later, from its header again, with the module-level facts the
+// first pass gathered (symbols, .debug_str names, the register budget).
+// Errors come out as in one sequential pass: the first in the file wins.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
+#include <vector>
 
 #include "ptx/Ast.h"
 #include "ptx/DebugInfo.h"
 #include "ptx/Lexer.h"
+#include "ptx/Parser.h"
 #include "ptx/Scopes.h"
 
 namespace fenceline::ptx {
@@ -23,7 +32,16 @@ namespace fenceline::ptx {
 class ModuleParser {
  public:
   ModuleParser(std::string_view text, std::string path);
-  Module run();
+  // The first pass: everything but function bodies.
+  void readModule();
+  Module& module() { return module_; }
+  // Parses the body of module().functions[index] into it (it has a body).
+  void loadBody(size_t index);
+  // Frees what loadBody added; the header stays.
+  void releaseBody(size_t index);
+  bool isLoaded(size_t index) const { return bodies_[index].loaded; }
+  // Instructions of all bodies, as counted by the first pass.
+  size_t instructionCount() const { return instructionCount_; }
 
  private:
   static constexpr int kMaxNesting = 64;
@@ -60,10 +78,19 @@ class ModuleParser {
   Parameter parseParameter();
   void parseFunctionAttributes(Function& function);
   // `[.extern] .space attrs .type name[dims] [= init]`; names split by commas.
+  // Symbols by name, with the offset of their first declaration.
+  using Symbols = std::unordered_map<std::string_view, uint32_t>;
   void parseVariables(std::string space, bool isExtern, bool isVisible, bool isWeak, std::vector<Variable>& out,
-                      std::unordered_set<std::string_view>& names);
+                      Symbols& names);
   void parseInitializer(std::vector<int64_t>& out, int depth);
   int64_t parseArrayDims();  // -1 none, 0 [], else product
+
+  void parseSectionStatement(bool isDebugStr);
+  // The first pass's way past a body: records where it is, then skips it.
+  void skipBody(Function& function);
+  // The first error in the file, once the first pass failed with `error`:
+  // that of a body before it, if any.
+  [[noreturn]] void failFirst(const ParseError& error, size_t bodies);
 
   // Function bodies (BodyParser.cpp).
   void parseBody(Function& function);
@@ -89,11 +116,29 @@ class ModuleParser {
   int64_t registersLeft_ = 0;  // the module's register budget (BlockScopes::kModuleRegisterBase)
   // Names an operand may use as a symbol (views into the text): variables and
   // functions declared so far; params, locals and prototypes of this function.
-  std::unordered_set<std::string_view> moduleSymbols_;
-  std::unordered_set<std::string_view> functionSymbols_;
+  // A body may name the module symbols declared before it ('{' at bodyStart_).
+  Symbols moduleSymbols_;
+  Symbols functionSymbols_;
+  uint32_t bodyStart_ = 0;
   bool isKnownSymbol(std::string_view name) const {
-    return functionSymbols_.count(name) || moduleSymbols_.count(name);
+    if (functionSymbols_.count(name)) return true;
+    auto found = moduleSymbols_.find(name);
+    return found != moduleSymbols_.end() && found->second < bodyStart_;
   }
+
+  // Where each function's text is (per module_.functions index).
+  struct BodyText {
+    ScanPosition declaration;  // its first directive (linkage, .entry/.func)
+    size_t end = 0;            // just after the body's '}'
+    bool loaded = false;
+    bool parsedOnce = false;   // its registers are charged to registersLeft_
+  };
+  std::vector<BodyText> bodies_;
+  ScanPosition declarationStart_;
+  // loadBody() in progress: parseFunction parses the body into loaded_.
+  bool loading_ = false;
+  Function loaded_;
+  size_t instructionCount_ = 0;
   // The last token consumed: "expected ';'" and the like point just after it
   // when the unexpected token is on a later line (the usual missing-';' case).
   Token previous_;

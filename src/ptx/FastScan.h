@@ -1,0 +1,52 @@
+// Byte-level scanners for the parts of a PTX file that the first pass of the
+// parser reads without building tokens: function bodies and data sections.
+//
+// The first pass (ModuleParser, "skipping bodies") reads the module level and
+// needs only where each function body ends; a 100 MB file is mostly bodies,
+// and nvcc's `-lineinfo` output is mostly `.section .debug_str` byte lists
+// (82% of a CUTLASS FP8 GEMM). Going through the lexer costs a Token per
+// number; these scanners look at each byte once.
+//
+// Both are conservative: they agree with the lexer on what they accept
+// (comments, strings, the `// begin inline asm` flag, line counting), and
+// stop where they meet anything else, so that the token parser takes over
+// there and reports errors exactly as before.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace fenceline::ptx {
+
+class DebugStrings;
+
+// A position in the text as the lexer tracks it.
+struct ScanPosition {
+  size_t offset = 0;
+  uint32_t line = 1;
+  size_t lineStart = 0;  // offset of the first byte of `line`
+  bool inInlineAsm = false;
+};
+
+struct BodyScan {
+  bool complete = false;  // false: end of file, an unterminated string or comment
+  ScanPosition end;       // just after the closing '}' (when complete)
+  // Statements that are instructions (not directives): what the parser will
+  // count as Function::instructions for nvcc's output, to size the inlining
+  // budget before any body is parsed.
+  size_t instructions = 0;
+};
+
+// From `open`, the offset of a function body's '{', to its matching '}'.
+BodyScan scanBody(std::string_view text, ScanPosition open);
+
+// Consumes the lines of a `.section` from `at` (a token start inside the
+// braces) that have nvcc's shape: blank lines, `label:` alone on its line,
+// and `.b8 N,N,...,N` of decimal bytes (0..255) ending its line. Bytes are
+// added to `strings` (when not null: the section is .debug_str). Returns
+// where it stopped: at the closing '}', at the end of the text, or at the
+// start of a line of any other shape, for the token parser to read.
+ScanPosition scanSectionLines(std::string_view text, ScanPosition at, DebugStrings* strings);
+
+}  // namespace fenceline::ptx

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "model/Comparisons.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -64,31 +65,6 @@ std::optional<IndexFunction> indexFunction(const FunctionModel& fn, InstId inst,
   return std::nullopt;
 }
 
-std::string_view swapped(std::string_view cmp) {
-  static constexpr std::pair<std::string_view, std::string_view> kSwapped[] = {
-      {"lt", "gt"}, {"gt", "lt"}, {"le", "ge"}, {"ge", "le"}, {"lo", "hi"}, {"hi", "lo"}, {"ls", "hs"}, {"hs", "ls"}};
-  for (auto [a, b] : kSwapped)
-    if (cmp == a) return b;
-  return cmp;
-}
-
-std::string_view negated(std::string_view cmp) {
-  static constexpr std::pair<std::string_view, std::string_view> kNegated[] = {
-      {"eq", "ne"}, {"ne", "eq"}, {"lt", "ge"}, {"ge", "lt"}, {"le", "gt"}, {"gt", "le"},
-      {"lo", "hs"}, {"hs", "lo"}, {"ls", "hi"}, {"hi", "ls"}};
-  for (auto [a, b] : kNegated)
-    if (cmp == a) return b;
-  return {};
-}
-
-std::string_view comparisonOf(const Inst& setp) {
-  static constexpr std::string_view kComparisons[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
-  for (const auto& m : setp.syntax->modifiers)
-    for (auto c : kComparisons)
-      if (m == c) return c;
-  return {};
-}
-
 // Narrow `range` by "predicate `reg` (read at `at`) is `value`".
 Range applyCondition(const FunctionModel& fn, InstId at, ptx::RegisterId reg, bool value, std::string_view name,
                      Range range) {
@@ -98,7 +74,7 @@ Range applyCondition(const FunctionModel& fn, InstId at, ptx::RegisterId reg, bo
   if (setp.opcode() != "setp" || setp.operands.size() < 3 || setp.operands[0].kind != ptx::Operand::Kind::Register ||
       setp.operands[0].reg != reg || setp.operands.size() > 3)  // a combining setp (.and p) is left alone
     return range;
-  std::string_view cmp = comparisonOf(setp);
+  std::string_view cmp = comparisonOf(*setp.syntax);
   if (cmp.empty()) return range;
   int indexOperand = 1;
   AbstractValue bound = fn.values->operandValue(d, 2);
@@ -106,11 +82,11 @@ Range applyCondition(const FunctionModel& fn, InstId at, ptx::RegisterId reg, bo
     bound = fn.values->operandValue(d, 1);
     if (!bound.isConstant()) return range;
     indexOperand = 2;
-    cmp = swapped(cmp);
+    cmp = swappedComparison(cmp);
   }
   const auto f = indexFunction(fn, d, indexOperand, name);
   if (!f) return range;
-  if (!value) cmp = negated(cmp);
+  if (!value) cmp = negatedComparison(cmp);
   const int64_t b = bound.constant;
   Range allowed{-kLimit, kLimit};
   if (cmp == "eq") allowed = preimage(*f, b, b);

@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/Comparisons.h"
 #include "model/IntegerDivision.h"
 #include "model/Operands.h"
 #include "model/ReachingDefinitions.h"
@@ -128,16 +129,7 @@ using Range = std::pair<int64_t, int64_t>;
 // The range of a value that is known to satisfy `value <cmp> bound` (or to
 // fail it, when `holds` is false). Comparisons as setp writes them.
 std::optional<Range> clip(Range r, std::string_view cmp, int64_t bound, bool holds) {
-  auto negate = [](std::string_view c) -> std::string_view {
-    if (c == "eq") return "ne";
-    if (c == "ne") return "eq";
-    if (c == "lt" || c == "lo") return "ge";
-    if (c == "le" || c == "ls") return "gt";
-    if (c == "gt" || c == "hi") return "le";
-    if (c == "ge" || c == "hs") return "lt";
-    return "";
-  };
-  if (!holds) cmp = negate(cmp);
+  if (!holds) cmp = negatedComparison(cmp);
   if (cmp == "eq") r = {std::max(r.first, bound), std::min(r.second, bound)};
   else if (cmp == "ne") {
     if (r.first == bound) ++r.first;
@@ -152,15 +144,6 @@ std::optional<Range> clip(Range r, std::string_view cmp, int64_t bound, bool hol
 }
 
 bool comparisonUnknown(std::string_view cmp) { return cmp.empty(); }
-
-// The comparison of a setp: eq, ne, lt, ... (the first modifier that is one).
-std::string_view comparisonOf(const ptx::Instruction& setp) {
-  static constexpr std::string_view kComparisons[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
-  for (const auto& m : setp.modifiers)
-    for (auto c : kComparisons)
-      if (m == c) return c;
-  return {};
-}
 
 bool isIntegerConversion(const ptx::Instruction& i) {
   // cvt.u64.u32, cvt.s64.s32, cvt.u32.u64 ...: integer to integer (no rounding modifier needed).
@@ -423,13 +406,7 @@ struct ValueAnalysis::Impl {
     // comparison when the constant comes first).
     if (left.isConstant() && !right.isConstant()) {
       std::swap(left, right);
-      static constexpr std::pair<std::string_view, std::string_view> kSwapped[] = {
-          {"lt", "gt"}, {"gt", "lt"}, {"le", "ge"}, {"ge", "le"}, {"lo", "hi"}, {"hi", "lo"}, {"ls", "hs"}, {"hs", "ls"}};
-      for (auto [a, b] : kSwapped)
-        if (cmp == a) {
-          cmp = b;
-          break;
-        }
+      cmp = swappedComparison(cmp);
     }
     if (!left.known) return v;
     // The wrap test compares two registers whose difference is a constant:

@@ -141,11 +141,43 @@ AbstractValue subtract(const AbstractValue& a, const AbstractValue& b, const std
   return add(a, scale(b, -1, opaqueName), opaqueName);
 }
 
+namespace {
+
+// The objects a base may be: its alternatives, or the base itself.
+std::vector<std::string> baseChoices(const AbstractValue& v) {
+  return v.alternatives.empty() ? std::vector<std::string>{v.base} : v.alternatives;
+}
+
+// Bases that point into memory (not a plain number, not an unknown object).
+bool isPointerBase(AbstractValue::BaseKind kind) {
+  using K = AbstractValue::BaseKind;
+  return kind == K::SharedSymbol || kind == K::GlobalSymbol || kind == K::Param || kind == K::Loaded;
+}
+
+// The base of a join of two different bases of one kind: the choice of both
+// sets of objects. False when the kinds or spaces differ or the choice grows
+// past kMaxAlternatives.
+bool chooseBase(const AbstractValue& a, const AbstractValue& b, AbstractValue& r) {
+  if (a.baseKind != b.baseKind || !isPointerBase(a.baseKind) || a.space != b.space) return false;
+  std::vector<std::string> names = baseChoices(a), more = baseChoices(b);
+  names.insert(names.end(), more.begin(), more.end());
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  if (names.size() > kMaxAlternatives) return false;
+  r.base.clear();
+  for (const auto& n : names) r.base += (r.base.empty() ? "" : "|") + n;
+  r.alternatives = std::move(names);
+  return true;
+}
+
+}  // namespace
+
 AbstractValue join(const AbstractValue& a, const AbstractValue& b, const std::string& joinName) {
   if (a == b) return a;
   if (!a.known || !b.known) return top();
-  if (a.baseKind != b.baseKind || a.base != b.base) return top();
   AbstractValue r = a;
+  if (a.baseKind != b.baseKind || a.base != b.base)
+    if (!chooseBase(a, b, r)) return top();
   r.terms.clear();
   r.constant = 0;
   if (a.space != b.space) r.space = a.hasBase() ? a.space : Space::None;

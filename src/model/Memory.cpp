@@ -4,6 +4,7 @@
 #include "model/Memory.h"
 
 #include <algorithm>
+#include <numeric>
 #include <limits>
 #include <tuple>
 
@@ -73,7 +74,40 @@ MemoryAnalysis::MemoryAnalysis(const FunctionModel& fn) : fn_(fn) {}
 
 namespace {
 
+MemoryObject objectOfBase(const FunctionModel& fn, const AbstractValue& v, InstId at);
+
+// A value that points into one of several objects: the object when they all
+// map to one (two extern shared arrays are the one dynamic buffer), else the
+// choice of them, when they are of one kind.
+MemoryObject objectOfChoice(const FunctionModel& fn, const AbstractValue& v, InstId at) {
+  std::vector<MemoryObject> choices;
+  for (const auto& name : v.alternatives) {
+    AbstractValue one = v;
+    one.alternatives.clear();
+    one.base = name;
+    MemoryObject object = objectOfBase(fn, one, at);
+    if (!object.known() || (!choices.empty() && object.kind != choices.front().kind)) return {};
+    if (std::find(choices.begin(), choices.end(), object) == choices.end()) choices.push_back(object);
+  }
+  if (choices.empty()) return {};
+  if (choices.size() == 1) return choices.front();
+  std::sort(choices.begin(), choices.end());
+  MemoryObject choice;
+  choice.kind = choices.front().kind;
+  choice.space = choices.front().space;
+  for (const auto& c : choices) {
+    choice.alternatives.push_back(c.name);
+    choice.name += (choice.name.empty() ? "" : "|") + c.name;
+  }
+  return choice;
+}
+
 MemoryObject objectFromValue(const FunctionModel& fn, const AbstractValue& v, InstId at) {
+  if (v.known && !v.alternatives.empty()) return objectOfChoice(fn, v, at);
+  return objectOfBase(fn, v, at);
+}
+
+MemoryObject objectOfBase(const FunctionModel& fn, const AbstractValue& v, InstId at) {
   MemoryObject object;
   if (!v.known) return object;
   switch (v.baseKind) {
@@ -127,6 +161,26 @@ std::optional<std::vector<int64_t>> startOffsets(const AbstractValue& v) {
   std::sort(offsets.begin(), offsets.end());
   offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
   return offsets;
+}
+
+// Offsets too many to list, but on one stride: a = ka + sum(ci * xi) and
+// b = kb + sum(dj * yj), every term an independent integer, so a - b is
+// ka - kb plus a multiple of g, the gcd of all the coefficients. [a, a + sizeA)
+// and [b, b + sizeB) meet only if some such difference lies in (-sizeB,
+// sizeA): two fields of one struct in an array of structs
+// (`boxes[blockIdx.x].inbound` at 24 * ctaid, `.expected` at 24 * ctaid + 8)
+// never meet, whichever blocks read them.
+bool apartByStride(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB) {
+  if (!a.known || !b.known) return false;
+  uint64_t g = 0;
+  for (const auto* v : {&a, &b})
+    for (const auto& t : v->terms) g = std::gcd(g, static_cast<uint64_t>(t.coefficient < 0 ? -t.coefficient : t.coefficient));
+  if (g == 0 || g > (uint64_t(1) << 62)) return false;
+  const int64_t stride = static_cast<int64_t>(g);
+  int64_t difference;
+  if (__builtin_sub_overflow(a.constant, b.constant, &difference)) return false;
+  const int64_t r = ((difference % stride) + stride) % stride;  // a - b = r (mod stride), r in [0, stride)
+  return r >= sizeA && stride - r >= sizeB;
 }
 
 // Does some [a, a + sizeA) overlap some [b, b + sizeB)?
@@ -304,9 +358,38 @@ MemoryLocation MemoryAnalysis::copySource(InstId copy) const {
   return location(copy, e.source, copyExtent(copy, e.source));
 }
 
+namespace {
+
+// The single objects a (possibly chosen) object may be.
+std::vector<MemoryObject> choicesOf(const MemoryObject& object) {
+  if (object.alternatives.empty()) return {object};
+  std::vector<MemoryObject> out;
+  for (const auto& name : object.alternatives) {
+    MemoryObject one = object;
+    one.alternatives.clear();
+    one.name = name;
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
+}  // namespace
+
 AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation& b) const {
   if (a.address >= 0 && a.address == b.address) return AliasResult::Must;
   if (disjointSpaces(a.space, b.space)) return AliasResult::No;
+  // A choice of objects: disjoint only when every choice is.
+  if (!a.object.alternatives.empty() || !b.object.alternatives.empty()) {
+    for (const MemoryObject& x : choicesOf(a.object))
+      for (const MemoryObject& y : choicesOf(b.object)) {
+        MemoryLocation la = a, lb = b;
+        la.object = x;
+        lb.object = y;
+        la.address = lb.address = -1;
+        if (alias(la, lb) != AliasResult::No) return AliasResult::May;
+      }
+    return AliasResult::No;
+  }
   using K = MemoryObject::Kind;
   const bool kernel = fn_.function && fn_.function->isEntry;
   auto isNamedMemory = [](K k) { return k == K::SharedSymbol || k == K::DynamicShared || k == K::GlobalSymbol; };
@@ -324,11 +407,31 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
       return AliasResult::No;
     // Pointers read from different addresses (different fields, different
     // table entries) are different objects unless something says otherwise.
-    if (a.object.kind == K::Loaded && b.object.kind == K::Loaded) return AliasResult::No;
+    if (a.object.kind == K::Loaded && b.object.kind == K::Loaded)
+      return slotsMayCoincide(a.object, b.object) ? AliasResult::May : AliasResult::No;
     return AliasResult::May;
   }
   if (a.bytes && b.bytes && !a.bytes->overlaps(*b.bytes)) return AliasResult::No;
   return AliasResult::May;
+}
+
+// What says otherwise: the two slots the pointers were read from may be one
+// word, on bounded evidence: both slot addresses have bounded offsets into
+// one object and the analysis cannot keep them apart (`boxes[blockIdx.x].f`
+// and `boxes[0].f`: blockIdx.x may be 0). Slots indexed by values it knows
+// nothing of (`ptrs[peer]`, `ptrs[rank]`, two parameters) stay apart, by the
+// rule above.
+bool MemoryAnalysis::slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const {
+  if (!fn_.values || slotDepth_ > kMaxSlotDepth) return false;
+  const InstId la = fn_.values->pointerLoad(a.name), lb = fn_.values->pointerLoad(b.name);
+  if (la < 0 || lb < 0) return false;
+  const int oa = fn_.instructions[la].effect.address, ob = fn_.instructions[lb].effect.address;
+  const MemoryLocation sa = location(la, oa), sb = location(lb, ob);
+  if (!sa.bytes || !sb.bytes || sa.bytes->end == kUnbounded || sb.bytes->end == kUnbounded) return false;
+  ++slotDepth_;
+  const bool coincide = alias(la, oa, lb, ob) != AliasResult::No;
+  --slotDepth_;
+  return coincide;
 }
 
 AliasResult MemoryAnalysis::alias(InstId a, int oa, InstId b, int ob) const { return alias(a, oa, 0, b, ob, 0); }
@@ -346,6 +449,7 @@ AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int
   const int64_t bytesA = sizeA == 0 ? fa.accessSize : sizeA, bytesB = sizeB == 0 ? fb.accessSize : sizeB;
   if (bytesA > 0 && bytesB > 0 && fa.starts && fb.starts)
     return anyOverlap(*fa.starts, bytesA, *fb.starts, bytesB) ? result : AliasResult::No;
+  if (bytesA > 0 && bytesB > 0 && apartByStride(fa.value, bytesA, fb.value, bytesB)) return AliasResult::No;
   return result;
 }
 

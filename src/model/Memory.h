@@ -8,9 +8,12 @@
 //  - objects: a shared symbol; the dynamic shared buffer (every `extern
 //    .shared` array starts at the same address, so they are one object and
 //    their offsets compare directly); a global symbol; a kernel parameter or
-//    a field of a by-value struct parameter; a pointer loaded from memory
-//    (named by the address it was loaded from: a struct field, a pointer
-//    table entry); unknown;
+//    a field of a by-value struct parameter (or the choice of several
+//    fields: a bounded index, a `selp` of two tables); a pointer loaded from
+//    memory (named by the address it was loaded from: a struct field, a
+//    pointer table entry; two such pointers alias only when their slots may
+//    be one word on bounded evidence, `boxes[blockIdx.x].f` and
+//    `boxes[0].f`); unknown;
 //  - bytes: the offset range from the value analysis (bounded stage indices
 //    keep a ring of N stages inside [base, base + N * STAGE)), widened by the
 //    access size or a copy's extent (its size operand, or the expect_tx byte
@@ -50,6 +53,9 @@ struct MemoryObject {
   Kind kind = Kind::Unknown;
   std::string name;  // symbol, parameter (and field offset), or the loaded-from address
   Space space = Space::Generic;
+  // One of several objects of this kind (a `selp` of two parameter fields):
+  // their names, sorted; `name` is then them joined by '|'. Empty: one object.
+  std::vector<std::string> alternatives;
 
   bool known() const { return kind != Kind::Unknown; }
   bool operator==(const MemoryObject& o) const { return kind == o.kind && name == o.name; }
@@ -150,6 +156,9 @@ class MemoryAnalysis {
   const OperandFacts& facts(InstId inst, int operand) const;
   int64_t computeAccessSize(InstId inst, int operand) const;
   int64_t stageSiblingBound(InstId copy, int operand, int64_t stride) const;
+  bool slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const;
+  static constexpr int kMaxSlotDepth = 4;  // pointers read through pointers read through ...
+  mutable int slotDepth_ = 0;
 
   const FunctionModel& fn_;
   mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;

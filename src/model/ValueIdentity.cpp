@@ -194,6 +194,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
       }
       if (ops.size() >= 2 && ops[1].kind == Kind::Address && ops[1].base.kind == Kind::Symbol)
         return "param:" + ops[1].base.symbol + (ops[1].offset ? "+" + std::to_string(ops[1].offset) : "");
+      if (std::string field = parameterField(d, depth); !field.empty()) return field;
     }
     if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size())
       return "load(" + keyOfOperand(ops[inst.effect.address], d, depth + 1) + ")";
@@ -311,11 +312,41 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
       }
       if (address.base.kind == Kind::Symbol)
         return "param:" + address.base.symbol + (address.offset ? "+" + std::to_string(address.offset) : "");
+      if (std::string field = parameterField(d, depth); !field.empty()) return field;
+      // An indexed field (`params.table[i]`): the parameter is the table.
+      if (std::string param = parameterOf(d, depth); !param.empty()) return "param:" + param;
       return {};
     }
     std::string table = rootOfAddress(address, d, depth + 1);
     return "loaded(" + table + ")";
   }
+  return {};
+}
+
+// `ld.param [%rd + k]` with %rd the kernel parameter's address (`mov.b64 %rd,
+// p`, plus constants): field k of p, named as a direct `ld.param [p + k]` is
+// ("param:p+k"), so both forms give one key and one root. Empty otherwise.
+std::string ValueIdentity::parameterField(InstId load, int depth) const {
+  const auto& address = fn_.instructions[load].operands[1];
+  if (address.kind != Kind::Address || address.base.kind != Kind::Register) return {};
+  Affine base = parseKey(keyOf(address.base.reg, load, depth + 1));
+  const std::string param = parameterOf(load, depth);
+  if (param.empty() || base.symbolic != "sym:" + param) return {};
+  const int64_t offset = wrappingAdd(base.constant, address.offset);
+  return "param:" + param + (offset ? "+" + std::to_string(offset) : "");
+}
+
+// The kernel parameter whose address an `ld.param [%rd + ...]` reads through
+// (the root of %rd is that parameter's symbol), or empty.
+std::string ValueIdentity::parameterOf(InstId load, int depth) const {
+  const Inst& inst = fn_.instructions[load];
+  const auto& address = inst.operands[1];
+  if (address.kind != Kind::Address || address.base.kind != Kind::Register || !fn_.function ||
+      inst.origin != fn_.function)
+    return {};
+  const std::string root = rootOf(address.base.reg, load, depth + 1);
+  for (const auto& p : fn_.function->params)
+    if (root == "sym:" + p.name) return p.name;
   return {};
 }
 

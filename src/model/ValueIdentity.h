@@ -79,6 +79,8 @@ class ValueIdentity {
   std::string keyOfOperand(const ptx::Operand& op, InstId at, int depth) const;
   std::string rootOf(ValueReg reg, InstId at, int depth) const;
   std::string rootOfAddress(const ptx::Operand& address, InstId at, int depth) const;
+  std::string parameterField(InstId load, int depth) const;
+  std::string parameterOf(InstId load, int depth) const;
 
   const FunctionModel& fn_;
   const std::vector<std::vector<InstId>>& definitions_;

@@ -171,6 +171,8 @@ struct ValueAnalysis::Impl {
   std::unique_ptr<detail::ValueIdentity> identity;
   // Assumed ranges of loop-carried registers while a bound is being verified.
   std::unordered_map<ValueReg, Range> hypothesis;
+  // The load behind each Loaded base (the first of identical loads).
+  std::unordered_map<std::string, InstId> pointerLoads;
   // Every integer constant a setp compares with, and its neighbours (the
   // widening thresholds: `s + 1 == N` bounds s by N - 1).
   std::vector<int64_t> thresholds;
@@ -564,19 +566,70 @@ struct ValueAnalysis::Impl {
     if ((op == "min" || op == "max") && !s.hasModifier("f32") && !s.hasModifier("f64")) return minMax(d, opaque);
     if (op == "ld" && s.hasModifier("param")) {
       if (inst.boundStore >= 0) return nonTop(src(inst.boundStore, 1), opaque);
-      const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
-      if (a.kind == Kind::Address && a.base.kind == Kind::Symbol && inst.origin == fn.function) {
-        // A kernel's pointer params point to global memory; a .func's may point anywhere.
-        // A field of a by-value struct param is its own object: "p_param_0+48".
-        Space sp = fn.function->isEntry ? Space::Global : Space::Generic;
-        for (const auto& p : fn.function->params)
-          if (p.name == a.base.symbol)
-            return values::object(BaseKind::Param, a.offset ? p.name + "+" + std::to_string(a.offset) : p.name, sp);
-      }
+      if (auto field = parameterField(d)) return *field;
       return term(opaque);
     }
     if (op == "ld" || op == "ldu") return loadedValue(d, opaque);
     return term(opaque);
+  }
+
+  // `ld.param [p + k]`: the value of field k of the kernel's parameter p, a
+  // pointer into an object of its own ("p_param_0+48": the fields of a
+  // by-value struct are different pointers). The address is the parameter's
+  // symbol, or a register holding the parameter's address at a constant
+  // offset (nvcc's `mov.b64 %rd, p; ld.param.u64 %r, [%rd+136]`, once some
+  // field of p is indexed at run time). A kernel's pointer parameters point to
+  // global memory; a .func's may point anywhere.
+  // An index into the parameter (`params.table[i]`, i bounded: `i % 8`, a
+  // bounded loop counter, a `selp` of two tables) makes the value the choice
+  // of the fields it may read: a load is naturally aligned (PTX ISA, "Memory
+  // Operations"), so a w-byte load reads at offsets that are multiples of w,
+  // at most values::kMaxAlternatives of them.
+  std::optional<AbstractValue> parameterField(InstId d) {
+    const Inst& inst = fn.instructions[d];
+    const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
+    if (a.kind != Kind::Address || inst.origin != fn.function) return std::nullopt;
+    AbstractValue address;
+    if (a.base.kind == Kind::Symbol) address = symbolValue(inst, a.base.symbol);
+    else if (a.base.kind == Kind::Register) address = valueOf(a.base.reg, d);
+    if (!address.known || address.baseKind != BaseKind::Param || address.space != Space::Param ||
+        !address.alternatives.empty())
+      return std::nullopt;
+    const ptx::Parameter* param = nullptr;
+    for (const auto& p : fn.function->params)
+      if (p.name == address.base) param = &p;
+    if (!param) return std::nullopt;
+    address = add(address, constant(a.offset), name(d, "field"));
+    const Space sp = fn.function->isEntry ? Space::Global : Space::Generic;
+    auto field = [&](int64_t offset) {
+      return values::object(BaseKind::Param, offset ? param->name + "+" + std::to_string(offset) : param->name, sp);
+    };
+    if (address.terms.empty()) return field(address.constant);
+    const int64_t width = scalarWidth(*inst.syntax);
+    auto range = address.offsetRange();
+    if (width <= 0 || !range || range->first < 0) return std::nullopt;
+    const int64_t first = (range->first + width - 1) / width * width;
+    if (range->second < first || (range->second - first) / width + 1 > int64_t(values::kMaxAlternatives))
+      return std::nullopt;
+    std::optional<AbstractValue> choice;
+    for (int64_t offset = first; offset <= range->second; offset += width)
+      choice = choice ? join(*choice, field(offset), name(d, "fields")) : field(offset);
+    if (choice && choice->known) choice->terms.clear();  // each choice is a field's own pointer
+    return choice && choice->known ? choice : std::nullopt;
+  }
+
+  // The bytes of a scalar load or store's type (.u64: 8); 0 for a vector.
+  static int64_t scalarWidth(const ptx::Instruction& s) {
+    static constexpr std::pair<std::string_view, int64_t> kWidths[] = {
+        {"8", 1}, {"16", 2}, {"32", 4}, {"64", 8}};
+    int64_t width = 0;
+    for (const auto& m : s.modifiers) {
+      if (m == "v2" || m == "v4" || m == "v8") return 0;
+      if (m.size() < 2 || (m[0] != 'u' && m[0] != 's' && m[0] != 'b')) continue;
+      for (const auto& [bits, bytes] : kWidths)
+        if (std::string_view(m).substr(1) == bits) width = bytes;
+    }
+    return width;
   }
 
   // A 64-bit scalar load reads a pointer (a struct field, a pointer-table
@@ -595,7 +648,9 @@ struct ValueAnalysis::Impl {
     if (!pointerWide) return term(opaque);
     std::string from = identity->addressKey(d, e.address);
     if (from.empty()) return term(opaque);
-    return values::object(BaseKind::Loaded, "load(" + from + ")", Space::Generic);
+    std::string object = "load(" + from + ")";
+    pointerLoads.emplace(object, d);
+    return values::object(BaseKind::Loaded, std::move(object), Space::Generic);
   }
 
   AbstractValue nonTop(AbstractValue v, const std::string& opaque) { return v.known ? v : term(opaque); }
@@ -778,7 +833,10 @@ struct ValueAnalysis::Impl {
       return term(opaque);
     }
     bool isSigned = s.hasModifier("s32") || s.hasModifier("s64");
-    auto range = a.offsetRange();
+    // The numeric range of a value: an address (a value with a base) has only
+    // a range of offsets from a base whose number is unknown.
+    auto numericRange = [](const AbstractValue& v) { return v.hasBase() ? std::nullopt : v.offsetRange(); };
+    auto range = numericRange(a);
     bool nonNegative = range && range->first >= 0;
     if (op == "and" && (b.isConstant() || a.isConstant())) {
       int64_t mask = b.isConstant() ? b.constant : a.constant;
@@ -790,7 +848,7 @@ struct ValueAnalysis::Impl {
         if (k > 1 && (k & (k - 1)) == 0 && (mask & (k - 1)) == 0)
           return scale(term(opaque, 0, mask / k), k, opaque);
       }
-      auto other = b.isConstant() ? range : b.offsetRange();
+      auto other = b.isConstant() ? range : numericRange(b);
       const bool otherNonNegative = other && other->first >= 0;
       if (mask >= 0) return term(opaque, 0, otherNonNegative ? std::min(mask, other->second) : mask);
       if (otherNonNegative) return term(opaque, 0, other->second);  // and only clears bits
@@ -805,7 +863,7 @@ struct ValueAnalysis::Impl {
     }
     if ((op == "or" || op == "xor") && nonNegative) {
       // Both non-negative and bounded: the result stays below the next power of two.
-      auto rb = b.offsetRange();
+      auto rb = numericRange(b);
       if (rb && rb->first >= 0 && range->second < (int64_t(1) << 40) && rb->second < (int64_t(1) << 40)) {
         int64_t top = std::max(range->second, rb->second), limit = 1;
         while (limit <= top) limit <<= 1;
@@ -885,6 +943,11 @@ ValueAnalysis::Identities ValueAnalysis::identitiesNamed(InstId at, int operand)
 }
 
 const detail::ValueIdentity& ValueAnalysis::identityEngine() const { return *impl_->identity; }
+
+InstId ValueAnalysis::pointerLoad(const std::string& loadedBase) const {
+  auto found = impl_->pointerLoads.find(loadedBase);
+  return found == impl_->pointerLoads.end() ? -1 : found->second;
+}
 
 const ptx::Variable* ValueAnalysis::variable(InstId at, const std::string& symbol) const {
   if (at < 0 || static_cast<size_t>(at) >= impl_->fn.instructions.size()) return nullptr;

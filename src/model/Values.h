@@ -32,6 +32,11 @@ struct AbstractValue {
   enum class BaseKind { None, SharedSymbol, GlobalSymbol, Param, Unknown, Loaded };
   BaseKind baseKind = BaseKind::None;
   std::string base;         // symbol or param name (or the loaded-from address)
+  // A choice between pointers into different objects of one kind (`selp` of
+  // two parameter fields, a merge of two tables): the value points into one
+  // of these (sorted, at least two); `base` is then their names joined by
+  // '|', so that equal choices compare equal wherever bases are compared.
+  std::vector<std::string> alternatives;
   Space space = Space::None;  // what space the value points into, when a pointer
   int64_t constant = 0;
   struct Term {
@@ -96,6 +101,10 @@ class ValueAnalysis {
   bool isMerged(InstId at, int operand) const;
   // The value is the special register `name` itself ("%cluster_ctarank").
   bool isSpecialRegister(InstId at, int operand, std::string_view name) const;
+
+  // The load that read a Loaded base's pointer (its name, AbstractValue::base,
+  // as a value of this analysis gave it), or -1.
+  InstId pointerLoad(const std::string& loadedBase) const;
 
   // For MemoryAnalysis: the identity engine and the symbol lookup.
   const detail::ValueIdentity& identityEngine() const;

@@ -66,3 +66,28 @@ extern "C" __global__ void rank_table(float** ptrs, unsigned** flags, const floa
   }
   out[threadIdx.x] = ptrs[rank][peer * 256 + threadIdx.x];
 }
+
+// Pointer tables inside a by-value parameter struct, indexed at run time
+// (a collective's signal and two staging tables, one per slot): nvcc then
+// takes the parameter's address (`mov.b64 %rd, param`) and reads the fields
+// through it (`ld.param.u64 [%rd+72]`). signals[0] is a field of its own;
+// staging0[dst] / staging1[dst] picked by a slot read from memory is one of
+// the slot tables' sixteen fields, never signals[0]; signals[k & 7] is one of
+// the signal table's eight fields, so it may be signals[0].
+struct Tables {
+  unsigned* signals[8];
+  float* staging0[8];
+  float* staging1[8];
+};
+
+extern "C" __global__ void param_tables(Tables t, const unsigned* slot_word, int k) {
+  const unsigned slot = *slot_word & 1u;
+#pragma unroll 1
+  for (int pass = 1; pass < 8; ++pass) {
+    const int dst = (k + pass) & 7;
+    float* staging = slot == 0 ? t.staging0[dst] : t.staging1[dst];
+    asm volatile("st.volatile.global.f32 [%0], %1;" ::"l"(staging + threadIdx.x), "f"(1.0f) : "memory");
+  }
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(t.signals[0]), "r"(1u) : "memory");
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(t.signals[k & 7]), "r"(2u) : "memory");
+}

@@ -182,12 +182,37 @@ bool ProtocolModel::isSignalCandidate(InstId i) const {
 // The partner is outside the kernel (the host through mapped memory, a later
 // kernel) when no poll here reads the flag. Judged only on clear evidence: one
 // word of a parameter object, the same for every thread, written by a
-// volatile/relaxed/stronger store or by an atomic at explicit .sys scope. A
-// relaxed .gpu counter (a count of results, a work index) is not evidence.
+// volatile/relaxed/stronger store, by an atomic at explicit .sys scope, or by
+// an atomic that sets the word to one value for the whole launch
+// (isLaunchValuePublish). A relaxed .gpu counter (a count of results, a work
+// index) is not evidence.
 bool ProtocolModel::isOutboundSignal(InstId i) const {
   const MemoryEffect& e = fn_.instructions[i].effect;
-  if (e.kind == EffectKind::ReadModifyWrite && e.scope != Scope::Sys) return false;
+  if (e.kind == EffectKind::ReadModifyWrite && e.scope != Scope::Sys && !isLaunchValuePublish(i)) return false;
   return root(i).kind == MemoryObject::Kind::Param && isLaunchUniformParamWord(fn_, i);
+}
+
+// An integer exchange, max or min (`atomicExch(done, 1)`, `atomicMax(epoch,
+// iteration)`) whose operand is a constant or a scalar parameter: it sets the
+// word to a value that means "this launch got here", a flag, not data (a max
+// of thread data is a reduction: its operand varies by thread) and not a
+// count (an add).
+bool ProtocolModel::isLaunchValuePublish(InstId i) const {
+  const Inst& inst = fn_.instructions[i];
+  static constexpr std::string_view kSetting[] = {"exch", "max", "min"};
+  if (!std::any_of(std::begin(kSetting), std::end(kSetting), [&](std::string_view m) { return inst.hasModifier(m); }) ||
+      inst.hasModifier("f32") || inst.hasModifier("f64") || inst.hasModifier("f16") || inst.hasModifier("bf16"))
+    return false;
+  const int value = static_cast<int>(inst.operands.size()) - 1;
+  if (value <= inst.effect.address) return false;
+  if (fn_.values->constantOf(i, value)) return true;
+  const ptx::Operand& op = inst.operands[value];
+  if (op.kind != ptx::Operand::Kind::Register) return false;
+  const InstId def = fn_.values->definition(op.reg, i);
+  if (def < 0 || !fn_.function || !fn_.function->isEntry) return false;
+  // A kernel's own parameter (not a .func's, bound to what its caller passed).
+  const Inst& load = fn_.instructions[def];
+  return load.opcode() == "ld" && load.hasModifier("param") && load.boundStore < 0 && load.origin == fn_.function;
 }
 
 // --- Queries --------------------------------------------------------------
@@ -463,8 +488,20 @@ bool ProtocolModel::isPublishedWrite(InstId write, InstId signal) const {
     MemoryObject a = root(write), b = root(signal);
     if (!a.known() || a == b) return false;
   }
-  if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), signal)) return true;
+  if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), signal))
+    return !isProtocolStateOfOutboundFlag(write, signal);
   return mayBeReadAfterWait(write, signal);
+}
+
+// An outbound flag is judged on clear evidence only: data written, then the
+// flag raised. Atomics and flag stores on the flag's own object before it (the
+// last block's pattern: count the arrivals in the word next to the epoch,
+// reset the count, flip the epoch) are the protocol's own state, not the data
+// it publishes; plain stores there (a result next to its ready flag) are data.
+bool ProtocolModel::isProtocolStateOfOutboundFlag(InstId write, InstId signal) const {
+  if (!isFlagWrite(fn_.instructions[write].effect)) return false;
+  MemoryObject a = root(write), b = root(signal);
+  return a.known() && a == b;
 }
 
 // --- Ordering and scope ---------------------------------------------------

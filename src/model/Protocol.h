@@ -177,6 +177,8 @@ class ProtocolModel {
   std::optional<ReadOnlyField> readOnlyFieldOf(InstId pointerLoad) const;
   bool isSignalCandidate(InstId inst) const;
   bool isOutboundSignal(InstId inst) const;
+  bool isLaunchValuePublish(InstId inst) const;
+  bool isProtocolStateOfOutboundFlag(InstId write, InstId signal) const;
   bool mayBeWrittenByKernel(InstId read) const;  // memoized
   bool computeMayBeWrittenByKernel(InstId read) const;
   // Some signal of this kernel may write the polled word: the partner is

@@ -13,7 +13,9 @@
 // Who executes an instruction comes from ThreadRoles; where it does not
 // answer "one thread of one block", the dominating branch conditions are read
 // here as well: `ctaid.* == 0` and `tid.* == 0` tests, alone or combined with
-// `or` (of the ids or of the predicates), and `and`/`not` of predicates.
+// `or` (of the ids or of the predicates), and `and`/`not` of predicates. A
+// condition holds where its branch edge dominates, not merely its target: the
+// join after `if (blockIdx.x == 0) goto publish;` runs in every block.
 #include <set>
 
 #include <fmt/format.h>
@@ -69,6 +71,17 @@ void idTests(const FunctionModel& fn, model::ValueReg reg, InstId at, bool value
   }
 }
 
+// Every path from the entry to `block` takes the edge from -> to: `to` dominates `block`,
+// and `to` is entered only through that edge (its other predecessors, back edges of a loop
+// headed by `to`, are dominated by `to`). A join where the branch target meets other paths
+// (block 0 skipping a loop the other blocks run) is dominated by the target, not by the edge.
+bool edgeDominates(const FunctionModel& fn, BlockId from, BlockId to, BlockId block) {
+  if (!fn.dominates(to, block)) return false;
+  for (BlockId p : fn.blocks[to].predecessors)
+    if (p != from && !fn.dominates(to, p)) return false;
+  return true;
+}
+
 bool oneThreadOfOneBlock(const ProtocolModel& ctx, InstId inst) {
   const FunctionModel& fn = ctx.function();
   if (fn.roles && fn.roles->instructionSet(inst) == ThreadSet::OneBlockThread) return true;
@@ -87,8 +100,8 @@ bool oneThreadOfOneBlock(const ProtocolModel& ctx, InstId inst) {
     BlockId fallThrough = -1, taken = -1;
     for (BlockId s : bb.successors) (fn.blocks[s].first == bb.last ? fallThrough : taken) = s;
     if (fallThrough < 0 || taken < 0) continue;
-    bool viaTaken = fn.dominates(taken, block) && !fn.dominates(fallThrough, block);
-    bool viaFall = fn.dominates(fallThrough, block) && !fn.dominates(taken, block);
+    bool viaTaken = edgeDominates(fn, b, taken, block) && !fn.dominates(fallThrough, block);
+    bool viaFall = edgeDominates(fn, b, fallThrough, block) && !fn.dominates(taken, block);
     if (!viaTaken && !viaFall) continue;
     bool value = viaTaken != br.guard->negated;
     idTests(fn, br.guard->reg, branch, value, tests);

@@ -46,9 +46,11 @@ while read -r name src extra; do
   fi
   echo "build.sh: $name: nvcc $(basename "$src")"
   t0=$(now)
+  # The line's own flags come first, so that its -I folders (a library's vendored CUTLASS or
+  # CCCL) take precedence over the wheel's CUTLASS.
   nice -n 19 "$cuda_bin/nvcc" -ptx -lineinfo -std=c++17 -gencode=arch=compute_${arch#sm_},code=$arch \
-    --expt-relaxed-constexpr -I"$cutlass/include" -I"$cutlass/tools/util/include" \
-    -I"$cutlass/examples/common" -I"$here/tus" "${flags[@]}" -o "$ptx.tmp" "$src" \
+    --expt-relaxed-constexpr "${flags[@]}" -I"$cutlass/include" -I"$cutlass/tools/util/include" \
+    -I"$cutlass/examples/common" -I"$here/tus" -o "$ptx.tmp" "$src" \
     >"$ptxdir/$name.nvcc.log" 2>&1 || { cat "$ptxdir/$name.nvcc.log" >&2; exit 1; }
   t1=$(now)
   mv "$ptx.tmp" "$ptx"

@@ -6,7 +6,9 @@
 #   nvidia-cutlass 4.2.0.0: CUTLASS C++ headers (include/cutlass, include/cute), the tools/util
 #   headers and the examples (Hopper warp-specialized GEMMs, ping-pong, FMHA, distributed GEMM).
 #   flashinfer-python 0.7.4: FlashInfer's CUDA headers (data/include/flashinfer), of which the
-#   corpus uses the vLLM custom all-reduce (comm/vllm_custom_all_reduce.cuh).
+#   corpus uses the communication kernels (comm/: vLLM's custom all-reduce, TensorRT-LLM's
+#   all-reduces, PCIe IPC collectives) and the Hopper attention kernels (attention/mla_hopper.cuh,
+#   attention/hopper/), built with the CUTLASS and CCCL the wheel vendors (data/cutlass, data/cccl).
 #   nvidia-nvshmem-cu13 3.8.0: NVSHMEM's device headers (include/nvshmem.h, nvshmemx.h and
 #   non_abi/device: put-with-signal, wait_until, device barriers).
 #   The CUDA toolkit's own headers (cooperative_groups, libcu++) come from /usr/local/cuda.

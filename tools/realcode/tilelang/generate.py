@@ -28,6 +28,8 @@ ENTRIES = {
     "tl_flash_attention_fwd_sm90": ("flash_attention_fwd",
                                     dict(batch=8, heads=16, seq_len=4096, dim=128, block_m=128,
                                          block_n=128, stages=2, causal=True), "sm_90a"),
+    "tl_gemm_cp_async_sm90": ("gemm_cp_async", dict(M=4096, N=4096, K=4096, block_m=128,
+                                                    block_n=128, block_k=64, stages=3), "sm_90a"),
     "tl_gemm_sm100": ("gemm", dict(M=4096, N=4096, K=4096, block_m=128, block_n=256, block_k=64,
                                    stages=3), "sm_100a"),
 }

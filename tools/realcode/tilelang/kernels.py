@@ -26,6 +26,29 @@ def gemm(M, N, K, block_m, block_n, block_k, stages, threads=128, dtype="float16
     return main
 
 
+def gemm_cp_async(M, N, K, block_m, block_n, block_k, stages, threads=128, dtype="float16",
+                  accum="float"):
+    """The tiled GEMM with TMA turned off per copy (`disable_tma`, TileLang's documented hint):
+    on Hopper the pipelined K loop fills the shared stages with cp.async (generic proxy) while
+    `T.gemm` still runs wgmma, which reads them through the async proxy."""
+    no_tma = {"disable_tma": True}
+
+    @T.prim_func
+    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype), C: T.Tensor((M, N), dtype)):
+        with T.Kernel(T.ceildiv(N, block_n), T.ceildiv(M, block_m), threads=threads) as (bx, by):
+            a_shared = T.alloc_shared((block_m, block_k), dtype)
+            b_shared = T.alloc_shared((block_k, block_n), dtype)
+            c_local = T.alloc_fragment((block_m, block_n), accum)
+            T.clear(c_local)
+            for k in T.Pipelined(T.ceildiv(K, block_k), num_stages=stages):
+                T.copy(A[by * block_m, k * block_k], a_shared, annotations=no_tma)
+                T.copy(B[k * block_k, bx * block_n], b_shared, annotations=no_tma)
+                T.gemm(a_shared, b_shared, c_local)
+            T.copy(c_local, C[by * block_m, bx * block_n])
+
+    return main
+
+
 def flash_attention_fwd(batch, heads, seq_len, dim, block_m, block_n, stages, threads=128,
                         causal=True):
     shape = (batch, seq_len, heads, dim)

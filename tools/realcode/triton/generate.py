@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the PTX of the corpus's Triton kernels (tools/realcode/generated.txt, `triton` lines).
 
-Each entry below names one kernel of matmul.py, attention.py or layernorm.py, its argument
+Each entry below names one kernel of matmul.py, attention.py, layernorm.py, device_desc.py or
+scan.py, its argument
 types, its compile-time constants and the Triton options; `triton.compile` lowers it for the
 entry's GPU target (no GPU needed) and the PTX goes to `<out>/<name>.ptx`, with
 `<name>.ptxas` (the ptxas Triton itself assembles this PTX with: its PTX version is newer than
@@ -53,6 +54,16 @@ POINTER_MATMUL_SIGNATURE = {
     "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32",
     "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "STAGES": "constexpr"}
 
+GROUPED_MATMUL_SIGNATURE = {
+    "group_a_ptrs": "*u64", "group_b_ptrs": "*u64", "group_c_ptrs": "*u64",
+    "group_gemm_sizes": "*i32", "g_lds": "*i32", "group_size": "i32",
+    "NUM_SMS": "constexpr", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
+    "STAGES": "constexpr"}
+
+SCAN_SIGNATURE = {
+    "x_ptr": "*fp32", "y_ptr": "*fp32", "aggregate_ptr": "*fp32", "prefix_ptr": "*fp32",
+    "flag_ptr": "*i32", "n": "i32", "BLOCK": "constexpr"}
+
 # name: (module.kernel, compute capability, signature, constexprs, options)
 # Hopper's automatic warp specialization (one producer warp group, setmaxnreg) takes the K loop
 # with BM=64 and 4 warps; Blackwell's takes the flattened persistent tile loop.
@@ -97,6 +108,11 @@ ENTRIES = {
         "attention.attention_fwd", 100, attention_signature(128, 128, 128),
         {"HEAD_DIM": 128, "BM": 128, "BN": 128, "STAGES": 2, "WS": True, "CAUSAL": True},
         {"num_warps": 4}),
+    "tt_grouped_matmul_device_desc_sm90": (
+        "device_desc.grouped_matmul_device_desc", 90, GROUPED_MATMUL_SIGNATURE,
+        {"NUM_SMS": 132, "BM": 128, "BN": 128, "BK": 64, "STAGES": 3}, {"num_warps": 8}),
+    "tt_chained_scan_sm90": (
+        "scan.chained_scan", 90, SCAN_SIGNATURE, {"BLOCK": 1024}, {"num_warps": 4}),
 }
 
 

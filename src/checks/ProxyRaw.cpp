@@ -46,9 +46,8 @@ report::Diagnostic renderUncertain(const FunctionModel& fn, const Finding& f) {
                                                 : "the operands certainly read " + fewest),
                      report::locationOf(fn, f.site)});
   for (InstId w : f.accesses)
-    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({}), outside the bytes the operands "
-                                   "certainly read",
-                                   describe(fn, w)),
+    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({}){}", describe(fn, w),
+                                   fewest.empty() ? "" : ", outside the bytes the operands certainly read"),
                        report::locationOf(fn, w)});
   if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
   d.fix = fmt::format(

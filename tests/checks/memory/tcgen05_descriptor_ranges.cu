@@ -12,6 +12,8 @@
 //  - a write to the scales: read only if N > 128, which fenceline cannot
 //    tell: proxy-raw as a note saying the descriptor's N and M fields could
 //    not be decoded (issue 11: a note instead of assuming the overlap).
+//  - with the shared-memory descriptors themselves kernel parameters, a write
+//    anywhere in shared memory is a note: the descriptor could not be decoded.
 // tcgen05_runtime_idesc.cu has the form CUTLASS emits, a runtime descriptor
 // whose N and M fields are constants, where the scale write draws nothing.
 // RUN: %fenceline check --arch sm_100a --verify %s
@@ -23,7 +25,10 @@
 // CHECK: note: unfenced generic write of shared memory (st.shared), outside the bytes the operands certainly read
 // CHECK: tcgen05_descriptor_ranges.cu:{{[0-9]+}}:{{[0-9]+}}: warning: shared memory written through the generic proxy is read by the async proxy (tcgen05.mma operand) without fence.proxy.async [proxy-raw]
 // CHECK: note: inlined from 'tc_late_operand_write(
-// CHECK: 1 warning, 1 note in 2 functions
+// CHECK: tcgen05_descriptor_ranges.cu:{{[0-9]+}}:{{[0-9]+}}: note: shared memory written through the generic proxy may be read by the async proxy (tcgen05.mma operand) without fence.proxy.async: the operands' descriptors are not fully decoded [proxy-raw]
+// CHECK: note: inlined from 'tc_param_descriptors(
+// CHECK: note: the shared-memory descriptor of operand A could not be decoded to a shared address; every write to shared memory may be an operand
+// CHECK: 1 warning, 2 notes in 3 functions
 #include <cstdint>
 
 constexpr uint32_t kOperandBytes = 128 * 16 * 2;  // 128x16 bf16
@@ -73,4 +78,17 @@ __global__ void tc_late_scale_write(const float* a, const float* s, float* out, 
 // Broken: the write after the fence goes to operand A.
 __global__ void tc_late_operand_write(const float* a, const float* s, float* out, uint32_t tmem, uint32_t idesc) {
   body<kLateOperand>(a, s, out, tmem, idesc);  // expect: proxy-raw
+}
+
+// The shared-memory descriptors are kernel parameters: nothing relates them to
+// a buffer, so the write after the fence (into A, here) may or may not be
+// read: a note saying the descriptor could not be decoded.
+__global__ void tc_param_descriptors(const float* a, uint64_t da, uint64_t db, uint32_t tmem, uint32_t idesc) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  uint16_t* tileA = reinterpret_cast<uint16_t*>(smem);
+  for (int i = threadIdx.x; i < 128 * 16; i += blockDim.x) tileA[i] = static_cast<uint16_t>(a[i]);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  if (threadIdx.x < 128) tileA[threadIdx.x] = 0;
+  __syncthreads();
+  if (threadIdx.x == 0) umma_f16(tmem, da, db, idesc);  // expect: proxy-raw
 }

@@ -131,6 +131,8 @@ class KnownBitsWalk {
     } else if (op == "mov") {
       r = arg(1);
     } else if (op == "cvt") {
+      for (const auto& m : in.syntax->modifiers)
+        if (typeWidth(m) > 0 && m[0] == 'f') return {};  // a conversion to or from floating point
       const int source = typeBits(in, 1);
       r = truncated(arg(1), source);
       if (signedType(in, 1)) r = signExtended(r, source);

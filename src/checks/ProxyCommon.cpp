@@ -122,22 +122,32 @@ int64_t copyExtent(const FunctionModel& fn, InstId async, int operand) {
 }
 
 bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
+  return overlapOf(fn, access, async, operand, extent) != Overlap::No;
+}
+
+Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
   const auto& ea = effectOf(fn, access);
-  if (ea.address < 0 || !fn.memory) return true;
+  if (ea.address < 0 || !fn.memory) return Overlap::Yes;
   const model::MemoryAnalysis& memory = *fn.memory;
   int64_t size = memory.accessSize(access, ea.address);
   if (size <= 0) size = kMaxAccessBytes;
   if (readsThroughDescriptor(fn, async)) {
-    // Disjoint only when every decoded operand misses the access's bytes.
+    // Disjoint when every decoded operand misses the access's bytes; certain
+    // when one operand at its fewest rows meets them.
     model::MemoryAnalysis::MatrixOperands operands = memory.matrixOperands(async);
-    if (!operands.decoded) return true;
+    if (!operands.decoded) return Overlap::Uncertain;
     model::MemoryLocation accessed = memory.location(access, ea.address, size);
-    return std::any_of(operands.operands.begin(), operands.operands.end(), [&](const model::MemoryLocation& op) {
-      return memory.alias(accessed, op) != model::AliasResult::No;
-    });
+    Overlap overlap = Overlap::No;
+    for (size_t k = 0; k < operands.operands.size(); ++k) {
+      if (memory.alias(accessed, operands.operands[k]) == model::AliasResult::No) continue;
+      if (memory.alias(accessed, operands.fewest[k]) != model::AliasResult::No) return Overlap::Yes;
+      overlap = Overlap::Uncertain;
+    }
+    return overlap;
   }
-  if (operand < 0) return true;
-  return memory.alias(access, ea.address, size, async, operand, extent) != model::AliasResult::No;
+  if (operand < 0) return Overlap::Yes;
+  return memory.alias(access, ea.address, size, async, operand, extent) != model::AliasResult::No ? Overlap::Yes
+                                                                                                  : Overlap::No;
 }
 
 AccessIndex::AccessIndex(const FunctionModel& fn, std::vector<InstId> accesses) : accesses_(std::move(accesses)) {
@@ -470,7 +480,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   return result;
 }
 
-void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async) {
+void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async, Overlap overlap) {
   std::string key = protocol::siteKey(fn, handOff.site);
   auto [it, inserted] = entries_.try_emplace(key);
   Entry& e = it->second;
@@ -485,10 +495,14 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId acc
     f.fenceIsIssuers = handOff.fenceIsIssuers;
     f.fenceAccess = access;
   }
+  if (overlap != Overlap::Uncertain) f.certainOverlap = true;
   std::string accessKey = protocol::siteKey(fn, access);
-  if (f.accesses.size() < kMaxAccessNotes &&
-      std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey) == e.accessKeys.end()) {
+  auto known = std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey);
+  if (known != e.accessKeys.end()) {
+    if (overlap != Overlap::Uncertain) f.accessUncertain[known - e.accessKeys.begin()] = false;
+  } else if (f.accesses.size() < kMaxAccessNotes) {
     f.accesses.push_back(access);
+    f.accessUncertain.push_back(overlap == Overlap::Uncertain);
     e.accessKeys.push_back(std::move(accessKey));
   }
   std::string asyncKey = protocol::siteKey(fn, async);

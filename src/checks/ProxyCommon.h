@@ -67,6 +67,15 @@ int64_t copyExtent(const FunctionModel& fn, InstId async, int operand);
 // compared against the extent; otherwise overlap is assumed.
 bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent);
 
+// The same question with a third answer for matrix operands (wgmma,
+// tcgen05.mma): Uncertain when the access misses the bytes the operands read
+// at the fewest rows their instruction allows and meets only bytes read at a
+// larger shape that the instruction descriptor does not decode, or when a
+// descriptor could not be decoded at all (issue 11: say so in a note instead
+// of assuming the overlap).
+enum class Overlap { No, Uncertain, Yes };
+Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent);
+
 // The generic accesses of a function grouped by what they touch, so that an
 // async operation is paired only with the accesses whose bytes it may reach
 // (a check stays near-linear instead of testing every pair): accesses of one
@@ -209,11 +218,17 @@ struct Finding {
   InstId fence = -1;             // the first fence that did not count, if any
   bool fenceIsIssuers = false;
   InstId fenceAccess = -1;       // the access it failed to cover
+  // Per entry of `accesses`: it meets the async operation's bytes only where
+  // the matrix descriptors are not decoded (Overlap::Uncertain). And whether
+  // some access meets them for certain: a finding with none is a note.
+  std::vector<bool> accessUncertain;
+  bool certainOverlap = false;
 };
 
 class FindingSet {
  public:
-  void add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async);
+  void add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async,
+           Overlap overlap = Overlap::Yes);
   template <class Render>
   void emit(const FunctionModel& fn, Render render, std::vector<report::Diagnostic>& out) const {
     for (const auto& key : order_) out.push_back(render(fn, entries_.at(key).finding));

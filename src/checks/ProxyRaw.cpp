@@ -4,7 +4,8 @@
 // operands) with no fence.proxy.async that counts on the way: every writer
 // before the barrier that gathers the writes, or the issuing thread after it.
 // Reported at the async read, with notes at the unfenced writes; one
-// diagnostic per source-level site.
+// diagnostic per source-level site. A write that meets an MMA's operands only
+// where their descriptors are not decoded gives a note, not a warning.
 #include <fmt/format.h>
 
 #include <vector>
@@ -24,7 +25,41 @@ std::string whatReads(const FunctionModel& fn, InstId read) {
   return describe(fn, read);
 }
 
+// A finding whose writes meet the MMA's operands only where its descriptors
+// are not decoded is a note that says what could not be decoded (issue 11):
+// the overlap is possible, not established.
+report::Diagnostic renderUncertain(const FunctionModel& fn, const Finding& f) {
+  report::Diagnostic d;
+  d.check = "proxy-raw";
+  d.severity = report::Severity::Note;
+  d.message = fmt::format(
+      "shared memory written through the generic proxy may be read by the async proxy ({}) without "
+      "fence.proxy.async: the operands' descriptors are not fully decoded",
+      whatReads(fn, f.site));
+  d.function = functionName(fn);
+  d.location = report::locationOf(fn, f.site);
+  model::MemoryAnalysis::MatrixOperands operands = fn.memory->matrixOperands(f.site);
+  std::string fewest;
+  for (const auto& op : operands.fewest) fewest += (fewest.empty() ? "" : ", ") + op.toString();
+  d.notes.push_back({fmt::format("{}; {}", operands.uncertainty,
+                                 fewest.empty() ? "every write to shared memory may be an operand"
+                                                : "the operands certainly read " + fewest),
+                     report::locationOf(fn, f.site)});
+  for (InstId w : f.accesses)
+    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({}){}", describe(fn, w),
+                                   fewest.empty() ? "" : ", outside the bytes the operands certainly read"),
+                       report::locationOf(fn, w)});
+  if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
+  d.fix = fmt::format(
+      "if the write is part of an operand: insert fence.proxy.async.shared::cta after the writes, executed by every "
+      "writing thread before the barrier that gathers them; or by each thread that issues the {} after that barrier",
+      describe(fn, f.site));
+  d.fixRequest.reason = "the write may be outside the operands; no fence is inserted for a note";
+  return d;
+}
+
 report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
+  if (!f.certainOverlap) return renderUncertain(fn, f);
   report::Diagnostic d;
   d.check = "proxy-raw";
   d.severity = report::Severity::Warning;
@@ -33,9 +68,10 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
       whatReads(fn, f.site));
   d.function = functionName(fn);
   d.location = report::locationOf(fn, f.site);
-  for (InstId w : f.accesses)
-    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({})", describe(fn, w)),
-                       report::locationOf(fn, w)});
+  for (size_t k = 0; k < f.accesses.size(); ++k)
+    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({}){}", describe(fn, f.accesses[k]),
+                                   f.accessUncertain[k] ? ", perhaps outside the operands (not fully decoded)" : ""),
+                       report::locationOf(fn, f.accesses[k])});
   if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
   d.fix = fmt::format(
       "insert fence.proxy.async.shared::cta after the writes, executed by every writing thread before the barrier "
@@ -70,10 +106,11 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
     const int64_t extent = copyExtent(fn, read, source);
     for (InstId write : writes) {
       if (!mayHandOff(fn, reach, write, read, issuer)) continue;  // cheap, per write
-      if (!mayOverlap(fn, write, read, source, extent)) continue;
+      const Overlap overlap = overlapOf(fn, write, read, source, extent);
+      if (overlap == Overlap::No) continue;
       HandOff h = analyzeHandOff(fn, reach, write, read, issuer, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
-      findings.add(fn, h, write, read);
+      findings.add(fn, h, write, read, overlap);
     }
   }
   findings.emit(fn, render, out);

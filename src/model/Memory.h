@@ -19,7 +19,9 @@
 //    access size or a copy's extent (its size operand, or the expect_tx byte
 //    count announced on its completion barrier for tensor copies);
 //  - wgmma / tcgen05 operands: decoded from their matrix descriptors (start
-//    address field, bits 0-13, = shared address >> 4).
+//    address field, bits 0-13, = shared address >> 4) and the instruction's
+//    shape, at the most and at the fewest rows it may read
+//    (MatrixDescriptors.h).
 // Values.h supplies the symbolic values; this file turns them into memory.
 #pragma once
 
@@ -34,6 +36,8 @@
 #include "model/Program.h"
 
 namespace fenceline::model {
+
+struct AbstractValue;
 
 enum class AliasResult : uint8_t {
   No,    // provably different bytes for every thread
@@ -141,11 +145,18 @@ class MemoryAnalysis {
   int64_t copyExtent(InstId copy, int operand) const;
 
   // The shared memory a wgmma / tcgen05.mma reads through its matrix
-  // descriptors. `decoded` is false when some descriptor could not be
-  // traced to a shared address (then the operands are unknown).
+  // descriptors (model/MatrixDescriptors.cpp). `operands`: every byte each
+  // operand may read (the most rows the instruction allows); `fewest`: the
+  // same operands at the fewest rows, the bytes read whatever the undecoded
+  // fields of a tcgen05 instruction descriptor hold (equal to `operands` when
+  // the shape is decoded). `decoded` is false when some descriptor could not
+  // be traced to a shared address (then the operands are unknown).
+  // `uncertainty`: what could not be decoded, for a note ("" when nothing).
   struct MatrixOperands {
     std::vector<MemoryLocation> operands;
+    std::vector<MemoryLocation> fewest;
     bool decoded = false;
+    std::string uncertainty;
   };
   MatrixOperands matrixOperands(InstId mma) const;
 
@@ -159,6 +170,7 @@ class MemoryAnalysis {
   bool slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const;
   static constexpr int kMaxSlotDepth = 4;  // pointers read through pointers read through ...
   mutable int slotDepth_ = 0;
+  MemoryObject objectOfValue(const AbstractValue& value, InstId at) const;
 
   const FunctionModel& fn_;
   mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;

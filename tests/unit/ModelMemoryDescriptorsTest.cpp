@@ -94,6 +94,7 @@ TEST(ModelMemoryDescriptors, DescriptorFromMemoryIsNotDecoded) {
   MemoryAnalysis::MatrixOperands operands = fn.memory->matrixOperands(findOne(fn, "wgmma.mma_async"));
   EXPECT_FALSE(operands.decoded);
   EXPECT_TRUE(operands.operands.empty());
+  EXPECT_EQ(operands.uncertainty, "the shared-memory descriptor of operand A could not be decoded to a shared address");
 }
 
 // No swizzle, 8-row groups contiguous (SBO 128), k core matrices 1024 bytes

@@ -36,6 +36,33 @@ bool never(InstId) { return false; }
 // The widest generic shared access (ld.v4.b32, ldmatrix per thread): 16 bytes.
 constexpr int64_t kMaxAccessBytes = 16;
 
+// How a block walk goes on after a block: into its successors, not past it
+// (the path is cut there), or not at all (the walk is over).
+enum class BlockStep { Continue, Cut, Done };
+
+// The forward walk of ReachCache's questions: breadth first over the blocks
+// entered from the end of `start`, each once and from its top (`start` itself
+// again only around a loop). `enter(b)` visits block b and says how the walk
+// goes on; the caller scans the rest of `start` itself.
+template <class Enter>
+void walkBlocksAfter(const FunctionModel& fn, model::BlockId start, Enter enter) {
+  std::vector<char> seen(fn.blocks.size(), 0);
+  std::vector<model::BlockId> queue;
+  auto enqueueNext = [&](model::BlockId b) {
+    for (model::BlockId n : fn.blocks[b].successors)
+      if (n >= 0 && !seen[n]) {
+        seen[n] = 1;
+        queue.push_back(n);
+      }
+  };
+  enqueueNext(start);
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const BlockStep step = enter(queue[head]);
+    if (step == BlockStep::Done) return;
+    if (step == BlockStep::Continue) enqueueNext(queue[head]);
+  }
+}
+
 }  // namespace
 
 bool isGenericSharedAccess(const FunctionModel& fn, InstId inst) {
@@ -249,16 +276,10 @@ bool ReachCache::reaches(InstId from, InstId to) {
   std::vector<char>& seen = it->second;
   if (inserted) {
     seen.assign(fn_.blocks.size(), 0);
-    std::vector<model::BlockId> queue;
-    auto enqueueNext = [&](model::BlockId b) {
-      for (model::BlockId n : fn_.blocks[b].successors)
-        if (n >= 0 && !seen[n]) {
-          seen[n] = 1;
-          queue.push_back(n);
-        }
-    };
-    enqueueNext(fromBlock);
-    for (size_t head = 0; head < queue.size(); ++head) enqueueNext(queue[head]);
+    walkBlocksAfter(fn_, fromBlock, [&](model::BlockId b) {
+      seen[b] = 1;
+      return BlockStep::Continue;
+    });
   }
   return seen[toBlock] != 0;
 }
@@ -280,23 +301,13 @@ ReachCache::UnfencedWalk ReachCache::walkUnfenced(InstId access) const {
     return end - 1;
   };
   const model::BlockId start = fn_.blockOf[access];
-  std::vector<char> seen(fn_.blocks.size(), 0);
-  std::vector<model::BlockId> queue;
-  auto enqueueNext = [&](model::BlockId b) {
-    for (model::BlockId n : fn_.blocks[b].successors)
-      if (n >= 0 && !seen[n]) {
-        seen[n] = 1;
-        queue.push_back(n);
-      }
-  };
   bool cut = false;
   walk.startEnd = scan(access + 1, fn_.blocks[start].last, cut);
-  if (!cut) enqueueNext(start);
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const model::BlockId b = queue[head];
-    walk.entered.push_back({b, scan(fn_.blocks[b].first, fn_.blocks[b].last, cut)});
-    if (!cut) enqueueNext(b);
-  }
+  if (!cut)
+    walkBlocksAfter(fn_, start, [&](model::BlockId b) {
+      walk.entered.push_back({b, scan(fn_.blocks[b].first, fn_.blocks[b].last, cut)});
+      return cut ? BlockStep::Cut : BlockStep::Continue;
+    });
   std::sort(walk.entered.begin(), walk.entered.end());
   return walk;
 }
@@ -331,20 +342,11 @@ bool ReachCache::sealed(InstId access) const {
   };
   const model::BlockId start = fn_.blockOf[access];
   if (start < 0) return true;
-  std::vector<char> seen(fn_.blocks.size(), 0);
-  std::vector<model::BlockId> queue;
-  auto enqueueNext = [&](model::BlockId b) {
-    for (model::BlockId n : fn_.blocks[b].successors)
-      if (n >= 0 && !seen[n]) {
-        seen[n] = 1;
-        queue.push_back(n);
-      }
-  };
-  if (scan(access + 1, fn_.blocks[start].last)) enqueueNext(start);
-  for (size_t head = 0; head < queue.size() && !open; ++head) {
-    const model::BlockId b = queue[head];
-    if (scan(fn_.blocks[b].first, fn_.blocks[b].last)) enqueueNext(b);
-  }
+  if (scan(access + 1, fn_.blocks[start].last))
+    walkBlocksAfter(fn_, start, [&](model::BlockId b) {
+      if (scan(fn_.blocks[b].first, fn_.blocks[b].last)) return BlockStep::Continue;
+      return open ? BlockStep::Done : BlockStep::Cut;
+    });
   return !open;
 }
 

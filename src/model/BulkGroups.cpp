@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/BranchEdges.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
 
@@ -77,17 +78,8 @@ IssuerPredicate issuerPredicate(const FunctionModel& fn, InstId copy) {
   }
   const BasicBlock& b = fn.blocks[in.block];
   if (b.predecessors.size() != 1) return facts;
-  const BlockId pred = b.predecessors.front();
-  const BasicBlock& pb = fn.blocks[pred];
-  if (pb.last <= pb.first) return facts;
-  const InstId branch = pb.last - 1;
-  const Inst& br = fn.instructions[branch];
-  if (br.opcode() != "bra" || !br.guard || br.operands.empty() || br.operands[0].kind != ptx::Operand::Kind::Label)
-    return facts;
-  const bool taken = br.operands[0].label == in.block;
-  if (!taken && in.block != pred + 1) return facts;
-  // The branch is taken when (p xor negated).
-  addFacts(fn, fn.values->definition(br.guard->reg, branch), taken != br.guard->negated, 3, facts);
+  if (auto edge = edgeCondition(fn, b.predecessors.front(), in.block))
+    addFacts(fn, fn.values->definition(edge->predicate, edge->branch), edge->value, 3, facts);
   return facts;
 }
 
@@ -142,18 +134,13 @@ std::vector<BlockId> issuerSuccessors(const FunctionModel& fn, BlockId block, Th
                                       const IssuerPredicate& predicate) {
   const auto& successors = fn.blocks[block].successors;
   if (successors.size() != 2) return successors;
-  const BasicBlock& b = fn.blocks[block];
-  if (!predicate.empty() && b.last > b.first) {
-    const InstId last = b.last - 1;
-    const Inst& br = fn.instructions[last];
-    if (br.opcode() == "bra" && br.guard && !br.operands.empty() && br.operands[0].kind == ptx::Operand::Kind::Label) {
-      const InstId definition = fn.values->definition(br.guard->reg, last);
-      for (const PredicateFact& fact : predicate) {
-        if (!samePredicateValue(fn, definition, fact.definition)) continue;
-        const bool taken = fact.value != br.guard->negated;
-        const BlockId target = taken ? br.operands[0].label : block + 1;
-        if (std::find(successors.begin(), successors.end(), target) != successors.end()) return {target};
-      }
+  const InstId branch = predicate.empty() ? -1 : conditionalBranch(fn, block);
+  if (branch >= 0) {
+    const InstId definition = fn.values->definition(fn.instructions[branch].guard->reg, branch);
+    for (const PredicateFact& fact : predicate) {
+      if (!samePredicateValue(fn, definition, fact.definition)) continue;
+      const BlockId target = branchTarget(fn, branch, fact.value);
+      if (std::find(successors.begin(), successors.end(), target) != successors.end()) return {target};
     }
   }
   if (!fn.roles || !isElection(issuer)) return successors;

@@ -1,6 +1,7 @@
 // The comparison operators of `setp` (eq, ne, lt, le, gt, ge and the unsigned
-// lo, ls, hi, hs) as the value analysis and the guarded ranges read them: which
-// one an instruction uses, its negation, and its mirror (operands swapped).
+// lo, ls, hi, hs) as the value analysis, the guarded ranges and the thread
+// roles read them: which one an instruction uses, its negation, its mirror
+// (operands swapped) and the signed one an unsigned one agrees with.
 #pragma once
 
 #include <string_view>
@@ -34,6 +35,16 @@ inline std::string_view swappedComparison(std::string_view cmp) {
   static constexpr std::pair<std::string_view, std::string_view> kSwapped[] = {
       {"lt", "gt"}, {"gt", "lt"}, {"le", "ge"}, {"ge", "le"}, {"lo", "hi"}, {"hi", "lo"}, {"ls", "hs"}, {"hs", "ls"}};
   for (auto [a, b] : kSwapped)
+    if (cmp == a) return b;
+  return cmp;
+}
+
+// The signed comparison an unsigned one (lo, ls, hi, hs) agrees with on
+// non-negative operands; any other comparison unchanged.
+inline std::string_view signedComparison(std::string_view cmp) {
+  static constexpr std::pair<std::string_view, std::string_view> kSigned[] = {
+      {"lo", "lt"}, {"ls", "le"}, {"hi", "gt"}, {"hs", "ge"}};
+  for (auto [a, b] : kSigned)
     if (cmp == a) return b;
   return cmp;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "model/BranchEdges.h"
 #include "model/Comparisons.h"
 #include "model/Values.h"
 
@@ -107,21 +108,6 @@ Range applyCondition(const FunctionModel& fn, InstId at, ptx::RegisterId reg, bo
   return narrowed.first <= narrowed.second ? narrowed : range;  // a contradiction: unreachable code, keep the range
 }
 
-// The outcome of the conditional branch ending `pred` on its edge to `block`:
-// the predicate and the value it has there; nullopt for another edge kind.
-std::optional<std::pair<ptx::RegisterId, bool>> edgeCondition(const FunctionModel& fn, BlockId pred, BlockId block) {
-  const BasicBlock& pb = fn.blocks[pred];
-  if (pb.last <= pb.first || pb.successors.size() != 2) return std::nullopt;
-  const InstId branch = pb.last - 1;
-  const Inst& br = fn.instructions[branch];
-  if (br.opcode() != "bra" || !br.guard || br.operands.empty() || br.operands[0].kind != ptx::Operand::Kind::Label)
-    return std::nullopt;
-  const bool taken = br.operands[0].label == block;
-  if (!taken && block != pred + 1) return std::nullopt;
-  if (taken && block == pred + 1) return std::nullopt;  // both edges lead here
-  return std::make_pair(br.guard->reg, taken != br.guard->negated);
-}
-
 }  // namespace
 
 std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std::string_view name,
@@ -133,10 +119,8 @@ std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std
   for (int steps = 0; block > 0 && steps < kMaxGuards; ++steps) {
     const BasicBlock& b = fn.blocks[block];
     if (b.predecessors.size() == 1)
-      if (auto condition = edgeCondition(fn, b.predecessors.front(), block)) {
-        const InstId branch = fn.blocks[b.predecessors.front()].last - 1;
-        range = applyCondition(fn, branch, condition->first, condition->second, name, range);
-      }
+      if (auto edge = edgeCondition(fn, b.predecessors.front(), block))
+        range = applyCondition(fn, edge->branch, edge->predicate, edge->value, name, range);
     if (static_cast<size_t>(block) >= fn.idom.size()) break;
     block = fn.idom[block];
   }

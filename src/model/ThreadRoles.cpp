@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "model/Comparisons.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -164,36 +165,19 @@ struct ThreadRoles::Impl {
 
   // setp.cmp a, b taken as true (negated=false) or false.
   uint8_t compare(InstId d, bool negated, int depth) const {
-    const ptx::Instruction& s = *fn.instructions[d].syntax;
-    std::string cmp;
-    for (const auto& m : s.modifiers)
-      for (const char* c : {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"})
-        if (m == c) cmp = m;
+    std::string_view cmp = comparisonOf(*fn.instructions[d].syntax);
     size_t xIndex = 1;
     auto c = constantOf(d, 2);
     if (!c) {
       c = constantOf(d, 1);
       xIndex = 2;
-      // Mirror: c < x  <=>  x > c.
-      if (cmp == "lt" || cmp == "lo") cmp = "gt";
-      else if (cmp == "le" || cmp == "ls") cmp = "ge";
-      else if (cmp == "gt" || cmp == "hi") cmp = "lt";
-      else if (cmp == "ge" || cmp == "hs") cmp = "le";
+      cmp = swappedComparison(cmp);  // c < x  <=>  x > c
     }
     if (!c) return Data;
-    if (cmp == "lo") cmp = "lt";
-    if (cmp == "ls") cmp = "le";
-    if (cmp == "hi") cmp = "gt";
-    if (cmp == "hs") cmp = "ge";
-    if (negated) {
-      static const std::pair<const char*, const char*> flips[] = {
-          {"eq", "ne"}, {"ne", "eq"}, {"lt", "ge"}, {"ge", "lt"}, {"le", "gt"}, {"gt", "le"}};
-      for (auto [a, b] : flips)
-        if (cmp == a) {
-          cmp = b;
-          break;
-        }
-    }
+    if (negated) cmp = negatedComparison(cmp);
+    // Ids are non-negative and the constants that single them out below are
+    // small: an unsigned comparison reads as its signed twin.
+    cmp = signedComparison(cmp);
     // Ids are non-negative: x < 1 and x <= 0 single out x == 0.
     std::optional<int64_t> single;
     if (cmp == "eq") single = *c;
@@ -213,7 +197,7 @@ struct ThreadRoles::Impl {
 
   // x compared with a constant, where x is 1/0 from a predicate q:
   // `selp x, 1, 0, q`, or `mov x, 0` + `@q mov x, 1` (elect.sync wrappers).
-  uint8_t booleanAlias(ValueReg x, InstId at, const std::string& cmp, int64_t c, int depth) const {
+  uint8_t booleanAlias(ValueReg x, InstId at, std::string_view cmp, int64_t c, int depth) const {
     if (cmp != "eq" && cmp != "ne") return 0;
     auto fromFlag = [&](ValueReg q, bool qNegated, int64_t whenTrue, int64_t whenFalse, InstId qAt) -> uint8_t {
       // Threads where (x cmp c): x == whenTrue where q holds.

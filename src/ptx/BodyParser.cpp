@@ -86,10 +86,7 @@ void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
     if (t.text == ".loc") return parseLoc();
     if (t.text == ".pragma") {
       next();
-      if (peek().kind != TokenKind::String) fail(peek(), "expected a string after .pragma");
-      Token s = next();
-      function.pragmas.emplace_back(s.text.substr(1, s.text.size() - 2));
-      expect(';', "after .pragma");
+      parsePragma(function);
       return;
     }
     if (isLocalSpace(t.text) || t.text == ".extern") {

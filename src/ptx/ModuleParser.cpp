@@ -355,15 +355,19 @@ void ModuleParser::parseParameters(std::vector<Parameter>& out, bool isReturn) {
   expect(')', "to close the parameter list");
 }
 
+void ModuleParser::parsePragma(Function& function) {
+  if (peek().kind != TokenKind::String) fail(peek(), "expected a string after .pragma");
+  Token s = next();
+  function.pragmas.emplace_back(s.text.substr(1, s.text.size() - 2));
+  expect(';', "after .pragma");
+}
+
 void ModuleParser::parseFunctionAttributes(Function& function) {
   // Performance-tuning directives and .pragma between the header and the body.
   while (peek().kind == TokenKind::Directive) {
     Token d = next();
     if (d.text == ".pragma") {
-      if (peek().kind != TokenKind::String) fail(peek(), "expected a string after .pragma");
-      Token s = next();
-      function.pragmas.emplace_back(s.text.substr(1, s.text.size() - 2));
-      expect(';', "after .pragma");
+      parsePragma(function);
       continue;
     }
     if (d.text == ".noreturn" || d.text == ".explicitcluster" || d.text == ".blocksareclusters") {

@@ -77,6 +77,8 @@ class ModuleParser {
   void parseParameters(std::vector<Parameter>& out, bool isReturn);
   Parameter parseParameter();
   void parseFunctionAttributes(Function& function);
+  // The `"text";` after `.pragma`, in a function's header or body.
+  void parsePragma(Function& function);
   // `[.extern] .space attrs .type name[dims] [= init]`; names split by commas.
   // Symbols by name, with the offset of their first declaration.
   using Symbols = std::unordered_map<std::string_view, uint32_t>;

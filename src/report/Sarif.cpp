@@ -21,14 +21,8 @@ constexpr std::string_view kSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 constexpr std::string_view kRootId = "%SRCROOT%";
 
-std::string_view level(Severity severity) {
-  switch (severity) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "warning";
-}
+// SARIF's result levels spell our severities as we do: note, warning, error.
+std::string_view level(Severity severity) { return toString(severity); }
 
 // RFC 3986 percent-encoding of a path: unreserved characters and '/' stay.
 std::string encodePath(std::string_view path) {

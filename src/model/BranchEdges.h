@@ -1,0 +1,33 @@
+// Branch edges: which way a conditional branch goes. A block that ends in a
+// guarded `bra` to a label has two edges out, the taken one (to the label)
+// and the fall-through (to the next block), and on each the guard predicate
+// has a known value. The guarded ranges narrow a thread index by the value
+// on the edge into a block; the bulk-group walk follows the issuer's
+// predicate along the edge it takes.
+#pragma once
+
+#include <optional>
+
+#include "model/Program.h"
+
+namespace fenceline::model {
+
+// The guarded `bra` to a label that ends `block`; -1 when the block ends otherwise.
+InstId conditionalBranch(const FunctionModel& fn, BlockId block);
+
+// The block conditional branch `branch` leads to when its guard predicate
+// has `value`: the label's block or the next one.
+BlockId branchTarget(const FunctionModel& fn, InstId branch, bool value);
+
+// The outcome of the conditional branch ending `pred` on its edge to `block`.
+struct EdgeCondition {
+  InstId branch = -1;              // the conditional branch
+  ptx::RegisterId predicate = -1;  // its guard predicate, read at `branch`
+  bool value = false;              // the predicate's value on the edge
+};
+// nullopt when `pred` does not end in a conditional branch, when the edge
+// is not one of its two, or when both lead to `block` (the predicate is
+// then free).
+std::optional<EdgeCondition> edgeCondition(const FunctionModel& fn, BlockId pred, BlockId block);
+
+}  // namespace fenceline::model

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <numeric>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -126,7 +127,7 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (!writesGlobalMemory(fn_, i)) continue;
     writes_.push_back(i);
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
-    if (isFlagWrite(e) && isLoaded(root(i))) raisesPeerFlags_ = true;
+    if (isFlagWrite(e) && goesThroughPeerPointer(i)) raisesPeerFlags_ = true;
   }
   for (InstId i : writes_) {
     if (!isSignalCandidate(i)) continue;
@@ -225,9 +226,9 @@ MemoryObject ProtocolModel::root(InstId inst) const {
 // model/Memory's answer, with one coarsening: pointers read from memory
 // (peer-table entries, struct-held pointers) compare by their table, since
 // two entries read by different threads or ranks may point into one peer
-// buffer; "an entry does not point into its own table" and "two constant
-// fields of a __constant__ struct are two pointers"
-// (pointersFromDistinctReadOnlyFields) stay No.
+// buffer (flags[tid] on one rank, flags[rank] on another). Two facts keep
+// No: an entry does not point into its own table, and pointers read from two
+// distinct fields of one record are two objects (pointersFromDistinctFields).
 Alias ProtocolModel::alias(InstId a, InstId b) const {
   int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
   if (oa < 0 || ob < 0) return Alias::May;
@@ -238,7 +239,7 @@ Alias ProtocolModel::alias(InstId a, InstId b) const {
   if (!isLoaded(memory_.objectOf(a, oa)) && !isLoaded(memory_.objectOf(b, ob)) && !isLoaded(ra) && !isLoaded(rb))
     return precise;
   if (isEntryOf(ra, rb) || isEntryOf(rb, ra)) return Alias::No;
-  if (precise == Alias::No && pointersFromDistinctReadOnlyFields(a, b)) return Alias::No;
+  if (precise == Alias::No && pointersFromDistinctFields(a, b)) return Alias::No;
   return Alias::May;
 }
 
@@ -273,22 +274,133 @@ InstId ProtocolModel::pointerLoad(InstId access) const {
   return -1;
 }
 
-std::optional<ProtocolModel::ReadOnlyField> ProtocolModel::readOnlyFieldOf(InstId load) const {
-  const MemoryEffect& e = fn_.instructions[load].effect;
-  if (e.address < 0) return std::nullopt;
-  AbstractValue field = fn_.values->operandValue(load, e.address);
-  if (!field.known || !field.terms.empty()) return std::nullopt;
-  // (A field of a by-value parameter struct is a Param object of its own
-  // already: model/Memory keeps those apart.)
-  if (field.baseKind != AbstractValue::BaseKind::GlobalSymbol || e.space != Space::Const) return std::nullopt;
-  return ReadOnlyField{field.base, field.constant};
+namespace {
+
+// The values an index term takes are multiples of this: 1, unless the term
+// is an opaque definition (Values.h: "def:<inst>") by a shift or a widening
+// multiplication by a constant, or a 32-bit multiplication by a power of two
+// (nvcc's `shl.b32 %r, %rank, 1` for `2 * rank`: the value analysis keeps
+// an integer parameter as an object, so the product is opaque to it). Those
+// keep their factor even when the 32-bit result wraps.
+int64_t termMultiple(const FunctionModel& fn, const AbstractValue::Term& term) {
+  constexpr std::string_view kDefinition = "def:";
+  if (!term.name.starts_with(kDefinition)) return 1;
+  InstId def = -1;
+  const char* digits = term.name.data() + kDefinition.size();
+  if (std::from_chars(digits, term.name.data() + term.name.size(), def).ec != std::errc() || def < 0 ||
+      static_cast<size_t>(def) >= fn.instructions.size())
+    return 1;
+  const Inst& inst = fn.instructions[def];
+  auto constantOperand = [&](int k) { return inst.operands.size() > 2 ? fn.values->constantOf(def, k) : std::nullopt; };
+  auto isPowerOfTwo = [](int64_t c) { return c > 0 && (c & (c - 1)) == 0; };
+  if (inst.opcode() == "shl") {
+    auto k = constantOperand(2);
+    return k && *k >= 0 && *k < 31 ? int64_t(1) << *k : 1;
+  }
+  if (inst.opcode() != "mul" || !(inst.hasModifier("wide") || inst.hasModifier("lo"))) return 1;
+  for (int k : {1, 2}) {
+    auto c = constantOperand(k);
+    if (!c || *c <= 0) continue;
+    if (inst.hasModifier("wide") || isPowerOfTwo(*c)) return *c;
+  }
+  return 1;
 }
 
-bool ProtocolModel::pointersFromDistinctReadOnlyFields(InstId a, InstId b) const {
+// Two slots read at offsets `a` and `b` from one base (pointer loads of
+// sizeA and sizeB bytes), every index term an independent integer (the loads
+// may be made by different threads or ranks): no values make them overlap
+// when their constant offsets differ modulo every index stride (the gcd of
+// the steps: the record size of a table of structs) by at least the slot
+// size. (Local until MemoryAnalysis::alias compares offsets modulo a common
+// stride; it already answers No for disjoint bounded ranges.)
+bool slotsDifferModuloStride(const FunctionModel& fn, const AbstractValue& a, int64_t sizeA, const AbstractValue& b,
+                             int64_t sizeB) {
+  int64_t stride = 0;
+  for (const auto* v : {&a, &b})
+    for (const auto& t : v->terms) {
+      int64_t step = 0;
+      if (__builtin_mul_overflow(t.coefficient < 0 ? -t.coefficient : t.coefficient, termMultiple(fn, t), &step))
+        return false;
+      stride = std::gcd(stride, step);
+    }
+  if (stride <= 0 || sizeA <= 0 || sizeB <= 0 || sizeA + sizeB > stride) return false;
+  auto modulo = [stride](int64_t x) { return ((x % stride) + stride) % stride; };
+  const int64_t fromAToB = modulo(b.constant - a.constant), fromBToA = modulo(a.constant - b.constant);
+  return fromAToB >= sizeA && fromBToA >= sizeB;
+}
+
+}  // namespace
+
+bool ProtocolModel::pointersFromDistinctFields(InstId a, InstId b) const {
   InstId la = pointerLoad(a), lb = pointerLoad(b);
-  if (la < 0 || lb < 0) return false;
-  std::optional<ReadOnlyField> fa = readOnlyFieldOf(la), fb = readOnlyFieldOf(lb);
-  return fa && fb && fa->symbol == fb->symbol && fa->offset != fb->offset;
+  if (la < 0 || lb < 0 || memory_.sameWord(la, lb)) return false;
+  const int oa = addressOf(fn_, la), ob = addressOf(fn_, lb);
+  const AbstractValue va = fn_.values->operandValue(la, oa), vb = fn_.values->operandValue(lb, ob);
+  if (!va.known || !vb.known || !va.hasBase() || va.baseKind != vb.baseKind || va.base != vb.base) return false;
+  if (memory_.alias(la, oa, lb, ob) == Alias::No) return true;  // constant fields, disjoint bounded ranges
+  return slotsDifferModuloStride(fn_, va, memory_.accessSize(la, oa), vb, memory_.accessSize(lb, ob));
+}
+
+namespace {
+
+// Special registers that number a block of this launch (blockIdx, the
+// cluster coordinates, the SM): a table indexed only by them holds one entry
+// per block or SM, all on this GPU. Any other index (a rank, a peer, a loop over
+// peers, the thread index of `if (tid < world)`) may select a peer.
+constexpr std::string_view kBlockPositionRegisters[] = {
+    "%ctaid.", "%nctaid.", "%clusterid.", "%nclusterid.", "%cluster_ctaid.", "%cluster_nctaid.", "%cluster_ctarank",
+    "%cluster_nctarank", "%smid"};
+
+bool isBlockPosition(const AbstractValue::Term& term) {
+  return std::any_of(std::begin(kBlockPositionRegisters), std::end(kBlockPositionRegisters),
+                     [&](std::string_view reg) { return term.name.starts_with(reg); });
+}
+
+}  // namespace
+
+bool ProtocolModel::isPeerPointerLoad(InstId load, int depth) const {
+  constexpr int kMaxDepth = 8;  // struct-in-table chains of real code are two or three deep
+  const int operand = addressOf(fn_, load);
+  if (depth > kMaxDepth || operand < 0) return true;
+  const AbstractValue slot = fn_.values->operandValue(load, operand);
+  if (!slot.known) return true;  // cannot tell: a peer, as before
+  if (std::any_of(slot.terms.begin(), slot.terms.end(), [](const auto& t) { return !isBlockPosition(t); }))
+    return true;
+  if (slot.baseKind != AbstractValue::BaseKind::Loaded) return false;
+  // A field of a struct reached through a pointer read from memory: a peer's
+  // struct when that pointer is a peer pointer.
+  const InstId outer = pointerLoad(load);
+  return outer < 0 || isPeerPointerLoad(outer, depth + 1);
+}
+
+bool ProtocolModel::goesThroughPeerPointer(InstId access) const {
+  const int operand = addressOf(fn_, access);
+  if (operand < 0 || !memory_.isLoadedPointer(access, operand)) return false;
+  const InstId load = pointerLoad(access);
+  return load < 0 || isPeerPointerLoad(load, 0);
+}
+
+bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {
+  const int ro = addressOf(fn_, read);
+  if (ro < 0) return false;
+  const AbstractValue r = fn_.values->operandValue(read, ro);
+  if (!r.known || !r.hasBase()) return false;
+  // A loop counter names a different word on every trip: the poll's last
+  // trip need not be the value the read uses.
+  if (std::any_of(r.terms.begin(), r.terms.end(), [](const auto& t) { return t.name.starts_with("loop:"); }))
+    return false;
+  const int64_t readSize = memory_.accessSize(read, ro);
+  auto readsAgain = [&](InstId earlier) {
+    const int eo = addressOf(fn_, earlier);
+    if (eo < 0 || !(fn_.values->operandValue(earlier, eo) == r)) return false;
+    const int64_t earlierSize = memory_.accessSize(earlier, eo);
+    return readSize > 0 && earlierSize > 0 && readSize <= earlierSize;
+  };
+  // The polled word, then the pointers the poll reached it through.
+  InstId earlier = poll;
+  for (int depth = 0; earlier >= 0 && depth < 8; ++depth, earlier = pointerLoad(earlier))
+    if (readsAgain(earlier)) return true;
+  return false;
 }
 
 bool ProtocolModel::maySameWord(InstId a, InstId b) const {
@@ -426,6 +538,7 @@ bool ProtocolModel::mayReadWrite(InstId read, InstId write) const {
 
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
+  if (rereadsPolledWord(read, poll)) return false;
   if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read)) return false;
   // The partner is this kernel on another block or rank: what it wrote before signalling.
   if (hasPartnerInKernel(poll)) {
@@ -493,7 +606,7 @@ Scope ProtocolModel::scopeOf(InstId inst) const {
 Scope ProtocolModel::requiredScope(InstId access) const {
   int operand = fn_.instructions[access].effect.address;
   if (operand < 0) return Scope::Gpu;
-  if (memory_.isLoadedPointer(access, operand)) return Scope::Sys;
+  if (goesThroughPeerPointer(access)) return Scope::Sys;
   // A flag for the host or another kernel: .sys covers either.
   if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), access)) return Scope::Sys;
   MemoryObject object = root(access);

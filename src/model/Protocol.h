@@ -23,7 +23,8 @@
 // coarsening (pointers read from memory compare by their table, since two
 // entries of a peer table read by two ranks may point into one buffer),
 // except for pointers read from two distinct fields of one record
-// (pointersFromDistinctFields).
+// (pointersFromDistinctFields). The rules for pointers read from memory
+// (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
 #include <optional>

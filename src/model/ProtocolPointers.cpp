@@ -91,7 +91,7 @@ int64_t termMultiple(const FunctionModel& fn, const AbstractValue::Term& term) {
 // when their constant offsets differ modulo every index stride (the gcd of
 // the steps: the record size of a table of structs) by at least the slot
 // size. (Local until MemoryAnalysis::alias compares offsets modulo a common
-// stride; it already answers No for disjoint bounded ranges.)
+// stride.)
 bool slotsDifferModuloStride(const FunctionModel& fn, const AbstractValue& a, int64_t sizeA, const AbstractValue& b,
                              int64_t sizeB) {
   int64_t stride = 0;
@@ -116,7 +116,12 @@ bool ProtocolModel::pointersFromDistinctFields(InstId a, InstId b) const {
   const int oa = addressOf(fn_, la), ob = addressOf(fn_, lb);
   const AbstractValue va = fn_.values->operandValue(la, oa), vb = fn_.values->operandValue(lb, ob);
   if (!va.known || !vb.known || !va.hasBase() || va.baseKind != vb.baseKind || va.base != vb.base) return false;
-  if (memory_.alias(la, oa, lb, ob) == Alias::No) return true;  // constant fields, disjoint bounded ranges
+  // Two constant fields (`s->inbound`, `s->expected`): model/Memory compares the bytes.
+  if (va.terms.empty() && vb.terms.empty()) return memory_.alias(la, oa, lb, ob) == Alias::No;
+  // Read at an index: different fields only when the offsets differ modulo the
+  // record stride. (Two bounded index ranges that do not meet are not enough:
+  // a table of peers indexed relative to the rank, `ptrs[(rank + k) % n]`,
+  // holds one peer's pointer at different slots on different ranks.)
   return slotsDifferModuloStride(fn_, va, memory_.accessSize(la, oa), vb, memory_.accessSize(lb, ob));
 }
 

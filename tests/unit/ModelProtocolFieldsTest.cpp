@@ -79,6 +79,17 @@ TEST(ModelProtocolFields, SlotsOfAFlatTableDifferModuloTheRecordStride) {
   EXPECT_EQ(m.requiredScope(poll), Scope::Sys);
 }
 
+TEST(ModelProtocolFields, DisjointIndexRangesOfOneTableAreNotTwoFields) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  const auto& fn = p.fn("table_halves");
+  const ProtocolModel& m = protocolOf(fn);
+  InstId poll = onlyPoll(fn);
+  ASSERT_GE(poll, 0);
+  InstId flag = findOne(fn, "st.relaxed");
+  EXPECT_FALSE(m.pointersFromDistinctFields(flag, poll)) << dump(fn);
+  EXPECT_EQ(m.alias(flag, poll), Alias::May);
+}
+
 TEST(ModelProtocolFields, PeerPointersAreTableEntriesChosenByRank) {
   FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
   {

@@ -47,6 +47,15 @@ extern "C" __global__ void slot_table(unsigned** slots, int rank, int peer) {
   }
 }
 
+// Two disjoint halves of one table read at bounded indices are not two
+// fields: a table indexed relative to the rank holds one peer's pointer at
+// different slots on different ranks.
+extern "C" __global__ void table_halves(unsigned** ptrs, int rank, int peer) {
+  st_relaxed(ptrs[4 + (peer & 3)], 1);
+  while (ld_volatile(ptrs[rank & 3]) == 0) {
+  }
+}
+
 // goesThroughPeerPointer: a table indexed by rank is a peer table.
 extern "C" __global__ void rank_table(unsigned** flags, int rank) {
   while (ld_volatile(flags[rank]) == 0) {

@@ -126,7 +126,7 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (!writesGlobalMemory(fn_, i)) continue;
     writes_.push_back(i);
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
-    if (isFlagWrite(e) && isLoaded(root(i))) raisesPeerFlags_ = true;
+    if (isFlagWrite(e) && goesThroughPeerPointer(i)) raisesPeerFlags_ = true;
   }
   for (InstId i : writes_) {
     if (!isSignalCandidate(i)) continue;
@@ -250,9 +250,9 @@ MemoryObject ProtocolModel::root(InstId inst) const {
 // model/Memory's answer, with one coarsening: pointers read from memory
 // (peer-table entries, struct-held pointers) compare by their table, since
 // two entries read by different threads or ranks may point into one peer
-// buffer; "an entry does not point into its own table" and "two constant
-// fields of a __constant__ struct are two pointers"
-// (pointersFromDistinctReadOnlyFields) stay No.
+// buffer (flags[tid] on one rank, flags[rank] on another). Two facts keep
+// No: an entry does not point into its own table, and pointers read from two
+// distinct fields of one record are two objects (pointersFromDistinctFields).
 Alias ProtocolModel::alias(InstId a, InstId b) const {
   int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
   if (oa < 0 || ob < 0) return Alias::May;
@@ -263,57 +263,31 @@ Alias ProtocolModel::alias(InstId a, InstId b) const {
   if (!isLoaded(memory_.objectOf(a, oa)) && !isLoaded(memory_.objectOf(b, ob)) && !isLoaded(ra) && !isLoaded(rb))
     return precise;
   if (isEntryOf(ra, rb) || isEntryOf(rb, ra)) return Alias::No;
-  if (precise == Alias::No && pointersFromDistinctReadOnlyFields(a, b)) return Alias::No;
+  if (precise == Alias::No && pointersFromDistinctFields(a, b)) return Alias::No;
   return Alias::May;
 }
 
-InstId ProtocolModel::pointerLoad(InstId access) const {
-  int operand = addressOf(fn_, access);
-  if (operand < 0) return -1;
-  const AbstractValue value = fn_.values->operandValue(access, operand);
-  if (!value.known || value.baseKind != AbstractValue::BaseKind::Loaded) return -1;
-  // Walk the definitions back along the operand that carries the same base
-  // (cvta, add, mad ...) to the load whose result is that base.
-  InstId at = access;
-  for (int step = 0; step < 64; ++step) {
-    const ptx::Operand& op = fn_.instructions[at].operands[operand];
-    ValueReg reg = op.kind == ptx::Operand::Kind::Register ? op.reg
-                   : (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register)
-                       ? op.base.reg
-                       : -1;
-    if (reg < 0) return -1;
-    InstId def = fn_.values->definition(reg, at);
-    if (def < 0) return -1;
-    if (fn_.instructions[def].effect.kind == EffectKind::Load) return def;
-    int carrier = -1;
-    const auto& sources = fn_.instructions[def].operands;
-    for (int k = 1; k < static_cast<int>(sources.size()) && carrier < 0; ++k) {
-      const AbstractValue v = fn_.values->operandValue(def, k);
-      if (v.known && v.baseKind == AbstractValue::BaseKind::Loaded && v.base == value.base) carrier = k;
-    }
-    if (carrier < 0) return -1;
-    at = def;
-    operand = carrier;
-  }
-  return -1;
-}
-
-std::optional<ProtocolModel::ReadOnlyField> ProtocolModel::readOnlyFieldOf(InstId load) const {
-  const MemoryEffect& e = fn_.instructions[load].effect;
-  if (e.address < 0) return std::nullopt;
-  AbstractValue field = fn_.values->operandValue(load, e.address);
-  if (!field.known || !field.terms.empty()) return std::nullopt;
-  // (A field of a by-value parameter struct is a Param object of its own
-  // already: model/Memory keeps those apart.)
-  if (field.baseKind != AbstractValue::BaseKind::GlobalSymbol || e.space != Space::Const) return std::nullopt;
-  return ReadOnlyField{field.base, field.constant};
-}
-
-bool ProtocolModel::pointersFromDistinctReadOnlyFields(InstId a, InstId b) const {
-  InstId la = pointerLoad(a), lb = pointerLoad(b);
-  if (la < 0 || lb < 0) return false;
-  std::optional<ReadOnlyField> fa = readOnlyFieldOf(la), fb = readOnlyFieldOf(lb);
-  return fa && fb && fa->symbol == fb->symbol && fa->offset != fb->offset;
+bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {
+  const int ro = addressOf(fn_, read);
+  if (ro < 0) return false;
+  const AbstractValue r = fn_.values->operandValue(read, ro);
+  if (!r.known || !r.hasBase()) return false;
+  // A loop counter names a different word on every trip: the poll's last
+  // trip need not be the value the read uses.
+  if (std::any_of(r.terms.begin(), r.terms.end(), [](const auto& t) { return t.name.starts_with("loop:"); }))
+    return false;
+  const int64_t readSize = memory_.accessSize(read, ro);
+  auto readsAgain = [&](InstId earlier) {
+    const int eo = addressOf(fn_, earlier);
+    if (eo < 0 || !(fn_.values->operandValue(earlier, eo) == r)) return false;
+    const int64_t earlierSize = memory_.accessSize(earlier, eo);
+    return readSize > 0 && earlierSize > 0 && readSize <= earlierSize;
+  };
+  // The polled word, then the pointers the poll reached it through.
+  InstId earlier = poll;
+  for (int depth = 0; earlier >= 0 && depth < 8; ++depth, earlier = pointerLoad(earlier))
+    if (readsAgain(earlier)) return true;
+  return false;
 }
 
 bool ProtocolModel::maySameWord(InstId a, InstId b) const {
@@ -451,6 +425,7 @@ bool ProtocolModel::mayReadWrite(InstId read, InstId write) const {
 
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
+  if (rereadsPolledWord(read, poll)) return false;
   if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read)) return false;
   // The partner is this kernel on another block or rank: what it wrote before signalling.
   if (hasPartnerInKernel(poll)) {
@@ -530,7 +505,7 @@ Scope ProtocolModel::scopeOf(InstId inst) const {
 Scope ProtocolModel::requiredScope(InstId access) const {
   int operand = fn_.instructions[access].effect.address;
   if (operand < 0) return Scope::Gpu;
-  if (memory_.isLoadedPointer(access, operand)) return Scope::Sys;
+  if (goesThroughPeerPointer(access)) return Scope::Sys;
   // A flag for the host or another kernel: .sys covers either.
   if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), access)) return Scope::Sys;
   MemoryObject object = root(access);

@@ -20,8 +20,11 @@
 //
 // Memory identity comes from model/Memory (objects, byte ranges, No/May/Must)
 // and model/Values; Protocol.cpp's alias() adds the partner model's one
-// coarsening (pointers read from memory compare by their table, except two
-// pointers read from two constant fields of a __constant__ struct).
+// coarsening (pointers read from memory compare by their table, since two
+// entries of a peer table read by two ranks may point into one buffer),
+// except for pointers read from two distinct fields of one record
+// (pointersFromDistinctFields). The rules for pointers read from memory
+// (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
 #include <optional>
@@ -102,9 +105,11 @@ class ProtocolModel {
   // .gpu, an opaque call as .sys).
   Scope scopeOf(InstId inst) const;
   // The scope a flag access's partner needs: .sys when the evidence says the
-  // partner is off this GPU (a pointer read from memory: peer pointers; a
-  // .sys store or atomic on the signalling side of the same object; a poll in
-  // a kernel that raises flags through peer pointers), .gpu otherwise. A .sys
+  // partner is off this GPU (the access goes through a peer pointer,
+  // goesThroughPeerPointer; a .sys store or atomic on the signalling side of
+  // the same object; a poll in a kernel that raises flags through peer
+  // pointers; an outbound flag), .gpu otherwise. A pointer read from a struct
+  // field or from a table indexed by the block is no evidence, and a .sys
   // acquire by the waiter alone is over-strong, not evidence.
   Scope requiredScope(InstId access) const;
 
@@ -129,15 +134,36 @@ class ProtocolModel {
   // runs: an object this function writes, or a buffer behind a pointer read
   // from memory. No fence makes it see the partner's data.
   bool isStaleProneNonCoherentRead(InstId read) const;
-  // The pointers `a` and `b` go through were read from two different fields
-  // of one object the kernel cannot write: constant offsets into a `.const`
-  // symbol (NVSHMEM's device state in __constant__
-  // memory: `sync_counter` and `psync_pool` are two fields, so the team's
-  // epoch counter is not the polled psync word). Two fields hold two
-  // host-written pointers, the rule model/Memory applies to the fields of a
-  // by-value struct parameter; a table entry chosen by a variable index is not
-  // a field (ranks index a peer table with their rank).
-  bool pointersFromDistinctReadOnlyFields(InstId a, InstId b) const;
+  // The pointers `a` and `b` go through were read from two different slots
+  // of one record: the same base pointer, offsets that no values of their
+  // indices make equal (different constant fields of one struct, `s->inbound`
+  // and `s->expected`; different fields of the records of a table,
+  // `boxes[i].inbound` and `boxes[j].expected`, offsets that differ modulo
+  // the record size; NVSHMEM's `sync_counter` and `psync_pool` in its
+  // __constant__ device state). Two slots hold two pointers: distinct
+  // objects, the rule model/Memory applies to the fields of a by-value struct
+  // parameter. The same field of a table read at a variable index (ranks
+  // index a peer table with their rank) may be the same slot for two
+  // threads: that is the case alias() keeps coarse.
+  bool pointersFromDistinctFields(InstId a, InstId b) const;
+  // The access goes through a peer pointer: a pointer read from a table at
+  // an index that varies from rank to rank (any index term other than the
+  // block's position: a rank or peer parameter, a loop over peers, the
+  // thread index of `if (tid < world) flag[tid]`), or from a struct reached
+  // through such a pointer; also a pointer read from memory that the value
+  // analysis cannot trace to its load (taken as peer, as before). A pointer
+  // read from a struct field, or from a table indexed by the block
+  // (`boxes[blockIdx.x]`), is not: such tables hold one entry per block of
+  // this launch. Evidence of an off-GPU partner for requiredScope.
+  bool goesThroughPeerPointer(InstId access) const;
+  // A load, after the wait, of the very word the poll read, or of a pointer
+  // the poll reached it through: the same abstract address (same object,
+  // offset and index terms; for a pointer read from memory, the same field of
+  // the same base read again) and no wider. It reads the flag (or its
+  // address) again, not data the flag guards (`while (ld_volatile(mb->inbound)
+  // == 0); v = ld_volatile(mb->inbound);` loads mb->inbound and *mb->inbound
+  // once more).
+  bool rereadsPolledWord(InstId read, InstId poll) const;
   // An address translated into a peer's mapping: a pointer read from a table
   // plus an offset the value analysis cannot bound (NVSHMEM's
   // `peer_heap_base[pe] + (local - heap_base)`, an IPC base plus a heap
@@ -168,13 +194,8 @@ class ProtocolModel {
   // The load that read the pointer an access's address is based on (the
   // Loaded base of its value), or -1.
   InstId pointerLoad(InstId access) const;
-  // The read-only field a pointer load reads (a constant offset into a
-  // `.const` symbol), when it is one.
-  struct ReadOnlyField {
-    std::string symbol;
-    int64_t offset = 0;
-  };
-  std::optional<ReadOnlyField> readOnlyFieldOf(InstId pointerLoad) const;
+  // The pointer load reads a peer-table entry (see goesThroughPeerPointer).
+  bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
   bool isSignalCandidate(InstId inst) const;
   bool isOutboundSignal(InstId inst) const;
   bool isLaunchValuePublish(InstId inst) const;
@@ -208,7 +229,7 @@ class ProtocolModel {
   std::vector<InstId> calls_;  // opaque calls
   std::vector<InstId> translatedFlagWrites_;  // flag writes through isTranslatedPeerAddress
   std::vector<InstId> systemSignalling_;  // .sys stores/atomics (signalling side)
-  bool raisesPeerFlags_ = false;          // a flag store or atomic through a pointer read from memory
+  bool raisesPeerFlags_ = false;          // a flag store or atomic through a peer pointer
   struct AfterWait {
     bool computed = false;
     std::vector<InstId> guardedReads;  // reads after the wait that it guards

@@ -1,6 +1,6 @@
 // The partner model's facts (src/model/Protocol.h) over real nvcc output
 // (Inputs/model_protocol_partner.cu): pointers from two fields of a
-// __constant__ struct, translated peer addresses and the partner's writes,
+// __constant__ struct (pointersFromDistinctFields), translated peer addresses and the partner's writes,
 // flag-only calls, and a counter reset after a wait.
 #include <gtest/gtest.h>
 
@@ -20,10 +20,10 @@ TEST(ModelProtocolPartner, TwoFieldsOfAConstantStructAreTwoObjects) {
   auto stores = find(fn, "st.volatile");
   ASSERT_EQ(stores.size(), 2u) << dump(fn);
   InstId counter = stores[0], entry = stores[1];
-  EXPECT_TRUE(m.pointersFromDistinctReadOnlyFields(counter, flagPoll));
+  EXPECT_TRUE(m.pointersFromDistinctFields(counter, flagPoll));
   EXPECT_EQ(m.alias(counter, flagPoll), Alias::No);
   // blocks[blockIdx.x & 3] and blocks[0]: one table, a variable index.
-  EXPECT_FALSE(m.pointersFromDistinctReadOnlyFields(entry, entryPoll));
+  EXPECT_FALSE(m.pointersFromDistinctFields(entry, entryPoll));
   EXPECT_EQ(m.alias(entry, entryPoll), Alias::May);
   EXPECT_EQ(m.signals(), std::vector<InstId>{entry}) << "the epoch counter is nobody's signal";
 }

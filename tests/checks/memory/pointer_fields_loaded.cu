@@ -9,13 +9,13 @@
 // `inbound` after the payload writes is the signal the spin loop waits on
 // (release-missing). A pointer read from a struct field is no peer pointer:
 // producer and consumers are blocks of this grid, so .gpu scope is enough.
-// XFAIL: *
-// XFAIL reason (issue 11 shape 5): today every pointer loaded from one struct
-// shares one object ("loaded(param)"), so the `expected` increment is taken as
-// a signal on the polled flag (false release-missing), and every loaded pointer
-// is taken as a peer pointer (false scope-too-narrow on the .gpu acquire and
-// release); a second identical load of mb->inbound after a spin is taken as
-// guarded data (false acquire-missing).
+// The partner model's rules (src/model/Protocol.h, ProtocolModel): pointers
+// read from two distinct fields of one record are two objects
+// (pointersFromDistinctFields), the same field of a table read at a variable
+// index stays coarse (slots 2*peer and 2*rank); a pointer read from a struct
+// field or a table indexed by block is no peer pointer, one read from a table
+// indexed by rank is (goesThroughPeerPointer); re-reading the polled word is
+// no guarded data (rereadsPolledWord).
 
 #include <cuda/atomic>
 
@@ -181,4 +181,30 @@ __global__ void slot_table_peer_flag_relaxed(unsigned** slots, float** bufs, con
   }
   __syncthreads();
   out[threadIdx.x] = bufs[rank][peer * 256 + threadIdx.x];
+}
+
+// A mailbox reached through a table of peer pointers indexed by rank: each
+// rank fills the peer's payload and raises the peer's flag, then waits on its
+// own. The partner is another GPU. Broken: both sides at .gpu scope.
+__global__ void mailbox_peer_gpu_scope(Mailbox* const* boxes, float* out, int rank, int peer) {
+  boxes[peer]->payload[threadIdx.x] = 4.0f;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    st_release_gpu(boxes[peer]->inbound, 1);  // expect: scope-too-narrow
+    wait_acquire_gpu(boxes[rank]->inbound);   // expect: scope-too-narrow
+  }
+  __syncthreads();
+  out[threadIdx.x] = boxes[rank]->payload[threadIdx.x];
+}
+
+// Fixed: the same at .sys scope on both sides.
+__global__ void mailbox_peer_sys_scope(Mailbox* const* boxes, float* out, int rank, int peer) {
+  boxes[peer]->payload[threadIdx.x] = 4.0f;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    st_release_sys(boxes[peer]->inbound, 1);
+    wait_acquire_sys(boxes[rank]->inbound);
+  }
+  __syncthreads();
+  out[threadIdx.x] = boxes[rank]->payload[threadIdx.x];
 }

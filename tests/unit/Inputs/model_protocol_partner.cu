@@ -13,7 +13,7 @@ struct State {
 };
 __constant__ State state;
 
-// pointersFromDistinctReadOnlyFields: `counter` and `flags` are two fields;
+// pointersFromDistinctFields: `counter` and `flags` are two fields;
 // blocks[blockIdx.x] and blocks[0] are entries of one table.
 extern "C" __global__ void const_fields() {
   while (ld_volatile(state.flags) == 0) {

@@ -1,0 +1,88 @@
+// Kernels for ModelProtocolFieldsTest.cpp (compiled by nvcc, sm_90a): the
+// partner model's rules for pointers read from memory (issue 11, shape 5):
+// distinct fields of one record are distinct objects, the same field of a
+// table read at a variable index stays coarse; which loaded pointers are peer
+// pointers (scope evidence); a re-read of the polled word is no guarded data.
+
+__device__ __forceinline__ unsigned ld_volatile(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+struct Mailbox {
+  unsigned* inbound;   // polled
+  unsigned* expected;  // a counter nobody polls
+  float* payload;
+};
+
+// pointersFromDistinctFields: mb->expected and mb->inbound are two fields of
+// one struct; the store to mb->inbound reads the polled field again.
+extern "C" __global__ void struct_fields(const Mailbox* mb) {
+  while (ld_volatile(mb->inbound) == 0) {
+  }
+  atomicAdd(mb->expected, 1u);
+  st_relaxed(mb->inbound, 0);
+}
+
+// The same in a table of records indexed by block: boxes[b].expected is
+// another field than boxes[0].inbound (offsets 8 and 0 modulo the record
+// size 24); boxes[b].inbound is the same field of another entry.
+extern "C" __global__ void record_table(Mailbox* boxes) {
+  while (ld_volatile(boxes[0].inbound) == 0) {
+  }
+  atomicAdd(boxes[blockIdx.x].expected, 1u);
+  st_relaxed(boxes[blockIdx.x].inbound, 1);
+}
+
+// A flat table of [flag, counter] per rank: slots 2*rank+1 and 2*rank never
+// coincide; slot 2*peer on one rank is slot 2*rank on the peer.
+extern "C" __global__ void slot_table(unsigned** slots, int rank, int peer) {
+  atomicAdd(slots[2 * rank + 1], 1u);
+  st_relaxed(slots[2 * peer], 1);
+  while (ld_volatile(slots[2 * rank]) == 0) {
+  }
+}
+
+// Two disjoint halves of one table read at bounded indices are not two
+// fields: a table indexed relative to the rank holds one peer's pointer at
+// different slots on different ranks.
+extern "C" __global__ void table_halves(unsigned** ptrs, int rank, int peer) {
+  st_relaxed(ptrs[4 + (peer & 3)], 1);
+  while (ld_volatile(ptrs[rank & 3]) == 0) {
+  }
+}
+
+// goesThroughPeerPointer: a table indexed by rank is a peer table.
+extern "C" __global__ void rank_table(unsigned** flags, int rank) {
+  while (ld_volatile(flags[rank]) == 0) {
+  }
+}
+
+// A table indexed by block holds one entry per block of this launch.
+extern "C" __global__ void block_table(unsigned** flags) {
+  while (ld_volatile(flags[blockIdx.x]) == 0) {
+  }
+}
+
+// `if (tid < world) raise(flags[tid])`: the thread index picks a peer.
+extern "C" __global__ void thread_table(unsigned** flags, int world) {
+  if (threadIdx.x < world) st_relaxed(flags[threadIdx.x], 1);
+}
+
+// A field of a struct reached through a peer-table entry: the peer's struct.
+extern "C" __global__ void peer_struct(Mailbox* const* boxes, int peer) {
+  st_relaxed(boxes[peer]->inbound, 1);
+}
+
+// rereadsPolledWord: after the spin the thread reads the flag word again
+// (out[0]) and then another field's word (out[1]).
+extern "C" __global__ void reread(const Mailbox* mb, unsigned* out) {
+  while (ld_volatile(mb->inbound) == 0) {
+  }
+  out[0] = ld_volatile(mb->inbound);
+  out[1] = *mb->expected;
+}

@@ -1,0 +1,136 @@
+// The partner model's rules for pointers read from memory (src/model/Protocol.h,
+// issue 11 shape 5) over real nvcc output (Inputs/model_protocol_fields.cu):
+// pointersFromDistinctFields (two fields of one record are two objects, the
+// same field of a table read at a variable index stays May), goesThroughPeerPointer
+// (which loaded pointers are evidence of an off-GPU partner) and
+// rereadsPolledWord (a second load of the polled word is no guarded data).
+#include <gtest/gtest.h>
+
+#include "ModelInputs.h"
+#include "model/Protocol.h"
+
+using namespace fenceline;
+using namespace fenceline::model;
+using namespace fenceline::testing;
+
+namespace {
+
+InstId onlyPoll(const FunctionModel& fn) {
+  const ProtocolModel& m = protocolOf(fn);
+  EXPECT_EQ(m.spins().size(), 1u) << dump(fn);
+  return m.spins().empty() ? -1 : m.spins()[0].polls.at(0);
+}
+
+}  // namespace
+
+TEST(ModelProtocolFields, TwoFieldsOfOneStructAreTwoObjects) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  const auto& fn = p.fn("struct_fields");
+  const ProtocolModel& m = protocolOf(fn);
+  InstId poll = onlyPoll(fn);
+  ASSERT_GE(poll, 0);
+  InstId counter = findOne(fn, "atom"), flag = findOne(fn, "st.relaxed");
+  EXPECT_TRUE(m.pointersFromDistinctFields(counter, poll)) << dump(fn);
+  EXPECT_EQ(m.alias(counter, poll), Alias::No);
+  // mb->inbound loaded twice: the same field, the same object.
+  EXPECT_FALSE(m.pointersFromDistinctFields(flag, poll));
+  EXPECT_NE(m.alias(flag, poll), Alias::No);
+  EXPECT_EQ(m.signals(), std::vector<InstId>{flag}) << "the counter is nobody's signal";
+  EXPECT_FALSE(m.goesThroughPeerPointer(poll)) << "a struct field is no peer pointer";
+  EXPECT_EQ(m.requiredScope(poll), Scope::Gpu);
+  EXPECT_EQ(m.requiredScope(flag), Scope::Gpu);
+}
+
+TEST(ModelProtocolFields, FieldsOfRecordsInATableIndexedByBlock) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  const auto& fn = p.fn("record_table");
+  const ProtocolModel& m = protocolOf(fn);
+  InstId poll = onlyPoll(fn);
+  ASSERT_GE(poll, 0);
+  InstId counter = findOne(fn, "atom"), flag = findOne(fn, "st.relaxed");
+  // boxes[b].expected (24 * b + 8) and boxes[0].inbound (0): other field.
+  EXPECT_TRUE(m.pointersFromDistinctFields(counter, poll)) << dump(fn);
+  EXPECT_EQ(m.alias(counter, poll), Alias::No);
+  // boxes[b].inbound: the polled field of another entry (b = 0 is the same one).
+  EXPECT_FALSE(m.pointersFromDistinctFields(flag, poll));
+  EXPECT_EQ(m.alias(flag, poll), Alias::May);
+  EXPECT_EQ(m.signals(), std::vector<InstId>{flag});
+  // One entry per block of this launch: no peer.
+  EXPECT_FALSE(m.goesThroughPeerPointer(flag));
+  EXPECT_EQ(m.requiredScope(flag), Scope::Gpu);
+  EXPECT_EQ(m.requiredScope(poll), Scope::Gpu);
+}
+
+TEST(ModelProtocolFields, SlotsOfAFlatTableDifferModuloTheRecordStride) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  const auto& fn = p.fn("slot_table");
+  const ProtocolModel& m = protocolOf(fn);
+  InstId poll = onlyPoll(fn);
+  ASSERT_GE(poll, 0);
+  InstId counter = findOne(fn, "atom"), peerFlag = findOne(fn, "st.relaxed");
+  // slots[2 * rank + 1] never is slots[2 * rank'] (8 and 0 modulo 16).
+  EXPECT_TRUE(m.pointersFromDistinctFields(counter, poll)) << dump(fn);
+  EXPECT_EQ(m.alias(counter, poll), Alias::No);
+  // slots[2 * peer] on this rank is slots[2 * rank] on the peer: kept coarse.
+  EXPECT_FALSE(m.pointersFromDistinctFields(peerFlag, poll));
+  EXPECT_EQ(m.alias(peerFlag, poll), Alias::May);
+  EXPECT_EQ(m.signals(), std::vector<InstId>{peerFlag});
+  EXPECT_TRUE(m.goesThroughPeerPointer(poll));
+  EXPECT_EQ(m.requiredScope(poll), Scope::Sys);
+}
+
+TEST(ModelProtocolFields, DisjointIndexRangesOfOneTableAreNotTwoFields) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  const auto& fn = p.fn("table_halves");
+  const ProtocolModel& m = protocolOf(fn);
+  InstId poll = onlyPoll(fn);
+  ASSERT_GE(poll, 0);
+  InstId flag = findOne(fn, "st.relaxed");
+  EXPECT_FALSE(m.pointersFromDistinctFields(flag, poll)) << dump(fn);
+  EXPECT_EQ(m.alias(flag, poll), Alias::May);
+}
+
+TEST(ModelProtocolFields, PeerPointersAreTableEntriesChosenByRank) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  {
+    const auto& fn = p.fn("rank_table");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    EXPECT_TRUE(protocolOf(fn).goesThroughPeerPointer(poll)) << dump(fn);
+    EXPECT_EQ(protocolOf(fn).requiredScope(poll), Scope::Sys);
+  }
+  {
+    const auto& fn = p.fn("block_table");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    EXPECT_FALSE(protocolOf(fn).goesThroughPeerPointer(poll)) << dump(fn);
+    EXPECT_EQ(protocolOf(fn).requiredScope(poll), Scope::Gpu);
+  }
+  {
+    const auto& fn = p.fn("thread_table");
+    EXPECT_TRUE(protocolOf(fn).goesThroughPeerPointer(findOne(fn, "st.relaxed"))) << dump(fn);
+  }
+  {
+    const auto& fn = p.fn("peer_struct");
+    EXPECT_TRUE(protocolOf(fn).goesThroughPeerPointer(findOne(fn, "st.relaxed"))) << dump(fn);
+  }
+}
+
+TEST(ModelProtocolFields, ReadingThePolledWordAgainIsNoGuardedData) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  const auto& fn = p.fn("reread");
+  const ProtocolModel& m = protocolOf(fn);
+  InstId poll = onlyPoll(fn);
+  ASSERT_GE(poll, 0);
+  InstId again = findOne(fn, "ld.volatile", 1), other = findOne(fn, "ld.u32");
+  EXPECT_TRUE(m.rereadsPolledWord(again, poll)) << dump(fn);
+  EXPECT_FALSE(m.isGuardedRead(again, poll));
+  EXPECT_FALSE(m.rereadsPolledWord(other, poll));
+  EXPECT_TRUE(m.isGuardedRead(other, poll));
+  // The pointer mb->inbound loaded again (the poll's own address), and the
+  // pointer mb->expected (another field).
+  InstId pointerAgain = findOne(fn, "ld.global.u64", 1), otherPointer = findOne(fn, "ld.global.u64", 2);
+  EXPECT_TRUE(m.rereadsPolledWord(pointerAgain, poll));
+  EXPECT_FALSE(m.isGuardedRead(pointerAgain, poll));
+  EXPECT_FALSE(m.rereadsPolledWord(otherPointer, poll));
+}

@@ -397,7 +397,33 @@ Operand ModuleParser::parseOperand(Function& function, BlockScopes& scopes, cons
 }
 
 // `.loc F L C[, function_name LABEL[+imm]][, inlined_at F2 L2 C2]` (see DebugInfo.h).
+// nvcc's `.loc` lines are read by a byte scanner (FastScan.h); any other
+// shape, or a line the token parser would continue past its end (a ','
+// next), goes through the tokens below.
+bool ModuleParser::parseLocLine() {
+  const Token at = peek();
+  std::optional<LocLine> loc = scanLocLine(text_, at.offset);
+  if (!loc) return false;
+  ScanPosition start = lexer_.position();
+  ScanPosition end = start;
+  end.offset = loc->end;
+  lexer_.seek(end);
+  if (peek().is(',')) {
+    lexer_.seek(start);
+    return false;
+  }
+  previous_ = Token{loc->lastIsNumber ? TokenKind::Integer : TokenKind::Identifier,
+                    text_.substr(loc->lastToken, loc->lastTokenLength), static_cast<uint32_t>(loc->lastToken), at.line,
+                    static_cast<uint32_t>(loc->lastToken - start.lineStart + 1), at.inInlineAsm};
+  if (!loc->hasFunction) currentLocation_ = locations_.plain(loc->file, loc->line, loc->column);
+  else
+    currentLocation_ = locations_.inlined(loc->file, loc->line, loc->column, loc->functionLabel, loc->hasInlinedAt,
+                                          loc->atFile, loc->atLine, loc->atColumn);
+  return true;
+}
+
 void ModuleParser::parseLoc() {
+  if (parseLocLine()) return;
   next();  // .loc
   auto number = [&](const char* what, int64_t max) {
     Token t = peek();

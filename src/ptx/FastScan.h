@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace fenceline::ptx {
@@ -48,5 +49,29 @@ BodyScan scanBody(std::string_view text, ScanPosition open);
 // where it stopped: at the closing '}', at the end of the text, or at the
 // start of a line of any other shape, for the token parser to read.
 ScanPosition scanSectionLines(std::string_view text, ScanPosition at, DebugStrings* strings);
+
+// One `.loc` line in nvcc's shape (a third of the lines of a -lineinfo body):
+//   .loc F L C[, function_name LABEL[, inlined_at F L C]]
+// with decimal numbers in the token parser's ranges (a file index up to
+// INT32_MAX, lines and columns up to UINT32_MAX), blanks between the parts,
+// ending its line.
+struct LocLine {
+  int32_t file = 0;
+  uint32_t line = 0, column = 0;
+  bool hasFunction = false;
+  std::string_view functionLabel;
+  bool hasInlinedAt = false;
+  int32_t atFile = 0;
+  uint32_t atLine = 0, atColumn = 0;
+  size_t end = 0;        // offset of the line's newline
+  size_t lastToken = 0;  // offset of the line's last token (a number or the label)
+  size_t lastTokenLength = 0;
+  bool lastIsNumber = true;
+};
+
+// Reads the `.loc` at offset `at`; nullopt for a line of any other shape
+// (another attribute or order, an octal or suffixed number, a comment, a
+// value out of range), which the token parser then reads, errors included.
+std::optional<LocLine> scanLocLine(std::string_view text, size_t at);
 
 }  // namespace fenceline::ptx

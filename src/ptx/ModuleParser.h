@@ -107,6 +107,7 @@ class ModuleParser {
   Operand parseAddress(Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
   Operand parseNumber(bool negative);
   void parseLoc();
+  bool parseLocLine();
 
   std::string_view text_;
   std::string path_;

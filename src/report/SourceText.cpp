@@ -47,27 +47,37 @@ std::optional<std::string> readRegularFile(const std::string& path, size_t maxBy
   return text;
 }
 
-std::vector<std::string> splitLines(const std::string& text) {
-  std::vector<std::string> result;
+// Calls `line(start, length)` for each line of `text`, dropping "\n" and
+// "\r\n" terminators (a last line without one counts too).
+template <typename OnLine>
+void forEachLine(std::string_view text, OnLine&& line) {
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
+    if (end == std::string_view::npos) end = text.size();
     size_t stop = end;
     if (stop > start && text[stop - 1] == '\r') --stop;
-    result.emplace_back(text, start, stop - start);
+    line(start, stop - start);
     start = end + 1;
   }
+}
+
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> result;
+  forEachLine(text, [&](size_t start, size_t length) { result.emplace_back(text, start, length); });
   return result;
 }
 
-std::shared_ptr<const std::vector<std::string>> SourceText::lines(const std::string& path) {
+SourceFile::SourceFile(std::string text) : text_(std::move(text)) {
+  forEachLine(text_, [&](size_t start, size_t length) { lines_.push_back({start, length}); });
+}
+
+std::shared_ptr<const SourceFile> SourceText::lines(const std::string& path) {
   std::lock_guard lock(mutex_);
   if (auto found = files_.find(path); found != files_.end()) return found->second;
-  std::shared_ptr<const std::vector<std::string>> content;
+  std::shared_ptr<const SourceFile> content;
   std::string why;
-  if (auto text = readRegularFile(path, kMaxSourceBytes, why))
-    content = std::make_shared<const std::vector<std::string>>(splitLines(*text));
+  if (auto text = readRegularFile(path, kMaxSourceBytes, why)) content = std::make_shared<const SourceFile>(std::move(*text));
   files_.emplace(path, content);
   return content;
 }
@@ -76,7 +86,7 @@ std::optional<std::string> SourceText::line(const std::string& path, uint32_t li
   if (path.empty() || line == 0) return std::nullopt;
   auto content = lines(path);
   if (!content || line > content->size()) return std::nullopt;
-  return (*content)[line - 1];
+  return std::string((*content)[line - 1]);
 }
 
 }  // namespace fenceline::report

@@ -14,9 +14,33 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fenceline::report {
+
+// One source file's text and where each of its lines lies in it: one
+// allocation per file, not per line (a CUTLASS kernel names 50 headers of
+// 70,000 lines, scanned whole for suppression comments).
+class SourceFile {
+ public:
+  explicit SourceFile(std::string text);
+  // Lines as splitLines counts them.
+  size_t size() const { return lines_.size(); }
+  // Line `index` (0-based), without its terminator.
+  std::string_view operator[](size_t index) const {
+    return std::string_view(text_).substr(lines_[index].start, lines_[index].length);
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  struct Line {
+    size_t start;
+    size_t length;
+  };
+  std::string text_;
+  std::vector<Line> lines_;
+};
 
 class SourceText {
  public:
@@ -24,13 +48,13 @@ class SourceText {
   static constexpr size_t kMaxSourceBytes = size_t{64} << 20;
 
   // All lines of `path` (without line terminators), or null when unreadable.
-  std::shared_ptr<const std::vector<std::string>> lines(const std::string& path);
+  std::shared_ptr<const SourceFile> lines(const std::string& path);
   // Line `line` (1-based) of `path`, when the file is readable and long enough.
   std::optional<std::string> line(const std::string& path, uint32_t line);
 
  private:
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const std::vector<std::string>>> files_;
+  std::map<std::string, std::shared_ptr<const SourceFile>> files_;
 };
 
 // Reads the regular file `path` whole, without blocking on FIFOs or devices

@@ -527,6 +527,7 @@ struct ValueAnalysis::Impl {
       return nonTop(add(src(d, 1), src(d, 2), opaque), opaque);
     if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64")) {
       if (auto largest = remainderBound(d)) return term(opaque, 0, *largest);
+      if (auto r = signedRemainderRange(d)) return term(opaque, r->first, r->second);
       return nonTop(subtract(src(d, 1), src(d, 2), opaque), opaque);
     }
     if ((op == "mul" && (s.hasModifier("lo") || s.hasModifier("wide"))) ||
@@ -672,6 +673,33 @@ struct ValueAnalysis::Impl {
   // clear the bits x never has) or `x - c * (x * M >> s)` (unsigned x % c by
   // a magic multiplier, = x % c). Returns the largest value r may take.
   // Only for 0 <= x < 2^32.
+  // `sub r, x, ((x + b) & -2^k)` with b in [0, 2^k - 1]: nvcc's signed x % 2^k
+  // for x of any sign (b = (x >> 31) >>> (32 - k), the rounding bias of a
+  // negative x). (x + b) & (2^k - 1) = x + b - round lies in [0, 2^k - 1], so
+  // r = x - round lies in [-b, 2^k - 1 - b]. Returns r's range.
+  std::optional<Range> signedRemainderRange(InstId d) {
+    InstId y = definitionOf(d, 2);
+    if (y < 0 || fn.instructions[y].opcode() != "and") return std::nullopt;
+    const AbstractValue x = src(d, 1);
+    if (!x.known || x.hasBase()) return std::nullopt;
+    for (size_t m = 1; m <= 2; ++m) {
+      AbstractValue mask = src(y, m);
+      if (!mask.isConstant() || mask.constant >= 0) continue;
+      const uint64_t modulus = uint64_t(0) - static_cast<uint64_t>(mask.constant);
+      if ((modulus & (modulus - 1)) != 0 || modulus > (uint64_t(1) << 31)) continue;
+      InstId sum = definitionOf(y, 3 - m);
+      if (sum < 0 || fn.instructions[sum].opcode() != "add") continue;
+      for (size_t k = 1; k <= 2; ++k) {
+        if (!sameAs(sum, k, x)) continue;
+        AbstractValue bias = src(sum, 3 - k);
+        auto b = bias.hasBase() ? std::nullopt : bias.offsetRange();
+        if (b && b->first >= 0 && b->second < static_cast<int64_t>(modulus))
+          return Range{-b->second, static_cast<int64_t>(modulus) - 1 - b->first};
+      }
+    }
+    return std::nullopt;
+  }
+
   std::optional<int64_t> remainderBound(InstId d) {
     AbstractValue x = src(d, 1);
     if (x.hasBase()) return std::nullopt;
@@ -872,6 +900,11 @@ struct ValueAnalysis::Impl {
     }
     if (op == "rem" && b.isConstant() && b.constant > 0 && (!isSigned || nonNegative))
       return term(opaque, 0, b.constant - 1);
+    // An unsigned shift of any 32- or 64-bit register by k leaves its top k bits clear.
+    if (op == "shr" && !nonNegative && b.isConstant() && b.constant > 0 && !isSigned) {
+      const int bits = s.hasModifier("u64") || s.hasModifier("b64") ? 64 : 32;
+      if (b.constant < bits && bits - b.constant < 63) return term(opaque, 0, (int64_t(1) << (bits - b.constant)) - 1);
+    }
     if ((op == "shr" || op == "div") && b.isConstant() && b.constant > 0 && nonNegative) {
       int64_t hi = op == "shr" ? (b.constant < 63 ? range->second >> b.constant : 0) : range->second / b.constant;
       int64_t lo = op == "shr" ? (b.constant < 63 ? range->first >> b.constant : 0) : range->first / b.constant;

@@ -227,7 +227,10 @@ ReachCache::ReachCache(const FunctionModel& fn)
     uint8_t f = 0;
     if (checks::proxy::isHandOffArrive(fn, i)) f |= kHandOffArrive;
     if (checks::proxy::isSharedProxyFence(fn, i)) f |= kSharedProxyFence;
-    if (e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async) f |= kAnyProxyFence;
+    if (e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async) {
+      f |= kAnyProxyFence;
+      hasProxyFence_ = true;
+    }
     if (checks::proxy::isAcquirePoint(fn, i)) f |= kAcquirePoint;
     if (e.kind == EffectKind::CtaBarrier) f |= kCtaBarrier;
     if (checks::proxy::isAsyncSharedWrite(fn, i) || checks::proxy::isAsyncSharedRead(fn, i)) f |= kAsyncSharedOperation;
@@ -425,11 +428,10 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     // (through bar.sync, through an mbarrier round trip, or directly). A path
     // is safe once it passes a fence all accessing threads execute, or an
     // acquire point after which every path to the operation is fenced.
-    std::map<InstId, bool> fencedAfter;
     auto stop = [&](InstId i) {
       if (coveringFence(i)) return true;
       if (!reach.isAcquirePoint(i)) return false;
-      auto [it, inserted] = fencedAfter.try_emplace(i, false);
+      auto [it, inserted] = reach.fencedAfterAcquire.try_emplace({i, async}, false);
       if (inserted) it->second = model::everyPathPasses(fn, i, async, anyFence);
       return it->second;
     };
@@ -437,7 +439,10 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     result.hazard = true;
     result.site = async;
     result.kind = HandOff::Kind::SameThread;
-    result.fence = model::findReachable(fn, access, anyProxyFence, [&](InstId i) { return i == async; });
+    // (A function without a proxy fence has none to find: kernels that never
+    // fence draw a finding per pair, and each search would walk everything.)
+    result.fence = reach.hasProxyFence() ? model::findReachable(fn, access, anyProxyFence, [&](InstId i) { return i == async; })
+                                         : -1;
     if (reportAtAsync) return result;
     InstId h = model::findReachable(
         fn, access,
@@ -469,6 +474,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     result.hazard = true;
     result.site = reportAtAsync ? async : arrive;
     result.kind = reportAtAsync ? HandOff::Kind::SameThread : HandOff::Kind::Arrive;
+    if (!reach.hasProxyFence()) return result;
     result.fence = model::findReachable(fn, access, anyProxyFence, [&, arrive = arrive](InstId i) { return i == arrive; });
     if (result.fence < 0) {  // the issuer's fence, if it has one, is before its wait
       auto before = model::findReachingBackward(fn, async, anyProxyFence, never);
@@ -482,8 +488,14 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   return result;
 }
 
+const std::string& FindingSet::keyOf(const FunctionModel& fn, InstId inst) {
+  auto [it, inserted] = keys_.try_emplace(inst);
+  if (inserted) it->second = protocol::siteKey(fn, inst);
+  return it->second;
+}
+
 void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async, Overlap overlap) {
-  std::string key = protocol::siteKey(fn, handOff.site);
+  const std::string& key = keyOf(fn, handOff.site);
   auto [it, inserted] = entries_.try_emplace(key);
   Entry& e = it->second;
   Finding& f = e.finding;
@@ -498,20 +510,20 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId acc
     f.fenceAccess = access;
   }
   if (overlap != Overlap::Uncertain) f.certainOverlap = true;
-  std::string accessKey = protocol::siteKey(fn, access);
+  const std::string& accessKey = keyOf(fn, access);
   auto known = std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey);
   if (known != e.accessKeys.end()) {
     if (overlap != Overlap::Uncertain) f.accessUncertain[known - e.accessKeys.begin()] = false;
   } else if (f.accesses.size() < kMaxAccessNotes) {
     f.accesses.push_back(access);
     f.accessUncertain.push_back(overlap == Overlap::Uncertain);
-    e.accessKeys.push_back(std::move(accessKey));
+    e.accessKeys.push_back(accessKey);
   }
-  std::string asyncKey = protocol::siteKey(fn, async);
+  const std::string& asyncKey = keyOf(fn, async);
   if (async != handOff.site && f.asyncs.size() < kMaxAsyncNotes &&
       std::find(e.asyncKeys.begin(), e.asyncKeys.end(), asyncKey) == e.asyncKeys.end()) {
     f.asyncs.push_back(async);
-    e.asyncKeys.push_back(std::move(asyncKey));
+    e.asyncKeys.push_back(asyncKey);
   }
 }
 

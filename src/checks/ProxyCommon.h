@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <unordered_map>
 
 #include <string>
 #include <vector>
@@ -147,6 +148,7 @@ class ReachCache {
   bool isHandOffArrive(InstId i) const { return flags_[i] & kHandOffArrive; }
   bool isSharedProxyFence(InstId i) const { return flags_[i] & kSharedProxyFence; }
   bool isAnyProxyFence(InstId i) const { return flags_[i] & kAnyProxyFence; }
+  bool hasProxyFence() const { return hasProxyFence_; }  // some fence.proxy.async in the function
   bool isAcquirePoint(InstId i) const { return flags_[i] & kAcquirePoint; }
   bool isCtaBarrier(InstId i) const { return flags_[i] & kCtaBarrier; }
   // sameBarrier(), memoized.
@@ -163,6 +165,10 @@ class ReachCache {
   // (access, IssuerWaits::keySet) -> the nearest matching arrives.
   std::map<std::pair<InstId, int>, std::vector<ArriveHandOff>> arrives;
   std::map<std::pair<InstId, InstId>, bool> issuerFenced;  // (wait, async) -> every path fenced
+  // (acquire point, async) -> every path from the acquire point to the async
+  // operation passes a shared-memory proxy fence (any thread's: the same for
+  // every access that reaches the acquire point).
+  std::map<std::pair<InstId, InstId>, bool> fencedAfterAcquire;
 
  private:
   enum : uint8_t {
@@ -184,6 +190,7 @@ class ReachCache {
 
   const FunctionModel& fn_;
   std::vector<uint8_t> flags_;
+  bool hasProxyFence_ = false;
   std::map<std::pair<InstId, InstId>, bool> sameBarrier_;
   model::BlockReachability blocks_;
   std::map<model::BlockId, std::vector<char>> walked_;  // per source block, when blocks_ has no closures
@@ -241,6 +248,10 @@ class FindingSet {
   };
   std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;
+  // protocol::siteKey of an instruction, computed once: every pair of a
+  // finding names its site, access and async operation again.
+  const std::string& keyOf(const FunctionModel& fn, InstId inst);
+  std::unordered_map<InstId, std::string> keys_;
 };
 
 // A note on a fence that is present but does not count, saying why.

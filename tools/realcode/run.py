@@ -117,15 +117,18 @@ def run_once(fenceline, ptx):
 
 def time_ptxas(ptx, arch, ptxas):
     """(wall, CPU) seconds of `ptxas -arch=<arch>` on the same PTX (the peer for performance),
-    or (None, None) when it fails."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([ptxas, f"-arch={arch}", "-o", os.devnull, str(ptx)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        return None, None
-    return wall, usage.ru_utime + usage.ru_stime
+    or (None, None) when it fails. A PTX that calls extern functions (a device library's
+    entry points, resolved at link time) compiles only as relocatable code: `ptxas -c`, the way
+    nvcc -rdc builds it, is then the peer."""
+    for extra in ([], ["-c"]):
+        start = time.perf_counter()
+        proc = subprocess.Popen([ptxas, f"-arch={arch}", *extra, "-o", os.devnull, str(ptx)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) == 0:
+            return wall, usage.ru_utime + usage.ru_stime
+    return None, None
 
 
 def finding_key(unit, d):

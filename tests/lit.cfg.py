@@ -20,6 +20,9 @@ config.substitutions.append(("%build", config.binary_root))
 # Packaging tests (install/) build and install outside the sanitizer's reach.
 if config.sanitize:
     config.available_features.add("sanitize")
+    # Memory bounds of tests/limits (Inputs/bounded.py) are the release build's; ASan's shadow
+    # memory and quarantine take about 3 times as much.
+    config.environment["FENCELINE_BOUNDED_MB_SCALE"] = "3"
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")
 
 # cuobjdump for the binary-input tests (tests/inputs): $FENCELINE_CUOBJDUMP,

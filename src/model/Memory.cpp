@@ -163,26 +163,6 @@ std::optional<std::vector<int64_t>> startOffsets(const AbstractValue& v) {
   return offsets;
 }
 
-// Offsets too many to list, but on one stride: a = ka + sum(ci * xi) and
-// b = kb + sum(dj * yj), every term an independent integer, so a - b is
-// ka - kb plus a multiple of g, the gcd of all the coefficients. [a, a + sizeA)
-// and [b, b + sizeB) meet only if some such difference lies in (-sizeB,
-// sizeA): two fields of one struct in an array of structs
-// (`boxes[blockIdx.x].inbound` at 24 * ctaid, `.expected` at 24 * ctaid + 8)
-// never meet, whichever blocks read them.
-bool apartByStride(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB) {
-  if (!a.known || !b.known) return false;
-  uint64_t g = 0;
-  for (const auto* v : {&a, &b})
-    for (const auto& t : v->terms) g = std::gcd(g, static_cast<uint64_t>(t.coefficient < 0 ? -t.coefficient : t.coefficient));
-  if (g == 0 || g > (uint64_t(1) << 62)) return false;
-  const int64_t stride = static_cast<int64_t>(g);
-  int64_t difference;
-  if (__builtin_sub_overflow(a.constant, b.constant, &difference)) return false;
-  const int64_t r = ((difference % stride) + stride) % stride;  // a - b = r (mod stride), r in [0, stride)
-  return r >= sizeA && stride - r >= sizeB;
-}
-
 // Does some [a, a + sizeA) overlap some [b, b + sizeB)?
 bool anyOverlap(const std::vector<int64_t>& a, int64_t sizeA, const std::vector<int64_t>& b, int64_t sizeB) {
   for (int64_t x : a) {
@@ -230,6 +210,20 @@ void narrowThreadIndices(const FunctionModel& fn, InstId at, AbstractValue& addr
 }
 
 }  // namespace
+
+// Offsets too many to list, but on one stride (Memory.h).
+bool apartByStride(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB) {
+  if (!a.known || !b.known) return false;
+  uint64_t g = 0;
+  for (const auto* v : {&a, &b})
+    for (const auto& t : v->terms) g = std::gcd(g, static_cast<uint64_t>(t.coefficient < 0 ? -t.coefficient : t.coefficient));
+  if (g == 0 || g > (uint64_t(1) << 62)) return false;
+  const int64_t stride = static_cast<int64_t>(g);
+  int64_t difference;
+  if (__builtin_sub_overflow(a.constant, b.constant, &difference)) return false;
+  const int64_t r = ((difference % stride) + stride) % stride;  // a - b = r (mod stride), r in [0, stride)
+  return r >= sizeA && stride - r >= sizeB;
+}
 
 struct MemoryAnalysis::OperandFacts {
   AbstractValue value;
@@ -556,7 +550,7 @@ std::optional<int64_t> largestCount(const FunctionModel& fn, InstId inst, const 
   if (auto c = constantOperand(fn, inst, op)) return c;
   if (op.kind != Kind::Register || !fn.values) return std::nullopt;
   AbstractValue v = fn.values->valueOf(op.reg, inst);
-  auto range = v.hasBase() ? std::nullopt : v.offsetRange();
+  auto range = v.numericRange();
   if (!range || range->first < 0) return std::nullopt;
   return range->second;
 }

@@ -180,4 +180,12 @@ class MemoryAnalysis {
   ~MemoryAnalysis();
 };
 
+// Offsets on one stride that never meet (MemoryAnalysis::alias, and the
+// protocol model's pointer slots): a = ka + sum(ci * xi), b = kb + sum(dj * yj),
+// every term an independent integer, so [a, a + sizeA) and [b, b + sizeB)
+// meet only if ka - kb plus a multiple of the gcd of the coefficients lies
+// in (-sizeB, sizeA). Two fields of one record in a table of records never
+// meet, whichever records are read.
+bool apartByStride(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB);
+
 }  // namespace fenceline::model

@@ -6,9 +6,7 @@
 // indexed by rank holds peer pointers, a struct field or a table indexed by
 // the block does not.
 #include <algorithm>
-#include <charconv>
 #include <iterator>
-#include <numeric>
 #include <string_view>
 
 #include "model/Protocol.h"
@@ -53,63 +51,6 @@ InstId ProtocolModel::pointerLoad(InstId access) const {
   return -1;
 }
 
-namespace {
-
-// The values an index term takes are multiples of this: 1, unless the term
-// is an opaque definition (Values.h: "def:<inst>") by a shift or a widening
-// multiplication by a constant, or a 32-bit multiplication by a power of two
-// (nvcc's `shl.b32 %r, %rank, 1` for `2 * rank`: the value analysis keeps
-// an integer parameter as an object, so the product is opaque to it). Those
-// keep their factor even when the 32-bit result wraps.
-int64_t termMultiple(const FunctionModel& fn, const AbstractValue::Term& term) {
-  constexpr std::string_view kDefinition = "def:";
-  if (!term.name.starts_with(kDefinition)) return 1;
-  InstId def = -1;
-  const char* digits = term.name.data() + kDefinition.size();
-  if (std::from_chars(digits, term.name.data() + term.name.size(), def).ec != std::errc() || def < 0 ||
-      static_cast<size_t>(def) >= fn.instructions.size())
-    return 1;
-  const Inst& inst = fn.instructions[def];
-  auto constantOperand = [&](int k) { return inst.operands.size() > 2 ? fn.values->constantOf(def, k) : std::nullopt; };
-  auto isPowerOfTwo = [](int64_t c) { return c > 0 && (c & (c - 1)) == 0; };
-  if (inst.opcode() == "shl") {
-    auto k = constantOperand(2);
-    return k && *k >= 0 && *k < 31 ? int64_t(1) << *k : 1;
-  }
-  if (inst.opcode() != "mul" || !(inst.hasModifier("wide") || inst.hasModifier("lo"))) return 1;
-  for (int k : {1, 2}) {
-    auto c = constantOperand(k);
-    if (!c || *c <= 0) continue;
-    if (inst.hasModifier("wide") || isPowerOfTwo(*c)) return *c;
-  }
-  return 1;
-}
-
-// Two slots read at offsets `a` and `b` from one base (pointer loads of
-// sizeA and sizeB bytes), every index term an independent integer (the loads
-// may be made by different threads or ranks): no values make them overlap
-// when their constant offsets differ modulo every index stride (the gcd of
-// the steps: the record size of a table of structs) by at least the slot
-// size. (Local until MemoryAnalysis::alias compares offsets modulo a common
-// stride.)
-bool slotsDifferModuloStride(const FunctionModel& fn, const AbstractValue& a, int64_t sizeA, const AbstractValue& b,
-                             int64_t sizeB) {
-  int64_t stride = 0;
-  for (const auto* v : {&a, &b})
-    for (const auto& t : v->terms) {
-      int64_t step = 0;
-      if (__builtin_mul_overflow(t.coefficient < 0 ? -t.coefficient : t.coefficient, termMultiple(fn, t), &step))
-        return false;
-      stride = std::gcd(stride, step);
-    }
-  if (stride <= 0 || sizeA <= 0 || sizeB <= 0 || sizeA + sizeB > stride) return false;
-  auto modulo = [stride](int64_t x) { return ((x % stride) + stride) % stride; };
-  const int64_t fromAToB = modulo(b.constant - a.constant), fromBToA = modulo(a.constant - b.constant);
-  return fromAToB >= sizeA && fromBToA >= sizeB;
-}
-
-}  // namespace
-
 bool ProtocolModel::pointersFromDistinctFields(InstId a, InstId b) const {
   InstId la = pointerLoad(a), lb = pointerLoad(b);
   if (la < 0 || lb < 0 || memory_.sameWord(la, lb)) return false;
@@ -122,7 +63,8 @@ bool ProtocolModel::pointersFromDistinctFields(InstId a, InstId b) const {
   // record stride. (Two bounded index ranges that do not meet are not enough:
   // a table of peers indexed relative to the rank, `ptrs[(rank + k) % n]`,
   // holds one peer's pointer at different slots on different ranks.)
-  return slotsDifferModuloStride(fn_, va, memory_.accessSize(la, oa), vb, memory_.accessSize(lb, ob));
+  const int64_t sizeA = memory_.accessSize(la, oa), sizeB = memory_.accessSize(lb, ob);
+  return sizeA > 0 && sizeB > 0 && apartByStride(va, sizeA, vb, sizeB);
 }
 
 namespace {

@@ -336,7 +336,7 @@ struct ValueAnalysis::Impl {
     std::optional<Range> all;
     for (InstId d : defs[reg]) {
       AbstractValue v = valueDefinedBy(d, reg);
-      auto r = v.hasBase() ? std::nullopt : v.offsetRange();
+      auto r = v.numericRange();
       if (!r) return std::nullopt;
       all = all ? Range{std::min(all->first, r->first), std::max(all->second, r->second)} : *r;
     }
@@ -533,14 +533,17 @@ struct ValueAnalysis::Impl {
     if ((op == "mul" && (s.hasModifier("lo") || s.hasModifier("wide"))) ||
         ((op == "mad") && (s.hasModifier("lo") || s.hasModifier("wide")))) {
       AbstractValue a = src(d, 1), b = src(d, 2);
-      AbstractValue product = a.isConstant() ? scale(b, a.constant, opaque)
-                              : b.isConstant() ? scale(a, b.constant, opaque)
+      const bool wide = s.hasModifier("wide");
+      AbstractValue product = a.isConstant() ? scaleOrMultiple(d, b, a.constant, wide)
+                              : b.isConstant() ? scaleOrMultiple(d, a, b.constant, wide)
                                                : term(opaque);
       return op == "mad" ? nonTop(add(product, src(d, 3), opaque), opaque) : nonTop(product, opaque);
     }
     if (op == "shl") {
       AbstractValue a = src(d, 1), k = src(d, 2);
-      if (k.isConstant() && k.constant >= 0 && k.constant < 62) return nonTop(scale(a, int64_t(1) << k.constant, opaque), opaque);
+      const int bits = s.hasModifier("b64") || s.hasModifier("u64") || s.hasModifier("s64") ? 64 : 32;
+      if (k.isConstant() && k.constant >= 0 && k.constant < std::min(bits - 1, 62))
+        return scaleOrMultiple(d, a, int64_t(1) << k.constant, false);
       return term(opaque);
     }
     if (op == "and" || op == "or" || op == "xor" || op == "shr" || op == "rem" || op == "div") return bitwise(d, opaque);
@@ -656,6 +659,26 @@ struct ValueAnalysis::Impl {
 
   AbstractValue nonTop(AbstractValue v, const std::string& opaque) { return v.known ? v : term(opaque); }
 
+  // x * k for the multiplication (or shift) d. When x has no affine form (an
+  // integer kernel parameter, which this analysis keeps as an object; a
+  // loaded index) the product is still a multiple of k: k times an opaque
+  // variable of its own ("mul:<d>", never "def:<d>", which a depth limit may
+  // name with another meaning), so that offsets on one stride keep their
+  // factor (MemoryAnalysis: `2 * rank` and `2 * rank + 1` never meet). A
+  // truncated product keeps the factor only when k is a power of two;
+  // `wide` products are not truncated.
+  AbstractValue scaleOrMultiple(InstId d, const AbstractValue& x, int64_t k, bool wide) {
+    const std::string opaque = name(d, "def");
+    AbstractValue product = scale(x, k, opaque);
+    const bool opaqueProduct = !product.known || (product.terms.size() == 1 && product.terms[0].name == opaque);
+    if (!opaqueProduct) return product;
+    const bool keepsFactor = k != 0 && (wide || (k > 0 && (k & (k - 1)) == 0));
+    if (!keepsFactor) return term(opaque);
+    AbstractValue multiple = term(name(d, "mul"));
+    multiple.terms[0].coefficient = k;
+    return multiple;
+  }
+
   // The definition of a register operand, or -1.
   InstId definitionOf(InstId at, size_t k) {
     const auto& ops = fn.instructions[at].operands;
@@ -692,7 +715,7 @@ struct ValueAnalysis::Impl {
       for (size_t k = 1; k <= 2; ++k) {
         if (!sameAs(sum, k, x)) continue;
         AbstractValue bias = src(sum, 3 - k);
-        auto b = bias.hasBase() ? std::nullopt : bias.offsetRange();
+        auto b = bias.numericRange();
         if (b && b->first >= 0 && b->second < static_cast<int64_t>(modulus))
           return Range{-b->second, static_cast<int64_t>(modulus) - 1 - b->first};
       }
@@ -796,7 +819,7 @@ struct ValueAnalysis::Impl {
 
   // An opaque value with the range of `v` (when it has one).
   AbstractValue boundedLike(const AbstractValue& v, const std::string& opaque) {
-    auto r = v.hasBase() ? std::nullopt : v.offsetRange();
+    auto r = v.numericRange();
     return r ? term(opaque, r->first, r->second) : term(opaque);
   }
 
@@ -807,7 +830,7 @@ struct ValueAnalysis::Impl {
         pos.constant > 31)
       return term(opaque);
     int64_t high = (int64_t(1) << len.constant) - 1;
-    auto r = a.hasBase() ? std::nullopt : a.offsetRange();
+    auto r = a.numericRange();
     if (r && r->first >= 0 && r->second < (int64_t(1) << 32)) high = std::min(high, r->second >> pos.constant);
     return term(opaque, 0, high);
   }
@@ -819,8 +842,8 @@ struct ValueAnalysis::Impl {
     AbstractValue a = src(d, 1), b = src(d, 2), pos = src(d, 3), len = src(d, 4);
     if (!pos.isConstant() || !len.isConstant() || pos.constant < 0 || pos.constant > 31 || len.constant <= 0)
       return term(opaque);
-    auto ra = a.hasBase() ? std::nullopt : a.offsetRange();
-    auto rb = b.hasBase() ? std::nullopt : b.offsetRange();
+    auto ra = a.numericRange();
+    auto rb = b.numericRange();
     const int64_t field = len.constant >= 32 ? INT64_MAX : (int64_t(1) << len.constant) - 1;
     if (ra && rb && ra->first >= 0 && ra->second <= field && rb->first >= 0 && rb->second < (int64_t(1) << pos.constant))
       return nonTop(add(scale(a, int64_t(1) << pos.constant, opaque), b, opaque), opaque);
@@ -830,8 +853,8 @@ struct ValueAnalysis::Impl {
   AbstractValue minMax(InstId d, const std::string& opaque) {
     const bool isMin = fn.instructions[d].opcode() == "min";
     AbstractValue a = src(d, 1), b = src(d, 2);
-    auto ra = a.hasBase() ? std::nullopt : a.offsetRange();
-    auto rb = b.hasBase() ? std::nullopt : b.offsetRange();
+    auto ra = a.numericRange();
+    auto rb = b.numericRange();
     if (ra && rb)
       return isMin ? term(opaque, std::min(ra->first, rb->first), std::min(ra->second, rb->second))
                    : term(opaque, std::max(ra->first, rb->first), std::max(ra->second, rb->second));
@@ -861,10 +884,7 @@ struct ValueAnalysis::Impl {
       return term(opaque);
     }
     bool isSigned = s.hasModifier("s32") || s.hasModifier("s64");
-    // The numeric range of a value: an address (a value with a base) has only
-    // a range of offsets from a base whose number is unknown.
-    auto numericRange = [](const AbstractValue& v) { return v.hasBase() ? std::nullopt : v.offsetRange(); };
-    auto range = numericRange(a);
+    auto range = a.numericRange();
     bool nonNegative = range && range->first >= 0;
     if (op == "and" && (b.isConstant() || a.isConstant())) {
       int64_t mask = b.isConstant() ? b.constant : a.constant;
@@ -876,7 +896,7 @@ struct ValueAnalysis::Impl {
         if (k > 1 && (k & (k - 1)) == 0 && (mask & (k - 1)) == 0)
           return scale(term(opaque, 0, mask / k), k, opaque);
       }
-      auto other = b.isConstant() ? range : numericRange(b);
+      auto other = b.isConstant() ? range : b.numericRange();
       const bool otherNonNegative = other && other->first >= 0;
       if (mask >= 0) return term(opaque, 0, otherNonNegative ? std::min(mask, other->second) : mask);
       if (otherNonNegative) return term(opaque, 0, other->second);  // and only clears bits
@@ -884,14 +904,13 @@ struct ValueAnalysis::Impl {
     // x | y with y below x's lowest set bit is x + y: nvcc packs a stage index
     // above a lane's offset so (`(stage << 7) | (tid & 127)`).
     if (op == "or") {
-      auto rb = b.hasBase() ? std::nullopt : b.offsetRange();
-      auto rx = a.hasBase() ? std::nullopt : range;
+      auto rb = b.numericRange();
       if (rb && rb->first >= 0 && rb->second < alignmentOf(a)) return nonTop(add(a, b, opaque), opaque);
-      if (rx && rx->first >= 0 && rx->second < alignmentOf(b)) return nonTop(add(a, b, opaque), opaque);
+      if (range && range->first >= 0 && range->second < alignmentOf(b)) return nonTop(add(a, b, opaque), opaque);
     }
     if ((op == "or" || op == "xor") && nonNegative) {
       // Both non-negative and bounded: the result stays below the next power of two.
-      auto rb = numericRange(b);
+      auto rb = b.numericRange();
       if (rb && rb->first >= 0 && range->second < (int64_t(1) << 40) && rb->second < (int64_t(1) << 40)) {
         int64_t top = std::max(range->second, rb->second), limit = 1;
         while (limit <= top) limit <<= 1;

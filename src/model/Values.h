@@ -54,6 +54,11 @@ struct AbstractValue {
   bool hasBase() const { return baseKind != BaseKind::None; }
   // Bounds of constant + sum(terms) (the offset from base), when every term is bounded.
   std::optional<std::pair<int64_t, int64_t>> offsetRange() const;
+  // The numbers the value may take: its offset range when it has no base (an
+  // address has only offsets from a base whose number is unknown).
+  std::optional<std::pair<int64_t, int64_t>> numericRange() const {
+    return hasBase() ? std::nullopt : offsetRange();
+  }
   bool operator==(const AbstractValue&) const;
   std::string toString() const;  // "shared:buf + 8*%tid.x + 16", for tests and debugging
 };

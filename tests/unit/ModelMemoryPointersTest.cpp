@@ -147,3 +147,19 @@ TEST(ModelMemoryPointers, FieldsOfAParameterThroughItsAddress) {
   EXPECT_EQ(m.rootOf(release, 0).kind, ObjectKind::Param);
   EXPECT_FALSE(m.isLoadedPointer(staging, 0));
 }
+
+// slots[2 * rank + 1], slots[2 * peer], slots[2 * rank] of a flat table
+// (Inputs/model_protocol_fields.cu, slot_table): `2 * rank` of an integer
+// parameter keeps its factor in the value analysis (a multiple of 2, so the
+// byte offsets are 16 * x + 8 and 16 * y), so an odd slot never is an even
+// one, whichever ranks; two even slots may be one.
+TEST(ModelMemoryPointers, SlotsOnOneStrideKeepTheFactorOfAParameter) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  const auto& fn = p.fn("slot_table");
+  const InstId odd = findOne(fn, "ld.global.u64", 0), peer = findOne(fn, "ld.global.u64", 1);
+  const InstId mine = findOne(fn, "ld.global.u64", 2);
+  EXPECT_NE(valueText(fn, peer, 1).find("16*mul:"), std::string::npos) << valueText(fn, peer, 1);
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, odd, 1, 0, mine, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, odd, 1, 0, peer, 1, 0));
+  EXPECT_TRUE(aliasIs(fn, AliasResult::May, peer, 1, 0, mine, 1, 0));
+}

@@ -13,7 +13,9 @@
 // value (a stage index `s = s + 1 == N ? 0 : s + 1`, `(s + 1) % N`, a phase
 // bit `p ^= 1`) gets a range by guess and verify: assume the range of its
 // initial values, evaluate the update under that assumption (selp and guarded
-// moves refine their operands by the predicate that selects them), widen to
+// moves refine their operands by the predicate that selects them, a value
+// that leaves its block along one branch edge only by that branch's
+// predicate), widen to
 // the next comparison constant while the update leaves the range, and accept
 // the first range the update maps into itself (an inductive invariant).
 #include "model/Values.h"
@@ -27,6 +29,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "model/BranchEdges.h"
 #include "model/Comparisons.h"
 #include "model/IntegerDivision.h"
 #include "model/Operands.h"
@@ -294,7 +297,7 @@ struct ValueAnalysis::Impl {
     std::optional<AbstractValue> init;
     bool updated = false, unknown = false;
     for (InstId d : defs[reg]) {
-      AbstractValue v = valueDefinedBy(d, reg);
+      AbstractValue v = valueLeaving(d, reg);
       bool update = std::any_of(v.terms.begin(), v.terms.end(), [&](const auto& t) { return t.name == loop; });
       if (update) {
         updated = true;
@@ -331,11 +334,49 @@ struct ValueAnalysis::Impl {
     joinedLog.resize(joinMark);
   }
 
+  // Does `block` write `reg` (unguarded) before anything in it reads it?
+  bool redefinesBeforeReading(BlockId block, ValueReg reg) const {
+    const BasicBlock& b = fn.blocks[block];
+    for (InstId i = b.first; i < b.last; ++i) {
+      const RegisterUse use = registerUse(fn.instructions[i]);
+      auto has = [reg](const std::vector<ValueReg>& regs) { return std::find(regs.begin(), regs.end(), reg) != regs.end(); };
+      if (has(use.read) || has(use.addressed)) return false;
+      if (has(use.written)) return !fn.instructions[i].guard;
+    }
+    return false;
+  }
+
+  // The value definition d gives `reg` where it is read after d's block.
+  // When d is the block's last definition of reg, the block ends in a
+  // conditional branch, and the block on one edge redefines reg before
+  // reading it, d's value leaves only along the other edge, where the
+  // branch predicate has a known value: it is refined by that predicate, as
+  // a selp operand is. This is nvcc's `if (++s == N) { laps[k] = 1; s = 0; }`,
+  // kept as a branch because of the side effect: s + 1 flows on only where
+  // it differs from N.
+  AbstractValue valueLeaving(InstId d, ValueReg reg) {
+    AbstractValue v = valueDefinedBy(d, reg);
+    const BlockId block = fn.instructions[d].block;
+    if (!v.known || block < 0) return v;
+    const InstId branch = conditionalBranch(fn, block);
+    if (branch < 0 || fn.instructions[branch].guard->reg < 0) return v;
+    for (InstId i = d + 1; i < branch; ++i) {
+      const auto written = writtenRegisters(fn.instructions[i]);
+      if (std::find(written.begin(), written.end(), reg) != written.end()) return v;
+    }
+    for (bool value : {true, false}) {
+      const BlockId kept = branchTarget(fn, branch, value), killed = branchTarget(fn, branch, !value);
+      if (kept == killed || killed < 0 || static_cast<size_t>(killed) >= fn.blocks.size()) return v;
+      if (redefinesBeforeReading(killed, reg)) return refine(v, fn.instructions[branch].guard->reg, branch, value);
+    }
+    return v;
+  }
+
   // The range of every definition of `reg` (all must be bounded, none a pointer).
   std::optional<Range> rangeOfDefinitions(ValueReg reg) {
     std::optional<Range> all;
     for (InstId d : defs[reg]) {
-      AbstractValue v = valueDefinedBy(d, reg);
+      AbstractValue v = valueLeaving(d, reg);
       auto r = v.numericRange();
       if (!r) return std::nullopt;
       all = all ? Range{std::min(all->first, r->first), std::max(all->second, r->second)} : *r;

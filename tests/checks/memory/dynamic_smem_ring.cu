@@ -3,8 +3,9 @@
 // and an epilogue staging tile (the layout Triton and hand-written libraries
 // use). The stage index is a bounded runtime value in each of its real forms
 // (`s + 1 == N ? 0 : s + 1` with a phase flip, `k % N`, `k & (N - 1)`, a
-// CUTLASS-style PipelineState, a `noinline` consumer step; unrolled by the
-// stage count or rolled with `#pragma unroll 1`), so the ring
+// CUTLASS-style PipelineState, a `noinline` consumer step, a wrap with a side
+// effect that nvcc keeps as a branch; unrolled by the stage count or rolled
+// with `#pragma unroll 1`), so the ring
 // occupies [smem, smem + N * kStageBytes) and the generic accesses to the
 // words after it are other objects: no proxy-war there. Consumers read the
 // ring with plain loads; they must fence before releasing a stage, and a
@@ -25,7 +26,11 @@ constexpr uint32_t kBookOffset = kScaleOffset + kStages * 32 * 4;  // uint32_t[4
 constexpr uint32_t kStagingOffset = kBookOffset + 128;      // float[128]
 constexpr int kConsumers = 128;
 
-enum IndexForm { kWrap, kModulo, kMask, kPipelineState, kNoinlineStep, kWrapRolled, kMaskRolled };
+enum IndexForm { kWrap, kModulo, kMask, kPipelineState, kNoinlineStep, kWrapRolled, kMaskRolled, kWrapBranchRolled };
+
+// Laps of the ring, counted where the stage index wraps: the side effect
+// keeps nvcc's branch (`add s, 1; setp.ne s, 4; @p bra; ...; mov s, 0`).
+__device__ unsigned ring_laps;
 
 // The rolled forms keep the stage index a register (`#pragma unroll 1`);
 // the others are unrolled by the stage count (constant stage addresses).
@@ -34,7 +39,7 @@ constexpr bool isWrap = kForm == kWrap || kForm == kWrapRolled;
 template <IndexForm kForm>
 constexpr bool isMask = kForm == kMask || kForm == kMaskRolled;
 template <IndexForm kForm>
-constexpr int kUnroll = kForm == kWrapRolled || kForm == kMaskRolled ? 1 : kStages;
+constexpr int kUnroll = kForm == kWrapRolled || kForm == kMaskRolled || kForm == kWrapBranchRolled ? 1 : kStages;
 enum Marker { kMarkerInBook, kMarkerInStage };
 
 struct Layout {
@@ -93,6 +98,12 @@ __device__ __forceinline__ void pipeline(const float* src, const float* scale_sr
           phase ^= s == 0;
         } else if constexpr (kForm == kPipelineState) {
           ++ps;
+        } else if constexpr (kForm == kWrapBranchRolled) {
+          if (++s == kStages) {
+            s = 0;
+            phase ^= 1;
+            ring_laps = k;
+          }
         }
       }
     }
@@ -134,6 +145,12 @@ __device__ __forceinline__ void pipeline(const float* src, const float* scale_sr
       phase ^= s == 0;
     } else if constexpr (kForm == kPipelineState) {
       ++ps;
+    } else if constexpr (kForm == kWrapBranchRolled) {
+      if (++s == kStages) {
+        s = 0;
+        phase ^= 1;
+        if (t == 0) ring_laps = k;
+      }
     }
   }
   // Epilogue: stage the block's results, fence, bulk-store them.
@@ -169,6 +186,9 @@ __global__ void ring_wrap_rolled_clean(const float* src, const float* sc, float*
 __global__ void ring_mask_rolled_clean(const float* src, const float* sc, float* out, int iters) {
   pipeline<kMaskRolled, true, kMarkerInBook>(src, sc, out, iters);
 }
+__global__ void ring_wrap_branch_clean(const float* src, const float* sc, float* out, int iters) {
+  pipeline<kWrapBranchRolled, true, kMarkerInBook>(src, sc, out, iters);
+}
 
 // Broken: consumers read the ring and release it unfenced.
 __global__ void ring_wrap_unfenced(const float* src, const float* sc, float* out, int iters) {
@@ -179,6 +199,12 @@ __global__ void ring_mask_unfenced(const float* src, const float* sc, float* out
 }
 __global__ void ring_wrap_rolled_unfenced(const float* src, const float* sc, float* out, int iters) {
   pipeline<kWrapRolled, false, kMarkerInBook>(src, sc, out, iters);  // expect: proxy-war
+}
+__global__ void ring_wrap_branch_unfenced(const float* src, const float* sc, float* out, int iters) {
+  pipeline<kWrapBranchRolled, false, kMarkerInBook>(src, sc, out, iters);  // expect: proxy-war
+}
+__global__ void ring_wrap_branch_marker_in_stage(const float* src, const float* sc, float* out, int iters) {
+  pipeline<kWrapBranchRolled, true, kMarkerInStage>(src, sc, out, iters);  // expect: proxy-war
 }
 __global__ void ring_mask_rolled_marker_in_stage(const float* src, const float* sc, float* out, int iters) {
   pipeline<kMaskRolled, true, kMarkerInStage>(src, sc, out, iters);  // expect: proxy-war

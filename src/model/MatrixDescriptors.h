@@ -8,7 +8,9 @@
 //  - how many rows of A and B one MMA reads: exact for wgmma (the m64nNkK
 //    modifier), for tcgen05.mma the N (bits 17-22, N >> 3) and M (bits 24-28,
 //    M >> 4) fields of the instruction descriptor where their bits are known,
-//    otherwise the fewest and the most rows the instruction's CTA group allows.
+//    otherwise the fewest and the most rows the instruction's CTA group allows;
+//    with `.cta_group::2` half of them, the rows in one CTA's shared memory
+//    (the pair splits A by M and B by N).
 #pragma once
 
 #include <cstdint>
@@ -32,8 +34,8 @@ struct KnownBits {
 // parameters, loaded values, joins of different values).
 KnownBits knownBits(const FunctionModel& fn, const ptx::Operand& op, InstId at);
 
-// Rows of the A and B tiles one MMA reads, the fewest and the most over the
-// shapes its descriptors allow. `why` says what is not decoded when the two
+// Rows of the A and B tiles one MMA reads from this CTA's shared memory, the
+// fewest and the most over the shapes its descriptors allow. `why` says what is not decoded when the two
 // differ ("N is not decoded: 8 to 256 rows of B").
 struct MatrixRows {
   int64_t fewestA = 0, mostA = 0, fewestB = 0, mostB = 0;

@@ -908,6 +908,32 @@ struct ValueAnalysis::Impl {
 
   // and / or / xor / shr / rem / div: exact on constants; otherwise an opaque
   // term, bounded when the operation bounds it.
+  // A shared address masked only where no shared::cta offset has bits: the
+  // CTA-rank bits of a shared::cluster address (bit 24 and up; CUTLASS's
+  // `smem_addr & Sm100MmaPeerBitMask` names the barrier of the even CTA of
+  // a pair) and bits below the address's alignment. The result is the same
+  // object and offset, in some CTA of the cluster, as mapa gives it.
+  std::optional<AbstractValue> maskedSharedAddress(InstId d, const AbstractValue& v, int64_t mask) const {
+    if (!v.known || v.baseKind != BaseKind::SharedSymbol || !v.alternatives.empty()) return std::nullopt;
+    if (v.space != Space::SharedCta && v.space != Space::SharedCluster) return std::nullopt;
+    const ptx::Variable* symbol = variable(fn.instructions[d], v.base);
+    if (!symbol) return std::nullopt;
+    AbstractValue offset = v;
+    offset.baseKind = BaseKind::None;
+    offset.base.clear();
+    offset.space = Space::None;
+    const std::string_view type = symbol->type.empty() ? std::string_view() : std::string_view(symbol->type).substr(1);
+    const int64_t declared = symbol->align > 0 ? symbol->align : std::max<int64_t>(1, typeWidth(type));
+    const int64_t alignment = std::min(declared, alignmentOf(offset));
+    const bool wide = fn.instructions[d].hasModifier("b64") || fn.instructions[d].hasModifier("u64");
+    const uint64_t cleared = ~static_cast<uint64_t>(mask) & (wide ? ~uint64_t(0) : uint64_t(0xFFFFFFFF));
+    constexpr uint64_t kWindow = uint64_t(1) << 24;
+    if ((cleared & (kWindow - 1)) >= static_cast<uint64_t>(alignment)) return std::nullopt;
+    AbstractValue kept = v;
+    if (cleared >= kWindow) kept.space = Space::SharedCluster;
+    return kept;
+  }
+
   AbstractValue bitwise(InstId d, const std::string& opaque) {
     const ptx::Instruction& s = *fn.instructions[d].syntax;
     const std::string& op = s.opcode;
@@ -929,6 +955,7 @@ struct ValueAnalysis::Impl {
     bool nonNegative = range && range->first >= 0;
     if (op == "and" && (b.isConstant() || a.isConstant())) {
       int64_t mask = b.isConstant() ? b.constant : a.constant;
+      if (auto kept = maskedSharedAddress(d, b.isConstant() ? a : b, mask)) return *kept;
       // (x << k) & M with M's low k bits clear is (x & (M >> k)) << k: keep
       // the stride (nvcc's `(stage << 13) & 24576`).
       const AbstractValue& shifted = b.isConstant() ? a : b;

@@ -175,7 +175,8 @@ bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operan
   return overlapOf(fn, access, async, operand, extent) != Overlap::No;
 }
 
-Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
+Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent,
+                  const model::MemoryAnalysis::MatrixOperands* known) {
   const auto& ea = effectOf(fn, access);
   if (ea.address < 0 || !fn.memory) return Overlap::Yes;
   const model::MemoryAnalysis& memory = *fn.memory;
@@ -184,7 +185,9 @@ Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int oper
   if (readsThroughDescriptor(fn, async)) {
     // Disjoint when every decoded operand misses the access's bytes; certain
     // when one operand at its fewest rows meets them.
-    model::MemoryAnalysis::MatrixOperands operands = memory.matrixOperands(async);
+    model::MemoryAnalysis::MatrixOperands computed;
+    if (!known) computed = memory.matrixOperands(async);
+    const model::MemoryAnalysis::MatrixOperands& operands = known ? *known : computed;
     if (!operands.decoded) return Overlap::Uncertain;
     model::MemoryLocation accessed = memory.location(access, ea.address, size);
     Overlap overlap = Overlap::No;
@@ -541,7 +544,11 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
   auto known = std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey);
   if (known != e.accessKeys.end()) {
     if (overlap != Overlap::Uncertain) f.accessUncertain[known - e.accessKeys.begin()] = false;
-  } else if (f.accesses.size() < kMaxAccessNotes) {
+  } else if (std::count_if(f.completions.begin(), f.completions.end(),
+                           [&](InstId c) { return (c >= 0) == generic.completesLater(); }) <
+             static_cast<std::ptrdiff_t>(kMaxAccessNotes)) {
+    // (The limit holds per kind: plain accesses, and cp.async copies, so that
+    // neither crowds the other out of the notes.)
     f.accesses.push_back(access);
     f.completions.push_back(generic.completesLater() ? generic.from : -1);
     f.accessUncertain.push_back(overlap == Overlap::Uncertain);

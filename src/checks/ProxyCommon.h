@@ -95,7 +95,11 @@ bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operan
 // descriptor could not be decoded at all (issue 11: say so in a note instead
 // of assuming the overlap).
 enum class Overlap { No, Uncertain, Yes };
-Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent);
+// `operands`: the async operation's matrixOperands when it reads through
+// descriptors, computed once by the caller that asks for many accesses (else
+// computed here).
+Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent,
+                  const model::MemoryAnalysis::MatrixOperands* operands = nullptr);
 
 // The generic accesses of a function grouped by what they touch, so that an
 // async operation is paired only with the accesses whose bytes it may reach
@@ -289,7 +293,7 @@ report::Note completionNote(const FunctionModel& fn, const Finding& finding, siz
 // the completion point of a cp.async (for FixRequest::after).
 InstId fenceAfter(const Finding& finding, size_t k);
 
-inline constexpr size_t kMaxAccessNotes = 3;
+inline constexpr size_t kMaxAccessNotes = 3;  // per kind: plain accesses, cp.async copies
 inline constexpr size_t kMaxAsyncNotes = 2;
 
 // A short name of what an instruction is, for notes: "ld.shared", "ldmatrix",

@@ -10,11 +10,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"
 #include "checks/ProxyCommon.h"
+#include "model/Memory.h"
 
 namespace fenceline::checks {
 
@@ -112,6 +114,12 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
     const int source = fn.instructions[read].effect.source;
     const IssuerWaits issuer = reach.issuerWaits(read);
     const int64_t extent = copyExtent(fn, read, source);
+    std::optional<model::MemoryAnalysis::MatrixOperands> operands;  // decoded once per read, when first needed
+    auto overlap = [&](InstId write) {
+      if (!readsThroughDescriptor(fn, read) || !fn.memory) return overlapOf(fn, write, read, source, extent);
+      if (!operands) operands = fn.memory->matrixOperands(read);
+      return overlapOf(fn, write, read, source, extent, &*operands);
+    };
     // Writes that take effect at one point (the cp.async of a stage at their
     // wait) share one hand-off question: asked once, for those that overlap.
     std::vector<std::pair<GenericAccess, Overlap>> overlapping;
@@ -121,8 +129,8 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
       if (!mayHandOff(fn, reach, from, read, issuer)) continue;  // cheap, per point
       overlapping.clear();
       for (size_t k = g; k < end; ++k) {
-        const Overlap overlap = overlapOf(fn, writes[k].access, read, source, extent);
-        if (overlap != Overlap::No) overlapping.push_back({writes[k], overlap});
+        const Overlap o = overlap(writes[k].access);
+        if (o != Overlap::No) overlapping.push_back({writes[k], o});
       }
       if (overlapping.empty()) continue;
       HandOff h = analyzeHandOff(fn, reach, from, read, issuer, /*reportAtAsync=*/true);

@@ -7,7 +7,7 @@
 // before the barrier, or by every issuing thread after it. A fence between
 // the copies and their wait does not count.
 // RUN: %fenceline check --arch sm_90a --verify %s
-// RUN: %fenceline check --arch sm_90a %s 2>&1 | FileCheck %s
+// RUN: not %fenceline check --arch sm_90a %s 2>&1 | FileCheck %s
 // CHECK: warning: shared memory written through the generic proxy is read by the async proxy (wgmma.mma_async operand) without fence.proxy.async [proxy-raw]
 // CHECK: note: unfenced generic write of shared memory (cp.async.shared.global)
 // CHECK: note: the cp.async.shared.global writes shared memory through the generic proxy; it completes at this cp.async.wait_group

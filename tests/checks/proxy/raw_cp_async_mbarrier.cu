@@ -9,6 +9,12 @@
 // the wgmma. The producers cannot fence for them: their copies are still in
 // flight when they arrive.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// The machine fix: each consumer fences after its wait on "full", before the wgmma.
+// RUN: not %fenceline check --arch sm_90a --fix-dry-run %s 2>/dev/null | FileCheck %s --check-prefix=FIX
+// FIX:      mbar_wait(&full[s], (k / kStages) & 1);
+// FIX-NEXT: if (kFence == kConsumers) fence_proxy_async_cta();
+// FIX-NEXT: +    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+// FIX-NEXT: wgmma_m64n64k16(c, smem_desc(tileA[s]), smem_desc(tileB[s]));
 #include <cuda_bf16.h>
 
 #include "Inputs/cp_async.cuh"

@@ -4,6 +4,7 @@
 #include "model/CopyCompletion.h"
 
 #include <algorithm>
+#include <map>
 
 #include "model/BulkGroups.h"
 #include "model/Memory.h"
@@ -30,17 +31,45 @@ bool sameGuard(const FunctionModel& fn, InstId a, InstId b) {
   return !fn.values || fn.values->definition(ga->reg, a) == fn.values->definition(gb->reg, b);
 }
 
-// Every mbarrier wait that may poll the barrier `arrive` signals.
-void addBarrierWaits(const FunctionModel& fn, InstId arrive, std::vector<InstId>& out) {
+// Every mbarrier wait of `waits` that may poll the barrier `arrive` signals.
+std::vector<InstId> barrierWaits(const FunctionModel& fn, InstId arrive, const std::vector<InstId>& waits) {
   const int operand = fn.instructions[arrive].effect.address;
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    const Inst& in = fn.instructions[i];
-    if (in.block < 0 || in.effect.kind != EffectKind::MbarrierWait) continue;
-    if (fn.memory && operand >= 0 && in.effect.address >= 0 &&
-        fn.memory->alias(arrive, operand, i, in.effect.address) == AliasResult::No)
+  std::vector<InstId> out;
+  for (InstId w : waits) {
+    const int address = fn.instructions[w].effect.address;
+    if (fn.memory && operand >= 0 && address >= 0 && fn.memory->alias(arrive, operand, w, address) == AliasResult::No)
       continue;
-    out.push_back(i);
+    out.push_back(w);
   }
+  return out;
+}
+
+std::vector<InstId> mbarrierWaits(const FunctionModel& fn) {
+  std::vector<InstId> waits;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && fn.instructions[i].effect.kind == EffectKind::MbarrierWait) waits.push_back(i);
+  return waits;
+}
+
+// The completion points of one copy; `waitsOf(arrive)` gives the barrier
+// waits a copy arrive hands completion to.
+template <class WaitsOf>
+std::vector<InstId> completionPoints(const FunctionModel& fn, InstId copy, WaitsOf waitsOf) {
+  std::vector<InstId> arrives;
+  std::vector<InstId> points = settlingWaits(fn, copy, GroupKind::NonBulk, BulkWait::Complete, [&](InstId i) {
+    if (!isCopyArrive(fn.instructions[i])) return false;
+    arrives.push_back(i);
+    return true;
+  });
+  std::sort(arrives.begin(), arrives.end());
+  arrives.erase(std::unique(arrives.begin(), arrives.end()), arrives.end());
+  for (InstId arrive : arrives) {
+    const std::vector<InstId>& waits = waitsOf(arrive);
+    points.insert(points.end(), waits.begin(), waits.end());
+  }
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  return points;
 }
 
 }  // namespace
@@ -51,21 +80,25 @@ bool isAmpereCopy(const FunctionModel& fn, InstId inst) {
 }
 
 std::vector<InstId> copyCompletionPoints(const FunctionModel& fn, InstId copy) {
-  std::vector<InstId> arrives;
-  std::vector<InstId> points = settlingWaits(fn, copy, GroupKind::NonBulk, BulkWait::Complete, [&](InstId i) {
-    if (!isCopyArrive(fn.instructions[i])) return false;
-    arrives.push_back(i);
-    return true;
+  const std::vector<InstId> waits = mbarrierWaits(fn);
+  std::vector<InstId> found;
+  return completionPoints(fn, copy, [&](InstId arrive) -> const std::vector<InstId>& {
+    found = barrierWaits(fn, arrive, waits);
+    return found;
   });
-  std::sort(arrives.begin(), arrives.end());
-  arrives.erase(std::unique(arrives.begin(), arrives.end()), arrives.end());
-  for (InstId arrive : arrives) addBarrierWaits(fn, arrive, points);
-  std::sort(points.begin(), points.end());
-  points.erase(std::unique(points.begin(), points.end()), points.end());
-  return points;
 }
 
 CopyCompletions::CopyCompletions(const FunctionModel& fn) : run_(fn.instructions.size(), -1) {
+  std::vector<InstId> waits;  // the function's mbarrier waits, listed when a copy arrive needs them
+  std::map<InstId, std::vector<InstId>> waitsOfArrive;
+  auto waitsOf = [&](InstId arrive) -> const std::vector<InstId>& {
+    auto [it, fresh] = waitsOfArrive.try_emplace(arrive);
+    if (fresh) {
+      if (waits.empty()) waits = mbarrierWaits(fn);
+      it->second = barrierWaits(fn, arrive, waits);
+    }
+    return it->second;
+  };
   InstId previous = -1;  // the last copy, while nothing since it changes the groups
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const Inst& in = fn.instructions[i];
@@ -77,7 +110,7 @@ CopyCompletions::CopyCompletions(const FunctionModel& fn) : run_(fn.instructions
       run_[i] = run_[previous];
     } else {
       run_[i] = static_cast<int>(points_.size());
-      points_.push_back(copyCompletionPoints(fn, i));
+      points_.push_back(completionPoints(fn, i, waitsOf));
     }
     previous = i;
   }

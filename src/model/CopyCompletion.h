@@ -35,7 +35,8 @@ std::vector<InstId> copyCompletionPoints(const FunctionModel& fn, InstId copy);
 // copyCompletionPoints for every Ampere copy of the function, computed once
 // per run of copies that share them: copies of one block with the same guard
 // and no commit, wait or cp.async.mbarrier.arrive between them (an unrolled
-// load of one stage issues dozens).
+// load of one stage issues dozens); the waits of each copy arrive's barrier
+// are found once.
 class CopyCompletions {
  public:
   explicit CopyCompletions(const FunctionModel& fn);

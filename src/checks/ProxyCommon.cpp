@@ -12,7 +12,10 @@
 #include <memory>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "checks/ProtocolReport.h"
+#include "model/CopyCompletion.h"
 #include "model/Demangle.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
@@ -32,6 +35,13 @@ const model::MemoryEffect& effectOf(const FunctionModel& fn, InstId inst) { retu
 
 
 bool never(InstId) { return false; }
+
+// Where a cp.async's writes take effect (model/CopyCompletion.h), as the
+// `from` of a GenericAccess.
+bool isCompletionPoint(const FunctionModel& fn, InstId inst) {
+  const auto k = effectOf(fn, inst).kind;
+  return k == EffectKind::AsyncWait || k == EffectKind::MbarrierWait;
+}
 
 // The widest generic shared access (ld.v4.b32, ldmatrix per thread): 16 bytes.
 constexpr int64_t kMaxAccessBytes = 16;
@@ -77,6 +87,19 @@ bool isGenericSharedAccess(const FunctionModel& fn, InstId inst) {
 
 bool isGenericSharedWrite(const FunctionModel& fn, InstId inst) {
   return effectOf(fn, inst).writes && isGenericSharedAccess(fn, inst);
+}
+
+std::vector<GenericAccess> genericSharedAccesses(const FunctionModel& fn, bool writesOnly) {
+  std::vector<GenericAccess> out;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;  // unreachable code
+    if (writesOnly ? isGenericSharedWrite(fn, i) : isGenericSharedAccess(fn, i)) out.push_back({i, i});
+  }
+  const model::CopyCompletions completions(fn);
+  for (InstId copy : completions.copies())
+    for (InstId point : completions.of(copy)) out.push_back({copy, point});
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 bool isAsyncSharedWrite(const FunctionModel& fn, InstId inst) {
@@ -152,7 +175,8 @@ bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operan
   return overlapOf(fn, access, async, operand, extent) != Overlap::No;
 }
 
-Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent) {
+Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent,
+                  const model::MemoryAnalysis::MatrixOperands* known) {
   const auto& ea = effectOf(fn, access);
   if (ea.address < 0 || !fn.memory) return Overlap::Yes;
   const model::MemoryAnalysis& memory = *fn.memory;
@@ -161,7 +185,9 @@ Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int oper
   if (readsThroughDescriptor(fn, async)) {
     // Disjoint when every decoded operand misses the access's bytes; certain
     // when one operand at its fewest rows meets them.
-    model::MemoryAnalysis::MatrixOperands operands = memory.matrixOperands(async);
+    model::MemoryAnalysis::MatrixOperands computed;
+    if (!known) computed = memory.matrixOperands(async);
+    const model::MemoryAnalysis::MatrixOperands& operands = known ? *known : computed;
     if (!operands.decoded) return Overlap::Uncertain;
     model::MemoryLocation accessed = memory.location(access, ea.address, size);
     Overlap overlap = Overlap::No;
@@ -177,10 +203,11 @@ Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int oper
                                                                                                   : Overlap::No;
 }
 
-AccessIndex::AccessIndex(const FunctionModel& fn, std::vector<InstId> accesses) : accesses_(std::move(accesses)) {
-  for (InstId a : accesses_) {
-    const int operand = effectOf(fn, a).address;
-    model::MemoryLocation loc = fn.memory && operand >= 0 ? fn.memory->location(a, operand, kMaxAccessBytes)
+AccessIndex::AccessIndex(const FunctionModel& fn, std::vector<GenericAccess> accesses)
+    : accesses_(std::move(accesses)) {
+  for (const GenericAccess& a : accesses_) {
+    const int operand = effectOf(fn, a.access).address;
+    model::MemoryLocation loc = fn.memory && operand >= 0 ? fn.memory->location(a.access, operand, kMaxAccessBytes)
                                                           : model::MemoryLocation{};
     if (!loc.object.known() || !loc.bytes) {
       unbounded_.push_back(a);
@@ -194,9 +221,9 @@ AccessIndex::AccessIndex(const FunctionModel& fn, std::vector<InstId> accesses) 
     std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) { return x.begin < y.begin; });
 }
 
-std::vector<InstId> AccessIndex::candidates(const model::MemoryLocation& target) const {
+std::vector<GenericAccess> AccessIndex::candidates(const model::MemoryLocation& target) const {
   if (!target.object.known() || !target.bytes) return accesses_;
-  std::vector<InstId> out = unbounded_;
+  std::vector<GenericAccess> out = unbounded_;
   // Objects other than the target's may still alias it (two parameters, a
   // loaded pointer): those groups are candidates whole; the same object's
   // group only where the bytes can meet.
@@ -386,7 +413,8 @@ namespace {
 // tcgen05.alloc result word as stage 0); and writes never: initializing a
 // buffer generically before its first async fill is the hazard itself.
 bool readsOnlyBeforeFill(const FunctionModel& fn, ReachCache& reach, InstId access, InstId async) {
-  if (effectOf(fn, access).writes || reach.reaches(async, access)) return false;
+  // Only a load reads (a write, or a cp.async's completion point, does not).
+  if (effectOf(fn, access).kind != EffectKind::Load || reach.reaches(async, access)) return false;
   return !(fn.memory && fn.memory->copyMayBeginAt(async, access, effectOf(fn, access).address));
 }
 
@@ -494,7 +522,9 @@ const std::string& FindingSet::keyOf(const FunctionModel& fn, InstId inst) {
   return it->second;
 }
 
-void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async, Overlap overlap) {
+void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAccess generic, InstId async,
+                     Overlap overlap) {
+  const InstId access = generic.access;
   const std::string& key = keyOf(fn, handOff.site);
   auto [it, inserted] = entries_.try_emplace(key);
   Entry& e = it->second;
@@ -507,17 +537,31 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, InstId acc
   if (f.fence < 0 && handOff.fence >= 0) {
     f.fence = handOff.fence;
     f.fenceIsIssuers = handOff.fenceIsIssuers;
-    f.fenceAccess = access;
+    f.fenceAccess = generic.from;
   }
   if (overlap != Overlap::Uncertain) f.certainOverlap = true;
   const std::string& accessKey = keyOf(fn, access);
   auto known = std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey);
   if (known != e.accessKeys.end()) {
     if (overlap != Overlap::Uncertain) f.accessUncertain[known - e.accessKeys.begin()] = false;
-  } else if (f.accesses.size() < kMaxAccessNotes) {
+  } else if (std::count_if(f.completions.begin(), f.completions.end(),
+                           [&](InstId c) { return (c >= 0) == generic.completesLater(); }) <
+             static_cast<std::ptrdiff_t>(kMaxAccessNotes)) {
+    // (The limit holds per kind: plain accesses, and cp.async copies, so that
+    // neither crowds the other out of the notes.)
     f.accesses.push_back(access);
+    f.completions.push_back(generic.completesLater() ? generic.from : -1);
     f.accessUncertain.push_back(overlap == Overlap::Uncertain);
     e.accessKeys.push_back(accessKey);
+    // A proxy fence between a cp.async and its completion is there but does
+    // not count (the copy's writes take effect only at the completion).
+    if (f.fence < 0 && generic.completesLater()) {
+      f.fence = model::findReachable(
+          fn, access,
+          [&](InstId i) { return effectOf(fn, i).kind == EffectKind::ProxyFence && effectOf(fn, i).proxy == Proxy::Async; },
+          [&](InstId i) { return i == generic.from; });
+      if (f.fence >= 0) f.fenceAccess = generic.from;
+    }
   }
   const std::string& asyncKey = keyOf(fn, async);
   if (async != handOff.site && f.asyncs.size() < kMaxAsyncNotes &&
@@ -541,6 +585,24 @@ std::string_view threadsOf(ThreadSet set) {
 
 }  // namespace
 
+report::Note completionNote(const FunctionModel& fn, const Finding& finding, size_t k) {
+  const InstId point = finding.completions[k];
+  if (point < 0) return {};
+  const std::string how = effectOf(fn, point).kind == EffectKind::MbarrierWait
+                              ? "the mbarrier phase its cp.async.mbarrier.arrive signals completes at this wait"
+                              : std::string("it completes at this ") +
+                                    (fn.instructions[point].hasModifier("wait_all") ? "cp.async.wait_all"
+                                                                                     : "cp.async.wait_group");
+  return {fmt::format("the {} writes shared memory through the generic proxy; {}, with no fence.proxy.async after "
+                      "it on the way",
+                      describe(fn, finding.accesses[k]), how),
+          report::locationOf(fn, point)};
+}
+
+InstId fenceAfter(const Finding& finding, size_t k) {
+  return finding.completions[k] >= 0 ? finding.completions[k] : finding.accesses[k];
+}
+
 report::Note fenceNote(const FunctionModel& fn, const Finding& finding) {
   const InstId fence = finding.fence;
   const auto& e = effectOf(fn, fence);
@@ -555,6 +617,9 @@ report::Note fenceNote(const FunctionModel& fn, const Finding& finding) {
   else if (!fenceCoversThreadsOf(fn, fence, finding.fenceAccess))
     why = "this fence is executed only by " + std::string(threadsOf(fn.roles->instructionSet(fence))) +
           "; a fence orders its own thread's accesses, not the other threads'";
+  else if (isCompletionPoint(fn, finding.fenceAccess) && fn.dominatesInst(fence, finding.fenceAccess))
+    why = "this fence comes before the cp.async completes; its writes take effect at the wait, so the fence must "
+          "come after it";
   else if (fn.dominatesInst(fence, finding.fenceAccess))
     why = "this fence comes before the access; it must come after the thread's last access and before the "
           "hand-off";

@@ -29,6 +29,26 @@ using model::InstId;
 bool isGenericSharedAccess(const FunctionModel& fn, InstId inst);
 bool isGenericSharedWrite(const FunctionModel& fn, InstId inst);
 
+// A generic-proxy access as the checks pair it: `access` names the bytes
+// (its address operand, its size), `from` is where it takes effect on its
+// thread's paths, where the search for a fence starts. Both are the
+// instruction itself for ld/st/atom/ldmatrix/stmatrix. An Ampere cp.async
+// writes its destination through the generic proxy when it completes
+// (model/CopyCompletion.h): one entry per completion point, `from` being
+// the wait_group / wait_all or the mbarrier wait there.
+struct GenericAccess {
+  InstId access = -1;
+  InstId from = -1;
+  bool completesLater() const { return from != access; }
+  friend bool operator<(const GenericAccess& a, const GenericAccess& b) {
+    return a.from != b.from ? a.from < b.from : a.access < b.access;
+  }
+};
+// The generic accesses of shared memory of a function (writes only, or
+// reads and writes), with Ampere copies at their completion points, in
+// program order of `from`.
+std::vector<GenericAccess> genericSharedAccesses(const FunctionModel& fn, bool writesOnly);
+
 // An async-proxy write into shared memory (bulk/TMA copy with a shared
 // destination, cp.reduce.async.bulk into shared memory).
 bool isAsyncSharedWrite(const FunctionModel& fn, InstId inst);
@@ -75,7 +95,11 @@ bool mayOverlap(const FunctionModel& fn, InstId access, InstId async, int operan
 // descriptor could not be decoded at all (issue 11: say so in a note instead
 // of assuming the overlap).
 enum class Overlap { No, Uncertain, Yes };
-Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent);
+// `operands`: the async operation's matrixOperands when it reads through
+// descriptors, computed once by the caller that asks for many accesses (else
+// computed here).
+Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int operand, int64_t extent,
+                  const model::MemoryAnalysis::MatrixOperands* operands = nullptr);
 
 // The generic accesses of a function grouped by what they touch, so that an
 // async operation is paired only with the accesses whose bytes it may reach
@@ -83,22 +107,22 @@ Overlap overlapOf(const FunctionModel& fn, InstId access, InstId async, int oper
 // object sorted by their first byte, and the ones with no bounded bytes.
 class AccessIndex {
  public:
-  AccessIndex(const FunctionModel& fn, std::vector<InstId> accesses);
+  AccessIndex(const FunctionModel& fn, std::vector<GenericAccess> accesses);
   // The accesses that may overlap bytes [begin, end) of `object` (plus every
   // access whose bytes or object are unknown), in program order; then the
   // exact mayOverlap decides.
-  std::vector<InstId> candidates(const model::MemoryLocation& target) const;
-  const std::vector<InstId>& all() const { return accesses_; }
+  std::vector<GenericAccess> candidates(const model::MemoryLocation& target) const;
+  const std::vector<GenericAccess>& all() const { return accesses_; }
 
  private:
   struct Entry {
     int64_t begin, end;
-    InstId access;
+    GenericAccess access;
   };
-  std::vector<InstId> accesses_;
+  std::vector<GenericAccess> accesses_;
   std::map<model::MemoryObject, std::vector<Entry>> byObject_;  // sorted by begin
   std::map<model::MemoryObject, int64_t> longest_;              // longest access per object
-  std::vector<InstId> unbounded_;                                // unknown object or bytes
+  std::vector<GenericAccess> unbounded_;                         // unknown object or bytes
 };
 
 // How the access reaches the async operation, and whether that is fenced.
@@ -205,6 +229,9 @@ class ReachCache {
 // and bound the walk).
 inline constexpr size_t kMaxHandOffArrives = 32;
 
+// In the three functions below, `access` is GenericAccess::from: the point
+// where the access takes effect.
+
 // False when analyzeHandOff(access, async) certainly finds no hazard, from
 // facts cached per access (reachability, the fence-cut walk, the hand-off
 // arrives once an earlier pair computed them): the checks ask it first,
@@ -221,10 +248,11 @@ struct Finding {
   InstId site = -1;
   HandOff::Kind kind = HandOff::Kind::SameThread;
   std::vector<InstId> accesses;  // one per distinct source site
+  std::vector<InstId> completions;  // per entry of `accesses`: where a cp.async completes, else -1
   std::vector<InstId> asyncs;
   InstId fence = -1;             // the first fence that did not count, if any
   bool fenceIsIssuers = false;
-  InstId fenceAccess = -1;       // the access it failed to cover
+  InstId fenceAccess = -1;       // the access (its GenericAccess::from) it failed to cover
   // Per entry of `accesses`: it meets the async operation's bytes only where
   // the matrix descriptors are not decoded (Overlap::Uncertain). And whether
   // some access meets them for certain: a finding with none is a note.
@@ -234,7 +262,7 @@ struct Finding {
 
 class FindingSet {
  public:
-  void add(const FunctionModel& fn, const HandOff& handOff, InstId access, InstId async,
+  void add(const FunctionModel& fn, const HandOff& handOff, GenericAccess access, InstId async,
            Overlap overlap = Overlap::Yes);
   template <class Render>
   void emit(const FunctionModel& fn, Render render, std::vector<report::Diagnostic>& out) const {
@@ -257,7 +285,15 @@ class FindingSet {
 // A note on a fence that is present but does not count, saying why.
 report::Note fenceNote(const FunctionModel& fn, const Finding& finding);
 
-inline constexpr size_t kMaxAccessNotes = 3;
+// For entry k of finding.accesses that is a cp.async: the note at the point
+// where it completes (its writes take effect there, and a fence counts only
+// after it). Empty text when the access is an ordinary one.
+report::Note completionNote(const FunctionModel& fn, const Finding& finding, size_t k);
+// Where a fence of the access's own thread must come after: the access, or
+// the completion point of a cp.async (for FixRequest::after).
+InstId fenceAfter(const Finding& finding, size_t k);
+
+inline constexpr size_t kMaxAccessNotes = 3;  // per kind: plain accesses, cp.async copies
 inline constexpr size_t kMaxAsyncNotes = 2;
 
 // A short name of what an instruction is, for notes: "ld.shared", "ldmatrix",

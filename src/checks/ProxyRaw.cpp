@@ -1,5 +1,6 @@
 // proxy-raw: shared memory written through the generic proxy (st.shared,
-// stmatrix, atomics, generic pointers into shared memory) is then read by the
+// stmatrix, atomics, generic pointers into shared memory, Ampere cp.async
+// once it completes) is then read by the
 // async proxy (a TMA / bulk store out of shared memory, wgmma or tcgen05
 // operands) with no fence.proxy.async that counts on the way: every writer
 // before the barrier that gathers the writes, or the issuing thread after it.
@@ -8,11 +9,14 @@
 // where their descriptors are not decoded gives a note, not a warning.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"
 #include "checks/ProxyCommon.h"
+#include "model/Memory.h"
 
 namespace fenceline::checks {
 
@@ -45,10 +49,12 @@ report::Diagnostic renderUncertain(const FunctionModel& fn, const Finding& f) {
                                  fewest.empty() ? "every write to shared memory may be an operand"
                                                 : "the operands certainly read " + fewest),
                      report::locationOf(fn, f.site)});
-  for (InstId w : f.accesses)
-    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({}){}", describe(fn, w),
+  for (size_t k = 0; k < f.accesses.size(); ++k) {
+    d.notes.push_back({fmt::format("unfenced generic write of shared memory ({}){}", describe(fn, f.accesses[k]),
                                    fewest.empty() ? "" : ", outside the bytes the operands certainly read"),
-                       report::locationOf(fn, w)});
+                       report::locationOf(fn, f.accesses[k])});
+    if (f.completions[k] >= 0) d.notes.push_back(completionNote(fn, f, k));
+  }
   if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
   d.fix = fmt::format(
       "if the write is part of an operand: insert fence.proxy.async.shared::cta after the writes, executed by every "
@@ -68,49 +74,68 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
       whatReads(fn, f.site));
   d.function = functionName(fn);
   d.location = report::locationOf(fn, f.site);
-  for (size_t k = 0; k < f.accesses.size(); ++k)
+  for (size_t k = 0; k < f.accesses.size(); ++k) {
     d.notes.push_back({fmt::format("unfenced generic write of shared memory ({}){}", describe(fn, f.accesses[k]),
                                    f.accessUncertain[k] ? ", perhaps outside the operands (not fully decoded)" : ""),
                        report::locationOf(fn, f.accesses[k])});
+    if (f.completions[k] >= 0) d.notes.push_back(completionNote(fn, f, k));
+  }
   if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
   d.fix = fmt::format(
-      "insert fence.proxy.async.shared::cta after the writes, executed by every writing thread before the barrier "
+      "insert fence.proxy.async.shared::cta after the writes{}, executed by every writing thread before the barrier "
       "that gathers them; or by each thread that issues the {} after that barrier and before issuing it",
+      std::any_of(f.completions.begin(), f.completions.end(), [](InstId c) { return c >= 0; })
+          ? " (for a cp.async: after the wait that completes it)"
+          : "",
       describe(fn, f.site));
   // Machine fix: the issuing threads fence before the async read (after the barrier or wait that hands
   // them the writes).
   d.fixRequest = insertBefore(fn, f.site, report::FenceToInsert::ProxyAsyncShared);
   d.fixRequest.beforeHelperCall = true;
-  for (InstId w : f.accesses) d.fixRequest.after.push_back(report::locationOf(fn, w));
+  for (size_t k = 0; k < f.accesses.size(); ++k) d.fixRequest.after.push_back(report::locationOf(fn, fenceAfter(f, k)));
   return d;
 }
 
 }  // namespace
 
 void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
-  std::vector<InstId> reads, writes;
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    if (fn.instructions[i].block < 0) continue;
-    if (isAsyncSharedRead(fn, i)) reads.push_back(i);
-    else if (isGenericSharedWrite(fn, i)) writes.push_back(i);
-  }
-  if (reads.empty() || writes.empty()) return;
+  std::vector<InstId> reads;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && isAsyncSharedRead(fn, i)) reads.push_back(i);
+  if (reads.empty()) return;
+  std::vector<GenericAccess> writes = genericSharedAccesses(fn, /*writesOnly=*/true);
+  if (writes.empty()) return;
 
   FindingSet findings;
   ReachCache reach(fn);
   // A write fenced before any hand-off or async read pairs with no read.
-  std::erase_if(writes, [&](InstId write) { return reach.sealed(write); });
+  std::erase_if(writes, [&](const GenericAccess& write) { return reach.sealed(write.from); });
   for (InstId read : reads) {
     const int source = fn.instructions[read].effect.source;
     const IssuerWaits issuer = reach.issuerWaits(read);
     const int64_t extent = copyExtent(fn, read, source);
-    for (InstId write : writes) {
-      if (!mayHandOff(fn, reach, write, read, issuer)) continue;  // cheap, per write
-      const Overlap overlap = overlapOf(fn, write, read, source, extent);
-      if (overlap == Overlap::No) continue;
-      HandOff h = analyzeHandOff(fn, reach, write, read, issuer, /*reportAtAsync=*/true);
+    std::optional<model::MemoryAnalysis::MatrixOperands> operands;  // decoded once per read, when first needed
+    auto overlap = [&](InstId write) {
+      if (!readsThroughDescriptor(fn, read) || !fn.memory) return overlapOf(fn, write, read, source, extent);
+      if (!operands) operands = fn.memory->matrixOperands(read);
+      return overlapOf(fn, write, read, source, extent, &*operands);
+    };
+    // Writes that take effect at one point (the cp.async of a stage at their
+    // wait) share one hand-off question: asked once, for those that overlap.
+    std::vector<std::pair<GenericAccess, Overlap>> overlapping;
+    for (size_t g = 0, end = 0; g < writes.size(); g = end) {
+      const InstId from = writes[g].from;
+      for (end = g + 1; end < writes.size() && writes[end].from == from;) ++end;
+      if (!mayHandOff(fn, reach, from, read, issuer)) continue;  // cheap, per point
+      overlapping.clear();
+      for (size_t k = g; k < end; ++k) {
+        const Overlap o = overlap(writes[k].access);
+        if (o != Overlap::No) overlapping.push_back({writes[k], o});
+      }
+      if (overlapping.empty()) continue;
+      HandOff h = analyzeHandOff(fn, reach, from, read, issuer, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
-      findings.add(fn, h, write, read, overlap);
+      for (const auto& [write, overlap] : overlapping) findings.add(fn, h, write, read, overlap);
     }
   }
   findings.emit(fn, render, out);

@@ -1,5 +1,6 @@
 // proxy-war: a generic-proxy access of shared memory (ld/st/atom .shared,
-// ldmatrix, stmatrix, generic pointers into shared memory) is followed by an
+// ldmatrix, stmatrix, generic pointers into shared memory, Ampere cp.async
+// writes once the copy completes) is followed by an
 // async-proxy write of the same buffer (a TMA / bulk-copy refill) with no
 // fence.proxy.async that counts on the way. The hand-off is an mbarrier
 // arrive the issuer waits on, a bar.sync, or the same thread's program order
@@ -52,7 +53,7 @@ report::FixRequest consumerFix(const FunctionModel& fn, const Finding& f) {
     return noMachineFix("the election around the hand-off spans the whole function: no line outside it is "
                         "executed by every reading thread");
   auto request = insertBefore(fn, anchor, report::FenceToInsert::ProxyAsyncShared);
-  for (InstId a : f.accesses) request.after.push_back(report::locationOf(fn, a));
+  for (size_t k = 0; k < f.accesses.size(); ++k) request.after.push_back(report::locationOf(fn, fenceAfter(f, k)));
   return request;
 }
 
@@ -71,11 +72,13 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   d.message = std::string(kMessage);
   d.function = functionName(fn);
   d.location = report::locationOf(fn, f.site);
-  for (InstId a : f.accesses) {
+  for (size_t k = 0; k < f.accesses.size(); ++k) {
+    const InstId a = f.accesses[k];
     const bool writes = fn.instructions[a].effect.writes;
     d.notes.push_back({fmt::format("unfenced generic {} of the buffer ({})", writes ? "write" : "read",
                                    describe(fn, a)),
                        report::locationOf(fn, a)});
+    if (f.completions[k] >= 0) d.notes.push_back(completionNote(fn, f, k));
   }
   for (InstId c : f.asyncs)
     d.notes.push_back({fmt::format("async-proxy write that may overwrite it ({})", describe(fn, c)),
@@ -90,21 +93,25 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
 }  // namespace
 
 void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
-  std::vector<InstId> copies, accesses;
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    if (fn.instructions[i].block < 0) continue;  // unreachable code
-    if (isAsyncSharedWrite(fn, i)) copies.push_back(i);
-    else if (isGenericSharedAccess(fn, i)) accesses.push_back(i);
-  }
+  std::vector<InstId> copies;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+    if (fn.instructions[i].block >= 0 && isAsyncSharedWrite(fn, i)) copies.push_back(i);
   // FENCELINE_DEBUG_MEMORY=1 prints where each access and copy lands (for triaging real code).
-  if (std::getenv("FENCELINE_DEBUG_MEMORY")) {
+  const bool debug = std::getenv("FENCELINE_DEBUG_MEMORY") != nullptr;
+  if (copies.empty() && !debug) return;
+  const std::vector<GenericAccess> accesses = genericSharedAccesses(fn, /*writesOnly=*/false);
+  if (debug) {
     for (InstId c : copies)
       fmt::print(stderr, "copy   ptx:{} {} -> {}\n", fn.instructions[c].syntax->pos.line, describe(fn, c),
                  fn.memory->copyDestination(c).toString());
-    for (InstId a : accesses)
-      fmt::print(stderr, "access ptx:{} {} -> {} ({})\n", fn.instructions[a].syntax->pos.line, describe(fn, a),
+    for (const GenericAccess& g : accesses) {
+      const InstId a = g.access;
+      fmt::print(stderr, "access ptx:{} {} -> {} ({}){}\n", fn.instructions[a].syntax->pos.line, describe(fn, a),
                  fn.memory->location(a, fn.instructions[a].effect.address).toString(),
-                 fn.values->operandValue(a, fn.instructions[a].effect.address).toString());
+                 fn.values->operandValue(a, fn.instructions[a].effect.address).toString(),
+                 g.completesLater() ? fmt::format(", completes at ptx:{}", fn.instructions[g.from].syntax->pos.line)
+                                    : "");
+    }
     for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
       if (isMbarrierWait(fn, i) || isHandOffArrive(fn, i))
         fmt::print(stderr, "mbar   ptx:{} {} -> {} ({})\n", fn.instructions[i].syntax->pos.line,
@@ -126,21 +133,31 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
   ReachCache reach(fn);
   // An access fenced before any hand-off or copy pairs with no copy: in an
   // unrolled pipeline that is nearly every one, and the pairs stay few.
-  std::vector<InstId> open;
-  for (InstId access : accesses)
-    if (!reach.sealed(access)) open.push_back(access);
+  std::vector<GenericAccess> open;
+  for (const GenericAccess& access : accesses)
+    if (!reach.sealed(access.from)) open.push_back(access);
   const AccessIndex index(fn, std::move(open));
   for (InstId copy : copies) {
     const int destination = fn.instructions[copy].effect.destination;
     const IssuerWaits issuer = reach.issuerWaits(copy);
     const int64_t extent = copyExtent(fn, copy, destination);
-    for (InstId access : index.candidates(fn.memory->location(copy, destination, extent))) {
+    // Accesses that take effect at one point (the cp.async of a stage at
+    // their wait) share one hand-off question: asked once, for those that
+    // overlap. Candidates come sorted by that point.
+    const std::vector<GenericAccess> candidates = index.candidates(fn.memory->location(copy, destination, extent));
+    std::vector<GenericAccess> overlapping;
+    for (size_t g = 0, end = 0; g < candidates.size(); g = end) {
+      const InstId from = candidates[g].from;
+      for (end = g + 1; end < candidates.size() && candidates[end].from == from;) ++end;
       // The cheap per-access test first: most pairs of an unrolled pipeline end there.
-      if (!mayHandOff(fn, reach, access, copy, issuer)) continue;
-      if (!mayOverlap(fn, access, copy, destination, extent)) continue;
-      HandOff h = analyzeHandOff(fn, reach, access, copy, issuer, /*reportAtAsync=*/false);
+      if (!mayHandOff(fn, reach, from, copy, issuer)) continue;
+      overlapping.clear();
+      for (size_t k = g; k < end; ++k)
+        if (mayOverlap(fn, candidates[k].access, copy, destination, extent)) overlapping.push_back(candidates[k]);
+      if (overlapping.empty()) continue;
+      HandOff h = analyzeHandOff(fn, reach, from, copy, issuer, /*reportAtAsync=*/false);
       if (!h.hazard) continue;
-      findings.add(fn, h, access, copy);
+      for (const GenericAccess& access : overlapping) findings.add(fn, h, access, copy);
     }
   }
   findings.emit(fn, render, out);

@@ -1,5 +1,5 @@
-// Bulk async-group walk (see BulkGroups.h). States are "how many groups were
-// committed after the copy's own": -1 while the copy's group is still open,
+// Async-group walk (see BulkGroups.h), bulk and non-bulk groups alike. States
+// are "how many groups were committed after the copy's own": -1 while the copy's group is still open,
 // then 0, 1, ... capped at kMaxDepth (a wait_group N with N >= kMaxDepth is
 // taken as not settling anything: conservative).
 #include "model/BulkGroups.h"
@@ -162,14 +162,37 @@ bool isBulkWait(const FunctionModel& fn, InstId inst) {
   return in.effect.kind == EffectKind::AsyncWait && in.hasModifier("bulk");
 }
 
-int bulkWaitDepth(const FunctionModel& fn, InstId wait) {
-  const auto& ops = fn.instructions[wait].operands;
+int bulkWaitDepth(const FunctionModel& fn, InstId wait) { return groupWaitDepth(fn, wait); }
+
+bool isGroupCommit(const FunctionModel& fn, InstId inst, GroupKind kind) {
+  if (kind == GroupKind::Bulk) return isBulkCommit(fn, inst);
+  const auto& in = fn.instructions[inst];
+  if (in.hasModifier("bulk")) return false;
+  return in.effect.kind == EffectKind::AsyncCommit ||
+         (in.effect.kind == EffectKind::AsyncWait && in.hasModifier("wait_all"));
+}
+
+bool isGroupWait(const FunctionModel& fn, InstId inst, GroupKind kind) {
+  if (kind == GroupKind::Bulk) return isBulkWait(fn, inst);
+  const auto& in = fn.instructions[inst];
+  return in.effect.kind == EffectKind::AsyncWait && !in.hasModifier("bulk");
+}
+
+int groupWaitDepth(const FunctionModel& fn, InstId wait) {
+  const auto& in = fn.instructions[wait];
+  if (in.hasModifier("wait_all")) return 0;
+  const auto& ops = in.operands;
   if (ops.empty() || ops.front().kind != ptx::Operand::Kind::Integer) return -1;
   return ops.front().intValue < 0 ? -1 : static_cast<int>(std::min<int64_t>(ops.front().intValue, kMaxDepth));
 }
 
-void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
-                      const std::function<bool(InstId, const Pending&)>& visit) {
+namespace {
+
+// The walk both entry points share: `visit` sees every instruction reached
+// while the copy is pending (false: stop along that path); `settled` every
+// wait that settles the copy on some state.
+void walkGroups(const FunctionModel& fn, InstId copy, GroupKind kind, BulkWait level,
+                const std::function<bool(InstId, const Pending&)>& visit, const std::function<void(InstId)>& settled) {
   const BlockId start = fn.instructions[copy].block;
   if (start < 0) return;
   const ThreadSet issuer = fn.roles ? fn.roles->instructionSet(copy) : ThreadSet::All;
@@ -188,15 +211,16 @@ void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
     const BasicBlock& b = fn.blocks[item.block];
     bool stopped = false;
     for (InstId i = item.from; i < b.last && s && !stopped; ++i) {
-      if (isBulkCommit(fn, i)) {
-        s = afterCommit(s);
-        continue;
-      }
-      if (isBulkWait(fn, i) && (level == BulkWait::Read || !fn.instructions[i].hasModifier("read"))) {
+      const bool commits = isGroupCommit(fn, i, kind);
+      const bool waits = isGroupWait(fn, i, kind) && (level == BulkWait::Read || !fn.instructions[i].hasModifier("read"));
+      if (commits) s = afterCommit(s);
+      if (waits) {
         // A wait never settles a copy whose group is still open.
-        s = (s & kOpen) | afterWait(s & ~kOpen, bulkWaitDepth(fn, i));
-        continue;
+        const StateSet before = s;
+        s = (s & kOpen) | afterWait(s & ~kOpen, groupWaitDepth(fn, i));
+        if (s != before && settled) settled(i);
       }
+      if (commits || waits) continue;
       Pending where;
       where.open = s & kOpen;
       for (int k = kMaxDepth; k >= 0 && where.deepest < 0; --k)
@@ -212,6 +236,24 @@ void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
       work.push_back({next, fn.blocks[next].first, fresh});
     }
   }
+}
+
+}  // namespace
+
+void walkWhilePending(const FunctionModel& fn, InstId copy, BulkWait level,
+                      const std::function<bool(InstId, const Pending&)>& visit, GroupKind kind) {
+  walkGroups(fn, copy, kind, level, visit, nullptr);
+}
+
+std::vector<InstId> settlingWaits(const FunctionModel& fn, InstId copy, GroupKind kind, BulkWait level,
+                                  const std::function<bool(InstId)>& stopAt) {
+  std::vector<InstId> waits;
+  walkGroups(
+      fn, copy, kind, level, [&](InstId i, const Pending&) { return !stopAt || !stopAt(i); },
+      [&](InstId wait) { waits.push_back(wait); });
+  std::sort(waits.begin(), waits.end());
+  waits.erase(std::unique(waits.begin(), waits.end()), waits.end());
+  return waits;
 }
 
 }  // namespace fenceline::model

@@ -6,12 +6,10 @@
 // `cp.async.wait_group` and `__syncthreads()`. Then wgmma reads the stage through the async
 // proxy. A generic write read by the async proxy needs fence.proxy.async after the copy has
 // completed (ordering-rules.md, proxy-raw): by every thread after its wait, before issuing.
-// The checker does not count `cp.async` writes as generic writes of shared memory, so the
-// broken kernels draw nothing. XFAIL until proxy-raw takes them (model/MemoryEffect
-// AmpereCopy rows as generic-proxy writes of their destination, completed by
-// cp.async.wait_group / wait_all or by the mbarrier their cp.async.mbarrier.arrive signals).
+// proxy-raw takes cp.async as a generic-proxy write of its destination that takes effect at
+// its completion (model/CopyCompletion.h: cp.async.wait_group / wait_all, or the waits of the
+// mbarrier its cp.async.mbarrier.arrive signals); it was a missed hand-off (XFAIL) before.
 // RUN: %fenceline check --arch sm_90a --verify %s
-// XFAIL: *
 #include <cuda_bf16.h>
 
 #include "../proxy/Inputs/async_copy.cuh"

@@ -96,10 +96,11 @@ __global__ void multicast_scales_after_ring(const void* map, const float* scales
 }
 
 // Broken twin: the scale slots are the last 16 bytes of stage 0, in the slice the second CTA
-// multicasts, which TMA refills after the consumer's unfenced arrive.
+// multicasts, which TMA refills after the consumer's unfenced arrive (proxy-war), and which the
+// bulk store reads after the scale cp.async (generic proxy) completed unfenced (proxy-raw).
 __global__ void multicast_scales_in_stage0(const void* map, const float* scales, uint8_t* dst, float* sums,
                                            int k_tiles) {
-  multicast_pipeline<kStageBytes - 16>(map, scales, dst, sums, k_tiles);  // expect: proxy-war
+  multicast_pipeline<kStageBytes - 16>(map, scales, dst, sums, k_tiles);  // expect: proxy-war, proxy-raw
 }
 
 // Clean, with the cluster declared: %cluster_ctarank is below 2 by the kernel's own directive.

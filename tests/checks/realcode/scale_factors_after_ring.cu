@@ -73,7 +73,8 @@ __global__ void scales_after_ring(const uint8_t* tiles, const float* scales, uin
 }
 
 // Broken twin: the scale slots are the last 16 bytes of stage 0, which TMA refills after the
-// consumer's unfenced arrive.
+// consumer's unfenced arrive (proxy-war), and which the bulk store reads after the scale
+// cp.async, a generic-proxy write, completed with no proxy fence (proxy-raw).
 __global__ void scales_in_stage0(const uint8_t* tiles, const float* scales, uint8_t* dst, float* sums, int k_tiles) {
-  scaled_pipeline<kStageBytes - 16>(tiles, scales, dst, sums, k_tiles);  // expect: proxy-war
+  scaled_pipeline<kStageBytes - 16>(tiles, scales, dst, sums, k_tiles);  // expect: proxy-war, proxy-raw
 }

@@ -597,7 +597,53 @@ int64_t MemoryAnalysis::copyExtent(InstId copy) const {
     if (!bytes || *bytes <= 0) return -1;
     bound = std::max(bound, *bytes);
   }
-  return bound;
+  if (bound <= 0) return bound;
+  const int64_t boxes = copiesOfOneBox(copy);
+  return (bound + boxes - 1) / boxes;
+}
+
+namespace {
+
+bool sameGuard(const Inst& a, const Inst& b) {
+  if (!a.guard || !b.guard) return !a.guard && !b.guard;
+  return a.guard->reg == b.guard->reg && a.guard->negated == b.guard->negated;
+}
+
+}  // namespace
+
+// A tensor map fixes a copy's box, and a tensor copy completes its whole
+// box's bytes on its barrier (out-of-bounds elements are filled and
+// counted), so copies through one map to one barrier in one phase move the
+// same bytes: an expect_tx count of T shared by k of them gives each T / k
+// (FlashInfer loads its Q tile as two halves of one map). Counted only where
+// they surely run together: in this copy's block, under the same guard, and
+// between the nearest arrives on a barrier that may be this one (an arrive
+// may open the next phase). Missing some of the copies only makes the bound
+// larger.
+int64_t MemoryAnalysis::copiesOfOneBox(InstId copy) const {
+  const Inst& in = fn_.instructions[copy];
+  const int mbarrier = in.effect.mbarrier;
+  if (mbarrier < 0 || in.block < 0 || in.operands.size() < 2) return 1;
+  const BasicBlock& block = fn_.blocks[in.block];
+  auto endsPhase = [&](InstId i) {
+    const auto kind = fn_.instructions[i].effect.kind;
+    const int address = fn_.instructions[i].effect.address;
+    return (kind == EffectKind::MbarrierArrive || kind == EffectKind::MbarrierExpectTx ||
+            kind == EffectKind::MbarrierInit) &&
+           address >= 0 && alias(i, address, copy, mbarrier) != AliasResult::No;
+  };
+  auto sameBox = [&](InstId i) {
+    const Inst& other = fn_.instructions[i];
+    return other.effect.kind == EffectKind::AsyncCopy && other.hasModifier("tensor") && other.effect.mbarrier >= 0 &&
+           other.operands.size() >= 2 && other.syntax->modifiers == in.syntax->modifiers && sameGuard(other, in) &&
+           alias(i, other.effect.mbarrier, copy, mbarrier) == AliasResult::Must &&
+           other.operands[1].kind == ptx::Operand::Kind::Address && in.operands[1].kind == ptx::Operand::Kind::Address &&
+           fn_.values->sameValue(copy, 1, i, 1);  // [map, {coordinates}]: the same map
+  };
+  int64_t count = 1;
+  for (InstId i = copy - 1; i >= block.first && !endsPhase(i); --i) count += sameBox(i);
+  for (InstId i = copy + 1; i < block.last && !endsPhase(i); ++i) count += sameBox(i);
+  return count;
 }
 
 // For the descriptor decoding in MatrixDescriptors.cpp.

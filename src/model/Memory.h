@@ -132,7 +132,8 @@ class MemoryAnalysis {
   // How many bytes an async copy moves: its size operand, or for a tensor
   // copy an upper bound from the expect_tx byte count announced on its
   // completion barrier (the copies that complete on one barrier move exactly
-  // that many bytes together). -1 = unknown.
+  // that many bytes together; k copies through one tensor map in one phase
+  // move a k-th of it each). -1 = unknown.
   int64_t copyExtent(InstId copy) const;
   // The extent at one of the copy's shared operands, tightened for a tensor
   // copy into (or out of) a stage ring: the stages of a ring do not overlap,
@@ -167,6 +168,7 @@ class MemoryAnalysis {
   const OperandFacts& facts(InstId inst, int operand) const;
   int64_t computeAccessSize(InstId inst, int operand) const;
   int64_t stageSiblingBound(InstId copy, int operand, int64_t stride) const;
+  int64_t copiesOfOneBox(InstId copy) const;
   bool slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const;
   static constexpr int kMaxSlotDepth = 4;  // pointers read through pointers read through ...
   mutable int slotDepth_ = 0;

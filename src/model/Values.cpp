@@ -934,6 +934,38 @@ struct ValueAnalysis::Impl {
     return kept;
   }
 
+  // x ^ y with y in [0, 2^k): an XOR swizzle (CuTe's Swizzle<B, M, S>,
+  // `a ^ ((a & 896) >> 3)`) changes only the bits of x below 2^k, so the
+  // result stays in x's aligned 2^k-byte block. x = H + L, H the part on
+  // multiples of 2^k (the base, the stage and row strides), L the rest (the
+  // lane's offset within a row, the constant's low bits): the result is H
+  // plus a term in [2^k * floor(min L / 2^k), 2^k * floor(max L / 2^k) +
+  // 2^k - 1]. For an address, H's base counts as aligned to 2^k: a swizzle
+  // of addresses presumes it (were the base not aligned, the permuted rows
+  // would cross into the next buffer, a layout bug rather than an ordering
+  // one). L must be bounded.
+  std::optional<AbstractValue> swizzle(const AbstractValue& x, const AbstractValue& y, const std::string& opaque) const {
+    const auto mixed = y.numericRange();
+    if (!x.known || !mixed || mixed->first < 0 || mixed->second >= (int64_t(1) << 30)) return std::nullopt;
+    int64_t block = 1;
+    while (block <= mixed->second) block <<= 1;
+    if (block == 1) return x;  // y == 0
+    AbstractValue high = x, low = values::constant(0);
+    high.terms.clear();
+    high.constant = x.constant - (((x.constant % block) + block) % block);
+    low.constant = x.constant - high.constant;
+    for (const auto& t : x.terms) {
+      if (t.coefficient % block == 0) high.terms.push_back(t);
+      else low.terms.push_back(t);
+    }
+    const auto range = low.offsetRange();
+    if (!range) return std::nullopt;
+    auto floorTo = [block](int64_t v) { return v >= 0 ? v / block * block : -((-v + block - 1) / block) * block; };
+    AbstractValue result = values::add(high, term(opaque, floorTo(range->first), floorTo(range->second) + block - 1), opaque);
+    if (result.known) result.space = x.space;
+    return result;
+  }
+
   AbstractValue bitwise(InstId d, const std::string& opaque) {
     const ptx::Instruction& s = *fn.instructions[d].syntax;
     const std::string& op = s.opcode;
@@ -975,6 +1007,10 @@ struct ValueAnalysis::Impl {
       auto rb = b.numericRange();
       if (rb && rb->first >= 0 && rb->second < alignmentOf(a)) return nonTop(add(a, b, opaque), opaque);
       if (range && range->first >= 0 && range->second < alignmentOf(b)) return nonTop(add(a, b, opaque), opaque);
+    }
+    if (op == "xor") {
+      if (auto swizzled = swizzle(a, b, opaque)) return *swizzled;
+      if (auto swizzled = swizzle(b, a, opaque)) return *swizzled;
     }
     if ((op == "or" || op == "xor") && nonNegative) {
       // Both non-negative and bounded: the result stays below the next power of two.

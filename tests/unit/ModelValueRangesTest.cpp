@@ -275,3 +275,15 @@ TEST(ModelValueRanges, RoleBranchNarrowsTheThreadIndex) {
   std::sort(ranges.begin(), ranges.end());
   EXPECT_EQ(ranges, (std::vector<std::string>{"[0, 512)", "[384, 640)"})) << dump(fn);
 }
+
+// An XOR swizzle keeps the address in its 128-byte row: rows 8..15 of
+// `slot` are bytes [1024, 2048).
+TEST(ModelValueRanges, XorSwizzleStaysInItsRow) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("xor_swizzle");
+  const InstId store = findOne(fn, "st.v4.u32");  // through the generic address
+  const MemoryLocation loc = fn.memory->location(store, 0);
+  ASSERT_TRUE(loc.bytes) << valueText(fn, store, 0) << "\n" << dump(fn);
+  EXPECT_GE(loc.bytes->begin, 1024) << valueText(fn, store, 0);
+  EXPECT_LE(loc.bytes->end, 2048 + 15) << valueText(fn, store, 0);
+}

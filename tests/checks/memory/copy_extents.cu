@@ -2,8 +2,10 @@
 // ring is [tile | header]: the producer writes a small per-stage header (the
 // k index and a scale) with plain stores right after the tile, then refills
 // the tile with one async copy. The copy's extent is the `expect_tx` byte count
-// of its barrier (TMA tile load), or its size operand (bulk copy; a constant,
-// or a runtime size clamped to the tile with min()). The header is not the
+// of its barrier (TMA tile load; split evenly when the tile comes as two
+// halves through one tensor map: a map fixes the box, so each half moves
+// half the count), or its size operand (bulk copy; a constant, or a runtime
+// size clamped to the tile with min()). The header is not the
 // tile: no proxy-war. A header placed in the tile's last bytes is overwritten
 // by the producer's own copy with no fence in between: proxy-war at the copy.
 // RUN: %fenceline check --arch sm_90a --verify %s
@@ -17,7 +19,7 @@ constexpr uint32_t kHeaderBytes = 256;
 constexpr uint32_t kStageStride = kTileBytes + kHeaderBytes;  // [tile 8192 | header 256]
 constexpr uint32_t kBarOffset = kStages * kStageStride;
 
-enum CopyKind { kTmaExpectTx, kBulkConstant, kBulkClamped };
+enum CopyKind { kTmaExpectTx, kTmaHalves, kBulkConstant, kBulkClamped };
 enum HeaderAt { kAfterTile, kInsideTile };
 
 struct StageHeader {
@@ -52,8 +54,14 @@ __device__ __forceinline__ void ring(const void* map, const float* src, const fl
         h->scale = scale[k];
         const uint32_t bytes = kCopy == kBulkClamped ? min(uint32_t(n - k * 2048), 2048u) * 4u : kTileBytes;
         ClusterTransactionBarrier::arrive_and_expect_tx(full + s, bytes);
-        if (kCopy == kTmaExpectTx) SM90_TMA_LOAD_2D::copy(map, full + s, stage, 0, k * 32);
-        else SM90_BULK_COPY_G2S::copy(src + size_t(k) * 2048, full + s, stage, bytes);
+        if (kCopy == kTmaExpectTx) {
+          SM90_TMA_LOAD_2D::copy(map, full + s, stage, 0, k * 32);
+        } else if (kCopy == kTmaHalves) {  // two 16-row boxes of one map
+          SM90_TMA_LOAD_2D::copy(map, full + s, stage, 0, k * 32);
+          SM90_TMA_LOAD_2D::copy(map, full + s, stage + kTileBytes / 2, 0, k * 32 + 16);
+        } else {
+          SM90_BULK_COPY_G2S::copy(src + size_t(k) * 2048, full + s, stage, bytes);
+        }
       }
     }
     return;
@@ -75,6 +83,9 @@ __device__ __forceinline__ void ring(const void* map, const float* src, const fl
 __global__ void extent_tma_expect_tx_clean(const void* m, const float* src, const float* sc, float* out, int n) {
   ring<kTmaExpectTx, kAfterTile>(m, src, sc, out, n);
 }
+__global__ void extent_tma_halves_clean(const void* m, const float* src, const float* sc, float* out, int n) {
+  ring<kTmaHalves, kAfterTile>(m, src, sc, out, n);
+}
 __global__ void extent_bulk_constant_clean(const void* m, const float* src, const float* sc, float* out, int n) {
   ring<kBulkConstant, kAfterTile>(m, src, sc, out, n);
 }
@@ -86,6 +97,9 @@ __global__ void extent_bulk_clamped_clean(const void* m, const float* src, const
 // overwrites it through the async proxy with no fence after the plain stores.
 __global__ void extent_tma_header_in_tile(const void* m, const float* src, const float* sc, float* out, int n) {
   ring<kTmaExpectTx, kInsideTile>(m, src, sc, out, n);  // expect: proxy-war
+}
+__global__ void extent_tma_halves_header_in_tile(const void* m, const float* src, const float* sc, float* out, int n) {
+  ring<kTmaHalves, kInsideTile>(m, src, sc, out, n);  // expect: proxy-war
 }
 __global__ void extent_bulk_header_in_tile(const void* m, const float* src, const float* sc, float* out, int n) {
   ring<kBulkConstant, kInsideTile>(m, src, sc, out, n);  // expect: proxy-war

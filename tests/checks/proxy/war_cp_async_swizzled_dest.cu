@@ -9,7 +9,6 @@
 // the buffer's base to be 128-byte aligned, which the PTX declares only as 16 (the rule
 // belongs to model/Values; not done here). The broken twin refills the K buffer itself.
 // RUN: %fenceline check --arch sm_90a --verify %s
-// XFAIL: *
 #include "Inputs/cp_async.cuh"
 
 using namespace proxy_test;

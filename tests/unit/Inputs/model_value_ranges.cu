@@ -299,3 +299,18 @@ extern "C" __global__ void __launch_bounds__(160) role_guarded(int* out, int n) 
   __syncthreads();
   out[threadIdx.x] = slot[threadIdx.x];
 }
+
+// CuTe's Swizzle<3, 4, 3> on a shared address: a ^ ((a & 896) >> 3) flips
+// bits 4-6 only, so the 16-byte chunk stays in its 128-byte row. Rows 8 + r
+// (r in [0, 7]) and chunks c in [0, 7] of `slot`: the store writes within
+// bytes [1024, 2048) (the analysis bounds the start by the rows' bytes,
+// [1024, 2047], so the end by 2047 + 16).
+extern "C" __global__ void xor_swizzle(const int4* in, int* out) {
+  __shared__ __align__(1024) int4 slot[256];
+  const unsigned t = threadIdx.x;
+  uintptr_t a = reinterpret_cast<uintptr_t>(&slot[64 + 8 * ((t >> 3) & 7) + (t & 7)]);
+  a ^= (a & 896) >> 3;
+  *reinterpret_cast<int4*>(a) = in[t];
+  __syncthreads();
+  out[t] = slot[t & 255].x;
+}

@@ -14,8 +14,7 @@
 // missing: a signal reached from a tcgen05.ld/st without the wait (for a
 // load, a signal after which the tensor memory may be overwritten or
 // freed); a relaxed synchronization reached from tcgen05 work without the
-// before-fence, when
-// another thread's tcgen05 work follows it; and tcgen05 work after a
+// before-fence, when another thread's tcgen05 work follows it; and tcgen05 work after a
 // relaxed synchronization without the after-fence, when the synchronization
 // follows another thread's tcgen05 work (a cluster barrier after it, or a
 // wait on a barrier that tcgen05.commit or a tcgen05 thread's arrive completes).

@@ -11,9 +11,10 @@
 // and tcgen05.commit's arrive need no fence (see `releases` below).
 //
 // Three findings, each reported at the operation where the wait or fence is
-// missing: a signal reached from a tcgen05.ld/st without the wait; a relaxed
-// synchronization reached from tcgen05 work without the before-fence, when
-// another thread's tcgen05 work follows it; and tcgen05 work after a
+// missing: a signal reached from a tcgen05.ld/st without the wait (for a
+// load, a signal after which the tensor memory may be overwritten or
+// freed); a relaxed synchronization reached from tcgen05 work without the
+// before-fence, when another thread's tcgen05 work follows it; and tcgen05 work after a
 // relaxed synchronization without the after-fence, when the synchronization
 // follows another thread's tcgen05 work (a cluster barrier after it, or a
 // wait on a barrier that tcgen05.commit or a tcgen05 thread's arrive completes).
@@ -95,6 +96,48 @@ bool acquires(const FunctionModel& fn, InstId sync) {
 // A signal that tensor memory may be reused or consumed.
 bool isReuseSignal(const FunctionModel& fn, InstId i) {
   return isThreadSyncSignal(fn, i) || kindOf(fn, i) == EffectKind::Tcgen05Dealloc;
+}
+
+// An operation that overwrites or frees tensor memory: tcgen05.mma and
+// tcgen05.cp (and shift) write accumulators or scale factors, tcgen05.st
+// writes it, tcgen05.dealloc gives it back.
+bool writesOrFreesTensorMemory(const FunctionModel& fn, InstId i) {
+  switch (kindOf(fn, i)) {
+    case EffectKind::Tcgen05:
+    case EffectKind::Tcgen05Store:
+    case EffectKind::Tcgen05Dealloc: return true;
+    default: return false;
+  }
+}
+
+// Whether a signal hands the tensor memory a tcgen05.ld read to a writer:
+// some thread may overwrite or free tensor memory after it. A dealloc frees
+// it. A CTA barrier's (bar.sync, bar.arrive, barrier.cluster) participants
+// continue from it, so such a write is reachable from it in the CFG. An
+// mbarrier arrive hands over to the threads that wait on its barrier: a
+// write reachable from one of those waits; when no wait of this function
+// may be on its barrier, the waiter is out of sight and the arrive counts
+// ("accumulator empty" to an MMA warp of another kernel). CUTLASS's
+// Blackwell epilogue loads each accumulator subtile with tcgen05.ld, meets
+// the other epilogue warps at a named barrier before the TMA store of the
+// subtile and gives the C stage it read back to the C loader, waiting for
+// its loads only before the arrive that gives the accumulator back to the
+// MMA warp: the named barrier and the C-stage arrive hand no tensor memory.
+bool handsLoadedTensorMemory(const FunctionModel& fn, InstId signal, const std::vector<InstId>& waits) {
+  const EffectKind k = kindOf(fn, signal);
+  auto writes = [&](InstId i) { return writesOrFreesTensorMemory(fn, i); };
+  auto writeAfter = [&](InstId from) {
+    return !model::findAllReachable(fn, from, writes, [](InstId) { return false; }, 1).empty();
+  };
+  if (k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive) return writeAfter(signal);
+  if (k != EffectKind::MbarrierArrive) return true;
+  bool waited = false;
+  for (InstId w : waits) {
+    if (!proxy::sameBarrier(fn, signal, w)) continue;
+    if (writeAfter(w)) return true;
+    waited = true;
+  }
+  return !waited;
 }
 
 // tcgen05.alloc, relinquish_alloc_permit and dealloc are warp-wide
@@ -188,11 +231,23 @@ void checkTcgen05Wait(const model::FunctionModel& fn, Findings& out) {
   auto isKind = [&](EffectKind k) { return [&fn, k](InstId i) { return kindOf(fn, i) == k; }; };
 
   // 1. Loads and stores completed before a reuse signal.
+  std::map<InstId, bool> handsLoadedMemo;
+  auto handsLoaded = [&](InstId signal) {
+    auto [it, fresh] = handsLoadedMemo.try_emplace(signal, false);
+    if (fresh) it->second = handsLoadedTensorMemory(fn, signal, waits);
+    return it->second;
+  };
   for (InstId x : work) {
     const EffectKind k = kindOf(fn, x);
     if (k != EffectKind::Tcgen05Load && k != EffectKind::Tcgen05Store) continue;
     auto wait = isKind(k == EffectKind::Tcgen05Load ? EffectKind::Tcgen05WaitLoad : EffectKind::Tcgen05WaitStore);
-    for (InstId s : model::findAllReachable(fn, x, [&](InstId i) { return isReuseSignal(fn, i); }, wait))
+    // A store must complete before any later use of the tensor memory; a
+    // load only before the memory is overwritten or freed (the walk goes on
+    // past a barrier that hands nothing, to the signals behind it).
+    auto handOff = [&](InstId i) {
+      return isReuseSignal(fn, i) && (k == EffectKind::Tcgen05Store || handsLoaded(i));
+    };
+    for (InstId s : model::findAllReachable(fn, x, handOff, wait))
       emit({s, x, k == EffectKind::Tcgen05Load ? Report::MissingWaitLd : Report::MissingWaitSt});
   }
 

@@ -32,6 +32,9 @@ ENTRIES = {
                                                     block_n=128, block_k=64, stages=3), "sm_90a"),
     "tl_gemm_sm100": ("gemm", dict(M=4096, N=4096, K=4096, block_m=128, block_n=256, block_k=64,
                                    stages=3), "sm_100a"),
+    "tl_flash_decoding_sm90": ("flash_decoding",
+                               dict(batch=8, heads=32, kv_heads=8, seq_len=8192, dim=128,
+                                    block_n=128, block_h=64, num_split=8, stages=2), "sm_90a"),
 }
 
 

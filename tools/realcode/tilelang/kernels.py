@@ -107,3 +107,115 @@ def flash_attention_fwd(batch, heads, seq_len, dim, block_m, block_n, stages, th
             T.copy(o_shared, Output[bz, bx * block_m:(bx + 1) * block_m, by, :])
 
     return main
+
+
+def flash_decoding(batch, heads, kv_heads, seq_len, dim, block_n, block_h, num_split, stages,
+                   threads=128):
+    """GQA flash decoding as TileLang's decode examples write it (example_gqa_decode.py):
+    one query token per sequence, the KV sequence cut into `num_split` splits; the split kernel
+    writes each split's partial output and log-sum-exp to global memory, and a second kernel of
+    the same module (launched after it on the stream) combines the splits."""
+    dtype, accum = "float16", "float"
+    scale = (1.0 / dim) ** 0.5 * 1.44269504
+    groups = heads // kv_heads
+    valid_h = min(block_h, groups)
+    part = seq_len // num_split
+
+    @T.macro
+    def split(Q: T.Tensor((batch, heads, dim), dtype),
+              K: T.Tensor((batch, seq_len, kv_heads, dim), dtype),
+              V: T.Tensor((batch, seq_len, kv_heads, dim), dtype),
+              glse: T.Tensor((batch, heads, num_split), accum),
+              out_partial: T.Tensor((batch, heads, num_split, dim), accum)):
+        with T.Kernel(batch, heads // valid_h, num_split, threads=threads) as (bx, by, bz):
+            q_shared = T.alloc_shared((block_h, dim), dtype)
+            k_shared = T.alloc_shared((block_n, dim), dtype)
+            v_shared = T.alloc_shared((block_n, dim), dtype)
+            o_shared = T.alloc_shared((valid_h, dim), accum)
+            acc_s = T.alloc_fragment((block_h, block_n), accum)
+            acc_s_cast = T.alloc_fragment((block_h, block_n), dtype)
+            acc_o = T.alloc_fragment((block_h, dim), accum)
+            scores_max = T.alloc_fragment((block_h,), accum)
+            scores_max_prev = T.alloc_fragment((block_h,), accum)
+            scores_scale = T.alloc_fragment((block_h,), accum)
+            scores_sum = T.alloc_fragment((block_h,), accum)
+            logsum = T.alloc_fragment((block_h,), accum)
+            hid = by
+            cur_kv_head = hid // (groups // valid_h)
+            sid = bz
+            T.copy(Q[bx, hid * valid_h:hid * valid_h + block_h, :], q_shared)
+            T.fill(acc_o, 0)
+            T.fill(logsum, 0)
+            T.fill(scores_max, -T.infinity(accum))
+            for k in T.Pipelined(T.ceildiv(part, block_n), num_stages=stages):
+                start = part * sid + k * block_n
+                T.copy(K[bx, start:start + block_n, cur_kv_head, :], k_shared)
+                T.clear(acc_s)
+                T.gemm(q_shared, k_shared, acc_s, transpose_B=True,
+                       policy=T.GemmWarpPolicy.FullRow)
+                T.copy(scores_max, scores_max_prev)
+                T.fill(scores_max, -T.infinity(accum))
+                T.reduce_max(acc_s, scores_max, dim=1, clear=False)
+                for i in T.Parallel(block_h):
+                    scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
+                for i, j in T.Parallel(block_h, block_n):
+                    acc_s[i, j] = T.exp2(acc_s[i, j] * scale - scores_max[i] * scale)
+                T.reduce_sum(acc_s, scores_sum, dim=1)
+                for i in T.Parallel(block_h):
+                    logsum[i] = logsum[i] * scores_scale[i] + scores_sum[i]
+                T.copy(acc_s, acc_s_cast)
+                for i, j in T.Parallel(block_h, dim):
+                    acc_o[i, j] *= scores_scale[i]
+                T.copy(V[bx, start:start + block_n, cur_kv_head, :], v_shared)
+                T.gemm(acc_s_cast, v_shared, acc_o, policy=T.GemmWarpPolicy.FullRow)
+            for i, j in T.Parallel(block_h, dim):
+                acc_o[i, j] /= logsum[i]
+            for i in T.Parallel(block_h):
+                logsum[i] = T.log2(logsum[i]) + scores_max[i] * scale
+            for i in T.Parallel(block_h):
+                if i < valid_h:
+                    glse[bx, hid * valid_h + i, sid] = logsum[i]
+            T.copy(acc_o[:valid_h, :], o_shared)
+            T.copy(o_shared, out_partial[bx, hid * valid_h:(hid + 1) * valid_h, sid, :])
+
+    @T.macro
+    def combine(glse: T.Tensor((batch, heads, num_split), accum),
+                out_partial: T.Tensor((batch, heads, num_split, dim), accum),
+                Output: T.Tensor((batch, heads, dim), dtype)):
+        with T.Kernel(heads, batch, threads=128) as (by, bz):
+            po_local = T.alloc_fragment([dim], accum)
+            o_accum_local = T.alloc_fragment([dim], accum)
+            lse_local_split = T.alloc_local([1], accum)
+            lse_logsum_local = T.alloc_local([1], accum)
+            lse_max_local = T.alloc_local([1], accum)
+            scale_local = T.alloc_local([1], accum)
+            T.clear(lse_logsum_local)
+            T.clear(o_accum_local)
+            lse_max_local[0] = -T.infinity(accum)
+            for k in T.serial(num_split):
+                lse_max_local[0] = T.max(lse_max_local[0], glse[bz, by, k])
+            for k in T.Pipelined(num_split, num_stages=1):
+                lse_local_split[0] = glse[bz, by, k]
+                lse_logsum_local[0] += T.exp2(lse_local_split[0] - lse_max_local[0])
+            lse_logsum_local[0] = T.log2(lse_logsum_local[0]) + lse_max_local[0]
+            for k in T.serial(num_split):
+                for i in T.Parallel(dim):
+                    po_local[i] = out_partial[bz, by, k, i]
+                lse_local_split[0] = glse[bz, by, k]
+                scale_local[0] = T.exp2(lse_local_split[0] - lse_logsum_local[0])
+                for i in T.Parallel(dim):
+                    o_accum_local[i] += po_local[i] * scale_local[0]
+            for i in T.Parallel(dim):
+                Output[bz, by, i] = o_accum_local[i]
+
+    @T.prim_func
+    def main(Q: T.Tensor((batch, heads, dim), dtype),
+             K: T.Tensor((batch, seq_len, kv_heads, dim), dtype),
+             V: T.Tensor((batch, seq_len, kv_heads, dim), dtype),
+             glse: T.Tensor((batch, heads, num_split), accum),
+             out_partial: T.Tensor((batch, heads, num_split, dim), accum),
+             Output: T.Tensor((batch, heads, dim), dtype)):
+        split(Q, K, V, glse, out_partial)
+        combine(glse, out_partial, Output)
+
+    return main

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the PTX of the corpus's Triton kernels (tools/realcode/generated.txt, `triton` lines).
 
-Each entry below names one kernel of matmul.py, attention.py, layernorm.py, device_desc.py or
-scan.py, its argument
+Each entry below names one kernel of matmul.py, attention.py, layernorm.py, device_desc.py,
+scan.py, streamk.py or block_scaled.py, its argument
 types, its compile-time constants and the Triton options; `triton.compile` lowers it for the
 entry's GPU target (no GPU needed) and the PTX goes to `<out>/<name>.ptx`, with
 `<name>.ptxas` (the ptxas Triton itself assembles this PTX with: its PTX version is newer than
@@ -64,6 +64,29 @@ SCAN_SIGNATURE = {
     "x_ptr": "*fp32", "y_ptr": "*fp32", "aggregate_ptr": "*fp32", "prefix_ptr": "*fp32",
     "flag_ptr": "*i32", "n": "i32", "BLOCK": "constexpr"}
 
+STREAMK_SIGNATURE = {
+    "a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
+    "locks": "*i32", "stride_am": "i32", "stride_ak": "constexpr", "stride_bk": "i32",
+    "stride_bn": "constexpr", "stride_cm": "i32", "stride_cn": "constexpr",
+    "total_full_tiles_streamk": "i32", "total_partial_tiles_streamk": "i32",
+    "iters_per_tile": "i32", "total_tiles_streamk": "i32",
+    "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "GROUP_M": "constexpr"}
+
+SPLITK_SIGNATURE = {
+    "a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
+    "stride_am": "i32", "stride_ak": "constexpr", "stride_bk": "i32", "stride_bn": "constexpr",
+    "stride_cm": "i32", "stride_cn": "constexpr", "BM": "constexpr", "BN": "constexpr",
+    "BK": "constexpr", "SPLIT_K": "constexpr", "GROUP_M": "constexpr"}
+
+# MXFP8 (e4m3 data, e8m0 scales per 32 K elements); the scale descriptors' 5-D blocks are the
+# tutorial's [1, rep, rep_k, 2, 256] of uint8 (128x4 pre-swizzled layout).
+BLOCK_SCALED_SIGNATURE = {
+    "a_desc": desc("fp8e4nv", (128, 128)), "a_scale_desc": desc("u8", (1, 1, 1, 2, 256)),
+    "b_desc": desc("fp8e4nv", (256, 128)), "b_scale_desc": desc("u8", (1, 2, 1, 2, 256)),
+    "c_desc": desc("fp16", (128, 256)), "M": "i32", "N": "i32", "K": "i32",
+    "VEC_SIZE": "constexpr", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
+    "NUM_STAGES": "constexpr"}
+
 # name: (module.kernel, compute capability, signature, constexprs, options)
 # Hopper's automatic warp specialization (one producer warp group, setmaxnreg) takes the K loop
 # with BM=64 and 4 warps; Blackwell's takes the flattened persistent tile loop.
@@ -113,6 +136,17 @@ ENTRIES = {
         {"NUM_SMS": 132, "BM": 128, "BN": 128, "BK": 64, "STAGES": 3}, {"num_warps": 8}),
     "tt_chained_scan_sm90": (
         "scan.chained_scan", 90, SCAN_SIGNATURE, {"BLOCK": 1024}, {"num_warps": 4}),
+    "tt_streamk_matmul_sm90": (
+        "streamk.streamk_matmul", 90, STREAMK_SIGNATURE,
+        {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1, "BM": 128, "BN": 128, "BK": 64,
+         "GROUP_M": 8}, {"num_warps": 8, "num_stages": 3}),
+    "tt_splitk_matmul_sm90": (
+        "streamk.splitk_matmul", 90, SPLITK_SIGNATURE,
+        {"stride_ak": 1, "stride_bn": 1, "stride_cn": 1, "BM": 128, "BN": 128, "BK": 64,
+         "SPLIT_K": 4, "GROUP_M": 8}, {"num_warps": 8, "num_stages": 3}),
+    "tt_block_scaled_matmul_sm100": (
+        "block_scaled.block_scaled_matmul", 100, BLOCK_SCALED_SIGNATURE,
+        {"VEC_SIZE": 32, "BM": 128, "BN": 256, "BK": 128, "NUM_STAGES": 4}, {"num_warps": 4}),
 }
 
 

@@ -68,7 +68,16 @@ Affine parseKey(const std::string& key) {
 }  // namespace
 
 ValueIdentity::ValueIdentity(const FunctionModel& fn, const std::vector<std::vector<InstId>>& definitions)
-    : fn_(fn), definitions_(definitions) {}
+    : fn_(fn), definitions_(definitions), inProgress_(fn.instructions.size(), 0) {}
+
+bool ValueIdentity::enter(InstId d, uint8_t walk) const {
+  if (static_cast<size_t>(d) >= inProgress_.size()) inProgress_.resize(static_cast<size_t>(d) + 1, 0);
+  if (inProgress_[d] & walk) return false;
+  inProgress_[d] |= walk;
+  return true;
+}
+
+void ValueIdentity::leave(InstId d, uint8_t walk) const { inProgress_[d] &= uint8_t(~walk); }
 
 const std::vector<InstId>& ValueIdentity::definitions(ValueReg reg) const {
   static const std::vector<InstId> kNone;
@@ -76,12 +85,11 @@ const std::vector<InstId>& ValueIdentity::definitions(ValueReg reg) const {
   return definitions_[reg];
 }
 
-std::vector<InstId> ValueIdentity::reachingDefinitions(ValueReg reg, InstId at) const {
+const std::vector<InstId>& ValueIdentity::reachingDefinitions(ValueReg reg, InstId at) const {
+  // Node-based map: a reference to a value survives later insertions.
   const uint64_t cacheKey = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
   if (auto cached = reachingCache_.find(cacheKey); cached != reachingCache_.end()) return cached->second;
-  std::vector<InstId> found = computeReaching(reg, at);
-  reachingCache_.emplace(cacheKey, found);
-  return found;
+  return reachingCache_.emplace(cacheKey, computeReaching(reg, at)).first->second;
 }
 
 std::vector<InstId> ValueIdentity::computeReaching(ValueReg reg, InstId at) const {
@@ -152,7 +160,7 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
 
 std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return "reg" + std::to_string(reg) + "@" + std::to_string(at);
-  std::vector<InstId> defs = reachingDefinitions(reg, at);
+  const std::vector<InstId>& defs = reachingDefinitions(reg, at);
   if (defs.empty()) return "undef" + std::to_string(reg);
   // A merge of different values is named by the register and the definitions
   // that reach: two uses that see the same definitions see the same value.
@@ -173,15 +181,14 @@ std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
 
 std::string ValueIdentity::keyOfDefinition(InstId d, int depth) const {
   if (auto cached = keyCache_.find(d); cached != keyCache_.end()) return cached->second;
-  if (!inProgress_.insert(d).second) return "cycle@" + std::to_string(d);
+  if (!enter(d, kBuildingKey)) return "cycle@" + std::to_string(d);
   std::string key = computeKeyOfDefinition(d, depth);
-  inProgress_.erase(d);
-  keyCache_.emplace(d, key);
-  return key;
+  leave(d, kBuildingKey);
+  return keyCache_.emplace(d, std::move(key)).first->second;
 }
 
 std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
-  std::string opaque = "def@" + std::to_string(d);
+  auto opaque = [d] { return "def@" + std::to_string(d); };
   const Inst& inst = fn_.instructions[d];
   const std::string& op = inst.opcode();
   const auto& ops = inst.operands;
@@ -198,11 +205,12 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
     }
     if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size())
       return "load(" + keyOfOperand(ops[inst.effect.address], d, depth + 1) + ")";
-    return opaque;
+    return opaque();
   }
   if (inst.effect.kind != EffectKind::None) return std::string(toString(inst.effect.kind)) + "@" + std::to_string(d);
-  if (ops.size() < 2) return opaque;
+  if (ops.size() < 2) return opaque();
   std::vector<std::string> args;
+  args.reserve(ops.size() - 1);
   for (size_t i = 1; i < ops.size(); ++i) args.push_back(keyOfOperand(ops[i], d, depth + 1));
   if (op == "add" && args.size() == 2) {
     Affine a = parseKey(args[0]), b = parseKey(args[1]);
@@ -262,7 +270,7 @@ std::string ValueIdentity::rootOfAddress(const ptx::Operand& address, InstId at,
 
 std::string ValueIdentity::rootOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return {};
-  std::vector<InstId> defs = reachingDefinitions(reg, at);
+  const std::vector<InstId>& defs = reachingDefinitions(reg, at);
   std::string first;
   for (InstId d : defs) {
     std::string r = rootOfDefinition(d, depth);
@@ -274,11 +282,10 @@ std::string ValueIdentity::rootOf(ValueReg reg, InstId at, int depth) const {
 
 std::string ValueIdentity::rootOfDefinition(InstId d, int depth) const {
   if (auto cached = rootCache_.find(d); cached != rootCache_.end()) return cached->second;
-  if (!rootsInProgress_.insert(d).second) return {};
+  if (!enter(d, kBuildingRoot)) return {};
   std::string root = computeRootOfDefinition(d, depth);
-  rootsInProgress_.erase(d);
-  rootCache_.emplace(d, root);
-  return root;
+  leave(d, kBuildingRoot);
+  return rootCache_.emplace(d, std::move(root)).first->second;
 }
 
 std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {

@@ -116,6 +116,7 @@ class ModuleParser {
   DebugStrings debugStrings_;
   LocationTable locations_;
   LocationId currentLocation_ = kNoLocation;
+  std::vector<Operand> operandScratch_;  // parseInstruction's operands while they are read
   int64_t registersLeft_ = 0;  // the module's register budget (BlockScopes::kModuleRegisterBase)
   // Names an operand may use as a symbol (views into the text): variables and
   // functions declared so far; params, locals and prototypes of this function.

@@ -169,19 +169,23 @@ std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
     for (InstId d : defs) name += ":" + std::to_string(d);
     return name + "}";
   };
-  std::string first;
+  const std::string* first = nullptr;
   for (InstId d : defs) {
     if (fn_.instructions[d].guard || (defs.size() > 1 && d >= at && fn_.blockOf[d] == fn_.blockOf[at])) return phi();
-    std::string k = keyOfDefinition(d, depth);
-    if (first.empty()) first = k;
-    else if (k != first) return phi();
+    const std::string& k = keyOfDefinition(d, depth);
+    if (!first || first->empty()) first = &k;
+    else if (k != *first) return phi();
   }
-  return first;
+  return first ? *first : std::string();
 }
 
-std::string ValueIdentity::keyOfDefinition(InstId d, int depth) const {
+const std::string& ValueIdentity::keyOfDefinition(InstId d, int depth) const {
   if (auto cached = keyCache_.find(d); cached != keyCache_.end()) return cached->second;
-  if (!enter(d, kBuildingKey)) return "cycle@" + std::to_string(d);
+  if (!enter(d, kBuildingKey)) {
+    auto [cycle, added] = cycleNames_.try_emplace(d);
+    if (added) cycle->second = "cycle@" + std::to_string(d);
+    return cycle->second;
+  }
   std::string key = computeKeyOfDefinition(d, depth);
   leave(d, kBuildingKey);
   return keyCache_.emplace(d, std::move(key)).first->second;
@@ -271,18 +275,19 @@ std::string ValueIdentity::rootOfAddress(const ptx::Operand& address, InstId at,
 std::string ValueIdentity::rootOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return {};
   const std::vector<InstId>& defs = reachingDefinitions(reg, at);
-  std::string first;
+  const std::string* first = nullptr;
   for (InstId d : defs) {
-    std::string r = rootOfDefinition(d, depth);
-    if (r.empty() || (!first.empty() && r != first)) return {};
-    first = r;
+    const std::string& r = rootOfDefinition(d, depth);
+    if (r.empty() || (first && r != *first)) return {};
+    first = &r;
   }
-  return first;
+  return first ? *first : std::string();
 }
 
-std::string ValueIdentity::rootOfDefinition(InstId d, int depth) const {
+const std::string& ValueIdentity::rootOfDefinition(InstId d, int depth) const {
+  static const std::string kUnknown;
   if (auto cached = rootCache_.find(d); cached != rootCache_.end()) return cached->second;
-  if (!enter(d, kBuildingRoot)) return {};
+  if (!enter(d, kBuildingRoot)) return kUnknown;
   std::string root = computeRootOfDefinition(d, depth);
   leave(d, kBuildingRoot);
   return rootCache_.emplace(d, std::move(root)).first->second;

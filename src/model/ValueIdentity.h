@@ -72,9 +72,10 @@ class ValueIdentity {
 
  private:
   std::string keyOf(ValueReg reg, InstId at, int depth) const;
-  std::string keyOfDefinition(InstId definition, int depth) const;
+  // Both memoized: the references stay valid as long as this object.
+  const std::string& keyOfDefinition(InstId definition, int depth) const;
   std::string computeKeyOfDefinition(InstId definition, int depth) const;
-  std::string rootOfDefinition(InstId definition, int depth) const;
+  const std::string& rootOfDefinition(InstId definition, int depth) const;
   std::string computeRootOfDefinition(InstId definition, int depth) const;
   std::vector<InstId> computeReaching(ValueReg reg, InstId at) const;
   std::string keyOfOperand(const ptx::Operand& op, InstId at, int depth) const;
@@ -92,7 +93,7 @@ class ValueIdentity {
   // Memoized walks; a definition met again while its own key is being built
   // is a loop-carried cycle.
   mutable std::unordered_map<uint64_t, std::vector<InstId>> reachingCache_;
-  mutable std::unordered_map<InstId, std::string> keyCache_, rootCache_;
+  mutable std::unordered_map<InstId, std::string> keyCache_, rootCache_, cycleNames_;
   // Per instruction: its key (bit 0) or root (bit 1) is being built.
   mutable std::vector<uint8_t> inProgress_;
   mutable std::unordered_map<std::string, int32_t> interned_;

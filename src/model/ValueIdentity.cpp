@@ -27,13 +27,16 @@ bool isMove(std::string_view op) { return op == "mov" || op == "cvta" || op == "
 constexpr int kMaxDepth = 24;
 
 // A key as a symbolic part plus a constant, so that `add %r, %p, 8` and
-// `[%p+8]` agree.
+// `[%p+8]` agree. The symbolic part is a view into a key the caller holds
+// (keys run to hundreds of bytes: they are not copied to be taken apart).
 struct Affine {
-  std::string symbolic;  // empty: a plain constant
+  std::string_view symbolic;  // empty: a plain constant
   int64_t constant = 0;
   std::string text() const {
     if (symbolic.empty()) return std::to_string(constant);
-    return constant == 0 ? symbolic : symbolic + "+" + std::to_string(constant);
+    std::string text(symbolic);
+    if (constant != 0) text.append("+").append(std::to_string(constant));
+    return text;
   }
 };
 
@@ -47,15 +50,15 @@ bool parseInteger(std::string_view text, int64_t& value) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
-Affine parseKey(const std::string& key) {
+Affine parseKey(std::string_view key) {
   // Inverse of Affine::text for the forms produced here.
   Affine a;
   if (key.empty()) return a;
   if (parseInteger(key, a.constant)) return a;
   size_t plus = key.rfind('+');
   int64_t offset = 0;
-  if (plus != std::string::npos && key.find(')', plus) == std::string::npos &&
-      parseInteger(std::string_view(key).substr(plus + 1), offset)) {
+  if (plus != std::string_view::npos && key.find(')', plus) == std::string_view::npos &&
+      parseInteger(key.substr(plus + 1), offset)) {
     a.symbolic = key.substr(0, plus);
     a.constant = offset;
     return a;
@@ -148,9 +151,16 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
     case Kind::Float: return "f" + std::to_string(op.floatValue);
     case Kind::Address: {
       Affine base;
-      if (op.base.kind == Kind::Register) base = parseKey(keyOf(op.base.reg, at, depth));
-      else if (op.base.kind == Kind::Symbol) base.symbolic = "sym:" + op.base.symbol;
-      else base.constant = op.base.value;
+      std::string baseKey;  // what base.symbolic views
+      if (op.base.kind == Kind::Register) {
+        baseKey = keyOf(op.base.reg, at, depth);
+        base = parseKey(baseKey);
+      } else if (op.base.kind == Kind::Symbol) {
+        baseKey = "sym:" + op.base.symbol;
+        base.symbolic = baseKey;
+      } else {
+        base.constant = op.base.value;
+      }
       base.constant = wrappingAdd(base.constant, op.offset);
       return "[" + base.text() + "]";
     }
@@ -233,7 +243,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
     Affine c = parseKey(args[2]);
     std::string symbolic = "mul(" + product[0] + "," + product[1] + ")";
     if (!c.symbolic.empty()) {
-      std::vector<std::string> sum{symbolic, c.symbolic};
+      std::vector<std::string> sum{symbolic, std::string(c.symbolic)};
       std::sort(sum.begin(), sum.end());
       symbolic = "add(" + sum[0] + "," + sum[1] + ")";
     }
@@ -254,9 +264,17 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
       op == "max")
     for (const auto& m : inst.syntax->modifiers) name += "." + m;  // comparison and signedness matter
   if (isCommutative(op)) std::sort(args.begin(), args.end());
-  std::string text = name + "(";
-  for (size_t i = 0; i < args.size(); ++i) text += (i ? "," : "") + args[i];
-  return text + ")";
+  size_t length = name.size() + args.size() + 2;
+  for (const auto& arg : args) length += arg.size();
+  std::string text;
+  text.reserve(length);
+  text.append(name).append("(");
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) text += ',';
+    text += args[i];
+  }
+  text += ')';
+  return text;
 }
 
 std::string ValueIdentity::addressKey(InstId at, int operand) const {
@@ -341,7 +359,8 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
 std::string ValueIdentity::parameterField(InstId load, int depth) const {
   const auto& address = fn_.instructions[load].operands[1];
   if (address.kind != Kind::Address || address.base.kind != Kind::Register) return {};
-  Affine base = parseKey(keyOf(address.base.reg, load, depth + 1));
+  const std::string baseKey = keyOf(address.base.reg, load, depth + 1);
+  Affine base = parseKey(baseKey);
   const std::string param = parameterOf(load, depth);
   if (param.empty() || base.symbolic != "sym:" + param) return {};
   const int64_t offset = wrappingAdd(base.constant, address.offset);

@@ -52,6 +52,9 @@ bool isLocalSpace(std::string_view d) {
 
 void ModuleParser::parseBody(Function& function) {
   BlockScopes scopes(function, registersLeft_);
+  // The first pass counted the body's instructions (nvcc's shape; a hint only).
+  function.instructions.reserve(expectedInstructions_);
+  expectedInstructions_ = 0;
   currentLocation_ = kNoLocation;
   locations_.beginFunction();
   bodyStart_ = peek().offset;
@@ -223,11 +226,10 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   if (!peek().is(';')) {
     do {
       Token at = peek();
-      Operand op = parseOperand(function, scopes, inst, 0);
+      const Operand& op = operands.emplace_back(parseOperand(function, scopes, inst, 0));
       if (op.kind == Operand::Kind::Label)
-        labelUses.push_back(BlockScopes::LabelUse{at.text, index, static_cast<int32_t>(operands.size()),
+        labelUses.push_back(BlockScopes::LabelUse{at.text, index, static_cast<int32_t>(operands.size() - 1),
                                                   at.offset, TextPos{at.line, at.column}});
-      operands.push_back(std::move(op));
     } while (accept(','));
   }
   expect(';', "at the end of the instruction");

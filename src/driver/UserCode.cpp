@@ -2,6 +2,7 @@
 #include "driver/UserCode.h"
 
 #include <filesystem>
+#include <unordered_map>
 
 #include "report/Frames.h"
 
@@ -13,13 +14,24 @@ namespace {
 
 // Absolute and lexically normal: nvcc records toolkit headers as
 // /usr/local/cuda/bin/../targets/x86_64-linux/include/...
-std::string normalized(const std::string& path) {
+std::string computeNormalized(const std::string& path) {
   if (path.empty()) return path;
   std::error_code error;
   fs::path absolute = fs::absolute(path, error);
   std::string text = (error ? fs::path(path) : absolute).lexically_normal().generic_string();
   while (text.size() > 1 && text.back() == '/') text.pop_back();
   return text;
+}
+
+// Memoized per thread: every frame of every finding asks about its file, and
+// a file's frames repeat (the working directory does not change during a run).
+// Bounded, like the demangler's memo.
+const std::string& normalized(const std::string& path) {
+  constexpr size_t kMaxRemembered = 4096;
+  thread_local std::unordered_map<std::string, std::string> memo;
+  if (auto found = memo.find(path); found != memo.end()) return found->second;
+  if (memo.size() >= kMaxRemembered) memo.clear();
+  return memo.emplace(path, computeNormalized(path)).first->second;
 }
 
 bool under(const std::string& file, const std::string& folder) {
@@ -43,7 +55,7 @@ UserCode::UserCode(std::vector<std::string> systemPrefixes, std::vector<std::str
 
 bool UserCode::isSystem(const std::string& file) const {
   if (file.empty()) return false;
-  std::string path = normalized(file);
+  const std::string& path = normalized(file);
   for (const auto& prefix : systemPrefixes_)
     if (under(path, prefix)) return true;
   for (const char* folder : kPackageFolders)
@@ -54,7 +66,7 @@ bool UserCode::isSystem(const std::string& file) const {
 bool UserCode::isLibrary(const std::string& file) const {
   if (file.empty()) return false;
   if (isSystem(file)) return true;
-  std::string path = normalized(file);
+  const std::string& path = normalized(file);
   for (const auto& root : userRoots_)
     if (under(path, root)) return false;
   return true;

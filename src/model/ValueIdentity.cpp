@@ -27,13 +27,16 @@ bool isMove(std::string_view op) { return op == "mov" || op == "cvta" || op == "
 constexpr int kMaxDepth = 24;
 
 // A key as a symbolic part plus a constant, so that `add %r, %p, 8` and
-// `[%p+8]` agree.
+// `[%p+8]` agree. The symbolic part is a view into a key the caller holds
+// (keys run to hundreds of bytes: they are not copied to be taken apart).
 struct Affine {
-  std::string symbolic;  // empty: a plain constant
+  std::string_view symbolic;  // empty: a plain constant
   int64_t constant = 0;
   std::string text() const {
     if (symbolic.empty()) return std::to_string(constant);
-    return constant == 0 ? symbolic : symbolic + "+" + std::to_string(constant);
+    std::string text(symbolic);
+    if (constant != 0) text.append("+").append(std::to_string(constant));
+    return text;
   }
 };
 
@@ -47,15 +50,15 @@ bool parseInteger(std::string_view text, int64_t& value) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
-Affine parseKey(const std::string& key) {
+Affine parseKey(std::string_view key) {
   // Inverse of Affine::text for the forms produced here.
   Affine a;
   if (key.empty()) return a;
   if (parseInteger(key, a.constant)) return a;
   size_t plus = key.rfind('+');
   int64_t offset = 0;
-  if (plus != std::string::npos && key.find(')', plus) == std::string::npos &&
-      parseInteger(std::string_view(key).substr(plus + 1), offset)) {
+  if (plus != std::string_view::npos && key.find(')', plus) == std::string_view::npos &&
+      parseInteger(key.substr(plus + 1), offset)) {
     a.symbolic = key.substr(0, plus);
     a.constant = offset;
     return a;
@@ -68,7 +71,16 @@ Affine parseKey(const std::string& key) {
 }  // namespace
 
 ValueIdentity::ValueIdentity(const FunctionModel& fn, const std::vector<std::vector<InstId>>& definitions)
-    : fn_(fn), definitions_(definitions) {}
+    : fn_(fn), definitions_(definitions), inProgress_(fn.instructions.size(), 0) {}
+
+bool ValueIdentity::enter(InstId d, uint8_t walk) const {
+  if (static_cast<size_t>(d) >= inProgress_.size()) inProgress_.resize(static_cast<size_t>(d) + 1, 0);
+  if (inProgress_[d] & walk) return false;
+  inProgress_[d] |= walk;
+  return true;
+}
+
+void ValueIdentity::leave(InstId d, uint8_t walk) const { inProgress_[d] &= uint8_t(~walk); }
 
 const std::vector<InstId>& ValueIdentity::definitions(ValueReg reg) const {
   static const std::vector<InstId> kNone;
@@ -76,12 +88,11 @@ const std::vector<InstId>& ValueIdentity::definitions(ValueReg reg) const {
   return definitions_[reg];
 }
 
-std::vector<InstId> ValueIdentity::reachingDefinitions(ValueReg reg, InstId at) const {
+const std::vector<InstId>& ValueIdentity::reachingDefinitions(ValueReg reg, InstId at) const {
+  // Node-based map: a reference to a value survives later insertions.
   const uint64_t cacheKey = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
   if (auto cached = reachingCache_.find(cacheKey); cached != reachingCache_.end()) return cached->second;
-  std::vector<InstId> found = computeReaching(reg, at);
-  reachingCache_.emplace(cacheKey, found);
-  return found;
+  return reachingCache_.emplace(cacheKey, computeReaching(reg, at)).first->second;
 }
 
 std::vector<InstId> ValueIdentity::computeReaching(ValueReg reg, InstId at) const {
@@ -140,9 +151,16 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
     case Kind::Float: return "f" + std::to_string(op.floatValue);
     case Kind::Address: {
       Affine base;
-      if (op.base.kind == Kind::Register) base = parseKey(keyOf(op.base.reg, at, depth));
-      else if (op.base.kind == Kind::Symbol) base.symbolic = "sym:" + op.base.symbol;
-      else base.constant = op.base.value;
+      std::string baseKey;  // what base.symbolic views
+      if (op.base.kind == Kind::Register) {
+        baseKey = keyOf(op.base.reg, at, depth);
+        base = parseKey(baseKey);
+      } else if (op.base.kind == Kind::Symbol) {
+        baseKey = "sym:" + op.base.symbol;
+        base.symbolic = baseKey;
+      } else {
+        base.constant = op.base.value;
+      }
       base.constant = wrappingAdd(base.constant, op.offset);
       return "[" + base.text() + "]";
     }
@@ -152,7 +170,7 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
 
 std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return "reg" + std::to_string(reg) + "@" + std::to_string(at);
-  std::vector<InstId> defs = reachingDefinitions(reg, at);
+  const std::vector<InstId>& defs = reachingDefinitions(reg, at);
   if (defs.empty()) return "undef" + std::to_string(reg);
   // A merge of different values is named by the register and the definitions
   // that reach: two uses that see the same definitions see the same value.
@@ -161,27 +179,30 @@ std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
     for (InstId d : defs) name += ":" + std::to_string(d);
     return name + "}";
   };
-  std::string first;
+  const std::string* first = nullptr;
   for (InstId d : defs) {
     if (fn_.instructions[d].guard || (defs.size() > 1 && d >= at && fn_.blockOf[d] == fn_.blockOf[at])) return phi();
-    std::string k = keyOfDefinition(d, depth);
-    if (first.empty()) first = k;
-    else if (k != first) return phi();
+    const std::string& k = keyOfDefinition(d, depth);
+    if (!first || first->empty()) first = &k;
+    else if (k != *first) return phi();
   }
-  return first;
+  return first ? *first : std::string();
 }
 
-std::string ValueIdentity::keyOfDefinition(InstId d, int depth) const {
+const std::string& ValueIdentity::keyOfDefinition(InstId d, int depth) const {
   if (auto cached = keyCache_.find(d); cached != keyCache_.end()) return cached->second;
-  if (!inProgress_.insert(d).second) return "cycle@" + std::to_string(d);
+  if (!enter(d, kBuildingKey)) {
+    auto [cycle, added] = cycleNames_.try_emplace(d);
+    if (added) cycle->second = "cycle@" + std::to_string(d);
+    return cycle->second;
+  }
   std::string key = computeKeyOfDefinition(d, depth);
-  inProgress_.erase(d);
-  keyCache_.emplace(d, key);
-  return key;
+  leave(d, kBuildingKey);
+  return keyCache_.emplace(d, std::move(key)).first->second;
 }
 
 std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
-  std::string opaque = "def@" + std::to_string(d);
+  auto opaque = [d] { return "def@" + std::to_string(d); };
   const Inst& inst = fn_.instructions[d];
   const std::string& op = inst.opcode();
   const auto& ops = inst.operands;
@@ -198,11 +219,12 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
     }
     if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size())
       return "load(" + keyOfOperand(ops[inst.effect.address], d, depth + 1) + ")";
-    return opaque;
+    return opaque();
   }
   if (inst.effect.kind != EffectKind::None) return std::string(toString(inst.effect.kind)) + "@" + std::to_string(d);
-  if (ops.size() < 2) return opaque;
+  if (ops.size() < 2) return opaque();
   std::vector<std::string> args;
+  args.reserve(ops.size() - 1);
   for (size_t i = 1; i < ops.size(); ++i) args.push_back(keyOfOperand(ops[i], d, depth + 1));
   if (op == "add" && args.size() == 2) {
     Affine a = parseKey(args[0]), b = parseKey(args[1]);
@@ -221,7 +243,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
     Affine c = parseKey(args[2]);
     std::string symbolic = "mul(" + product[0] + "," + product[1] + ")";
     if (!c.symbolic.empty()) {
-      std::vector<std::string> sum{symbolic, c.symbolic};
+      std::vector<std::string> sum{symbolic, std::string(c.symbolic)};
       std::sort(sum.begin(), sum.end());
       symbolic = "add(" + sum[0] + "," + sum[1] + ")";
     }
@@ -242,9 +264,17 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
       op == "max")
     for (const auto& m : inst.syntax->modifiers) name += "." + m;  // comparison and signedness matter
   if (isCommutative(op)) std::sort(args.begin(), args.end());
-  std::string text = name + "(";
-  for (size_t i = 0; i < args.size(); ++i) text += (i ? "," : "") + args[i];
-  return text + ")";
+  size_t length = name.size() + args.size() + 2;
+  for (const auto& arg : args) length += arg.size();
+  std::string text;
+  text.reserve(length);
+  text.append(name).append("(");
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) text += ',';
+    text += args[i];
+  }
+  text += ')';
+  return text;
 }
 
 std::string ValueIdentity::addressKey(InstId at, int operand) const {
@@ -262,23 +292,23 @@ std::string ValueIdentity::rootOfAddress(const ptx::Operand& address, InstId at,
 
 std::string ValueIdentity::rootOf(ValueReg reg, InstId at, int depth) const {
   if (depth > kMaxDepth) return {};
-  std::vector<InstId> defs = reachingDefinitions(reg, at);
-  std::string first;
+  const std::vector<InstId>& defs = reachingDefinitions(reg, at);
+  const std::string* first = nullptr;
   for (InstId d : defs) {
-    std::string r = rootOfDefinition(d, depth);
-    if (r.empty() || (!first.empty() && r != first)) return {};
-    first = r;
+    const std::string& r = rootOfDefinition(d, depth);
+    if (r.empty() || (first && r != *first)) return {};
+    first = &r;
   }
-  return first;
+  return first ? *first : std::string();
 }
 
-std::string ValueIdentity::rootOfDefinition(InstId d, int depth) const {
+const std::string& ValueIdentity::rootOfDefinition(InstId d, int depth) const {
+  static const std::string kUnknown;
   if (auto cached = rootCache_.find(d); cached != rootCache_.end()) return cached->second;
-  if (!rootsInProgress_.insert(d).second) return {};
+  if (!enter(d, kBuildingRoot)) return kUnknown;
   std::string root = computeRootOfDefinition(d, depth);
-  rootsInProgress_.erase(d);
-  rootCache_.emplace(d, root);
-  return root;
+  leave(d, kBuildingRoot);
+  return rootCache_.emplace(d, std::move(root)).first->second;
 }
 
 std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
@@ -329,7 +359,8 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
 std::string ValueIdentity::parameterField(InstId load, int depth) const {
   const auto& address = fn_.instructions[load].operands[1];
   if (address.kind != Kind::Address || address.base.kind != Kind::Register) return {};
-  Affine base = parseKey(keyOf(address.base.reg, load, depth + 1));
+  const std::string baseKey = keyOf(address.base.reg, load, depth + 1);
+  Affine base = parseKey(baseKey);
   const std::string param = parameterOf(load, depth);
   if (param.empty() || base.symbolic != "sym:" + param) return {};
   const int64_t offset = wrappingAdd(base.constant, address.offset);

@@ -33,7 +33,8 @@ class ValueIdentity {
   // the CFG that stops at the nearest definition on each path). A register
   // used before any definition (a parameter of a .func body that was not
   // inlined) has none.
-  std::vector<InstId> reachingDefinitions(ValueReg reg, InstId at) const;
+  // The answer is memoized: the reference stays valid as long as this object.
+  const std::vector<InstId>& reachingDefinitions(ValueReg reg, InstId at) const;
 
   // Canonical text of the value of `reg` at `at` (see above). Values the walk
   // cannot name (loads, atomics, merges of different definitions) become
@@ -71,9 +72,10 @@ class ValueIdentity {
 
  private:
   std::string keyOf(ValueReg reg, InstId at, int depth) const;
-  std::string keyOfDefinition(InstId definition, int depth) const;
+  // Both memoized: the references stay valid as long as this object.
+  const std::string& keyOfDefinition(InstId definition, int depth) const;
   std::string computeKeyOfDefinition(InstId definition, int depth) const;
-  std::string rootOfDefinition(InstId definition, int depth) const;
+  const std::string& rootOfDefinition(InstId definition, int depth) const;
   std::string computeRootOfDefinition(InstId definition, int depth) const;
   std::vector<InstId> computeReaching(ValueReg reg, InstId at) const;
   std::string keyOfOperand(const ptx::Operand& op, InstId at, int depth) const;
@@ -81,14 +83,19 @@ class ValueIdentity {
   std::string rootOfAddress(const ptx::Operand& address, InstId at, int depth) const;
   std::string parameterField(InstId load, int depth) const;
   std::string parameterOf(InstId load, int depth) const;
+  // Marks walk `walk` (kBuildingKey, kBuildingRoot) as running for d; false when it already is.
+  static constexpr uint8_t kBuildingKey = 1, kBuildingRoot = 2;
+  bool enter(InstId d, uint8_t walk) const;
+  void leave(InstId d, uint8_t walk) const;
 
   const FunctionModel& fn_;
   const std::vector<std::vector<InstId>>& definitions_;
   // Memoized walks; a definition met again while its own key is being built
   // is a loop-carried cycle.
   mutable std::unordered_map<uint64_t, std::vector<InstId>> reachingCache_;
-  mutable std::unordered_map<InstId, std::string> keyCache_, rootCache_;
-  mutable std::unordered_set<InstId> inProgress_, rootsInProgress_;
+  mutable std::unordered_map<InstId, std::string> keyCache_, rootCache_, cycleNames_;
+  // Per instruction: its key (bit 0) or root (bit 1) is being built.
+  mutable std::vector<uint8_t> inProgress_;
   mutable std::unordered_map<std::string, int32_t> interned_;
 };
 

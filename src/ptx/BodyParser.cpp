@@ -52,6 +52,9 @@ bool isLocalSpace(std::string_view d) {
 
 void ModuleParser::parseBody(Function& function) {
   BlockScopes scopes(function, registersLeft_);
+  // The first pass counted the body's instructions (nvcc's shape; a hint only).
+  function.instructions.reserve(expectedInstructions_);
+  expectedInstructions_ = 0;
   currentLocation_ = kNoLocation;
   locations_.beginFunction();
   bodyStart_ = peek().offset;
@@ -190,6 +193,7 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
     fail(opcode, "expected an opcode, found " + describe(opcode));
   size_t dot = text.find('.');
   inst.opcode = std::string(text.substr(0, dot));
+  inst.modifiers.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '.')));
   while (dot != std::string_view::npos) {
     size_t end = text.find('.', dot + 1);
     std::string_view modifier = text.substr(dot + 1, end == std::string_view::npos ? end : end - dot - 1);
@@ -214,20 +218,23 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
 
   int32_t index = static_cast<int32_t>(function.instructions.size());
   std::vector<BlockScopes::LabelUse> labelUses;
+  // Operands are collected in a vector kept across instructions, then moved
+  // into one allocation of the exact size: a 100 MB file keeps millions of
+  // these for the whole run, and growing each by push_back reallocates.
+  std::vector<Operand>& operands = operandScratch_;
+  operands.clear();
   if (!peek().is(';')) {
     do {
       Token at = peek();
-      Operand op = parseOperand(function, scopes, inst, 0);
+      const Operand& op = operands.emplace_back(parseOperand(function, scopes, inst, 0));
       if (op.kind == Operand::Kind::Label)
-        labelUses.push_back(BlockScopes::LabelUse{at.text, index, static_cast<int32_t>(inst.operands.size()),
+        labelUses.push_back(BlockScopes::LabelUse{at.text, index, static_cast<int32_t>(operands.size() - 1),
                                                   at.offset, TextPos{at.line, at.column}});
-      inst.operands.push_back(std::move(op));
     } while (accept(','));
   }
   expect(';', "at the end of the instruction");
-  // Vectors grown by push_back hold up to twice their elements; a 100 MB
-  // file keeps millions of these for the whole run.
-  inst.operands.shrink_to_fit();
+  inst.operands.assign(std::make_move_iterator(operands.begin()), std::make_move_iterator(operands.end()));
+  operands.clear();
   inst.modifiers.shrink_to_fit();
   function.instructions.push_back(std::move(inst));
   for (const auto& use : labelUses) scopes.useLabel(use);

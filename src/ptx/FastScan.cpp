@@ -24,6 +24,17 @@ constexpr std::array<bool, 256> kNameChars = makeNameChars();
 
 bool isNameChar(char c) { return kNameChars[static_cast<unsigned char>(c)]; }
 
+// Bytes that leave scanBody's state as it is once a statement has begun
+// (blanks, '.', name and operand characters): all but the newline, braces,
+// ';', ':', '"' and '/'. The scan skips runs of them in a tight loop.
+constexpr std::array<bool, 256> makeInertInStatement() {
+  std::array<bool, 256> table{};
+  for (auto& inert : table) inert = true;
+  for (char c : std::string_view("\n{};:\"/")) table[static_cast<unsigned char>(c)] = false;
+  return table;
+}
+constexpr std::array<bool, 256> kInertInStatement = makeInertInStatement();
+
 // What the lexer does on a `//` comment: `// begin inline asm` and
 // `// end inline asm` set the flag. Returns the offset of the newline (or the end).
 size_t skipLineComment(std::string_view text, size_t at, bool& inInlineAsm) {
@@ -114,11 +125,14 @@ BodyScan scanBody(std::string_view text, ScanPosition open) {
           bool isLoc = text.substr(i, 4) == ".loc" && !(i + 4 < size && isNameChar(text[i + 4]));
           statement = isLoc ? Statement::Loc : Statement::Directive;
         }
-        continue;
+        break;
       default:
         break;
     }
     if (statement == Statement::None) statement = Statement::Instruction;
+    // A statement has begun: up to the next byte that can change the state,
+    // every byte would be a no-op of the switch above.
+    while (i + 1 < size && kInertInStatement[static_cast<unsigned char>(text[i + 1])]) ++i;
   }
   return scan;  // end of file inside the body
 }

@@ -168,6 +168,7 @@ void ModuleParser::loadBody(size_t index) {
   int64_t registersLeft = registersLeft_;
   if (body.parsedOnce) registersLeft_ = BlockScopes::kMaxRegisters;
   lexer_.seek(body.declaration);
+  expectedInstructions_ = body.instructions;
   loading_ = true;
   try {
     parseDeclaration();
@@ -440,6 +441,7 @@ void ModuleParser::skipBody(Function& function) {
   instructionCount_ += scan.instructions;
   module_.functions.push_back(std::move(function));
   bodies_.push_back(BodyText{declarationStart_, scan.end.offset});
+  bodies_.back().instructions = scan.instructions;
   // Last: seeking lexes the next token, which may fail (and then this body,
   // recorded, is read first for an earlier error).
   lexer_.seek(scan.end);

@@ -116,6 +116,8 @@ class ModuleParser {
   DebugStrings debugStrings_;
   LocationTable locations_;
   LocationId currentLocation_ = kNoLocation;
+  size_t expectedInstructions_ = 0;      // loadBody's hint to parseBody
+  std::vector<Operand> operandScratch_;  // parseInstruction's operands while they are read
   int64_t registersLeft_ = 0;  // the module's register budget (BlockScopes::kModuleRegisterBase)
   // Names an operand may use as a symbol (views into the text): variables and
   // functions declared so far; params, locals and prototypes of this function.
@@ -135,6 +137,7 @@ class ModuleParser {
     size_t end = 0;            // just after the body's '}'
     bool loaded = false;
     bool parsedOnce = false;   // its registers are charged to registersLeft_
+    size_t instructions = 0;   // as the first pass counted them (BodyScan::instructions)
   };
   std::vector<BodyText> bodies_;
   ScanPosition declarationStart_;

@@ -1,6 +1,7 @@
 // See Scopes.h.
 #include "ptx/Scopes.h"
 
+#include <charconv>
 #include <optional>
 
 namespace fenceline::ptx {
@@ -80,11 +81,14 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
   if (Problem problem = tooManyRegisters(count); !problem.empty()) return problem;
   RegisterId first = static_cast<RegisterId>(function_.registers.size());
   function_.registers.reserve(function_.registers.size() + static_cast<size_t>(count));
-  std::string name(prefix);
+  // Names built in place: `%r<5000>` is thousands of these per function.
+  char digits[24];
   for (int64_t i = 0; i < count; ++i) {
-    name.resize(prefix.size());
-    name += std::to_string(i);
-    function_.registers.push_back(Register{name, std::string(type)});
+    auto [end, error] = std::to_chars(digits, digits + sizeof digits, i);
+    Register& added = function_.registers.emplace_back();
+    added.name.reserve(prefix.size() + static_cast<size_t>(end - digits));
+    added.name.append(prefix).append(digits, end);
+    added.type = type;
   }
   scope.ranges.push_back(Range{prefix, count, first});
   return {};

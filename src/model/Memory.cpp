@@ -402,7 +402,9 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
     // Pointers read from different addresses (different fields, different
     // table entries) are different objects unless something says otherwise.
     if (a.object.kind == K::Loaded && b.object.kind == K::Loaded)
-      return slotsMayCoincide(a.object, b.object) ? AliasResult::May : AliasResult::No;
+      return readFromLocalMemory(a.object) || readFromLocalMemory(b.object) || slotsMayCoincide(a.object, b.object)
+                 ? AliasResult::May
+                 : AliasResult::No;
     return AliasResult::May;
   }
   if (a.bytes && b.bytes && !a.bytes->overlaps(*b.bytes)) return AliasResult::No;
@@ -415,6 +417,15 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
 // and `boxes[0].f`: blockIdx.x may be 0). Slots indexed by values it knows
 // nothing of (`ptrs[peer]`, `ptrs[rank]`, two parameters) stay apart, by the
 // rule above.
+// Or the pointer was read from the thread's own local memory (a local array
+// of pointers indexed at run time, `comm.data_bufs[rank]`): it is one of the
+// pointers the kernel stored there, which may be any other.
+bool MemoryAnalysis::readFromLocalMemory(const MemoryObject& loaded) const {
+  if (!fn_.values) return false;
+  const InstId load = fn_.values->pointerLoad(loaded.name);
+  return load >= 0 && fn_.instructions[load].effect.space == Space::Local;
+}
+
 bool MemoryAnalysis::slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const {
   if (!fn_.values || slotDepth_ > kMaxSlotDepth) return false;
   const InstId la = fn_.values->pointerLoad(a.name), lb = fn_.values->pointerLoad(b.name);

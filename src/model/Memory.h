@@ -170,6 +170,7 @@ class MemoryAnalysis {
   int64_t stageSiblingBound(InstId copy, int operand, int64_t stride) const;
   int64_t copiesOfOneBox(InstId copy) const;
   bool slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const;
+  bool readFromLocalMemory(const MemoryObject& loaded) const;
   static constexpr int kMaxSlotDepth = 4;  // pointers read through pointers read through ...
   mutable int slotDepth_ = 0;
   MemoryObject objectOfValue(const AbstractValue& value, InstId at) const;

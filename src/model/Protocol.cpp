@@ -334,10 +334,31 @@ bool ProtocolModel::isTranslatedPeerAddress(InstId inst) const {
   return value.known && value.baseKind == AbstractValue::BaseKind::Loaded && !value.offsetRange();
 }
 
+// A poll that reads a whole packet in one vector access (ld.volatile.v2/v4:
+// the Lamport and LL protocols' {data, flag} or sentinel-marked data) takes
+// its payload from the word it polls: a store of a whole packet to that
+// word is the partner's signal, a plain weak store included (packets are
+// pushed with st.v4); narrower stores are the partner's other data. Asked
+// of the memory analysis alone (not of the identity roots): the poll often
+// reads its buffer's pointer back from a local array (`data_bufs[rank]`),
+// which may hold any pointer the kernel stored there.
+bool ProtocolModel::carriesPayload(InstId poll) const {
+  const Inst& in = fn_.instructions[poll];
+  return in.hasModifier("v2") || in.hasModifier("v4") || in.hasModifier("v8");
+}
+
 std::vector<InstId> ProtocolModel::inKernelSignalsFor(InstId poll) const {
   std::vector<InstId> found;
   for (InstId s : signals_)
     if (maySameWord(s, poll)) found.push_back(s);
+  if (carriesPayload(poll)) {
+    const int64_t packet = memory_.accessSize(poll, addressOf(fn_, poll));
+    for (InstId w : writes_)
+      if (fn_.instructions[w].effect.kind == EffectKind::Store && !isPoll(w) &&
+          memory_.accessSize(w, addressOf(fn_, w)) >= packet && !std::binary_search(signals_.begin(), signals_.end(), w) &&
+          alias(w, poll) != Alias::No)
+        found.push_back(w);
+  }
   // A flag raised through a translated peer address may be any flag behind
   // a pointer read from memory.
   if (isLoaded(root(poll))) found.insert(found.end(), translatedFlagWrites_.begin(), translatedFlagWrites_.end());

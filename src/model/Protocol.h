@@ -206,9 +206,11 @@ class ProtocolModel {
   // another instance of the kernel (memoized).
   bool hasPartnerInKernel(InstId poll) const;
   // The flag writes of this kernel that may raise the polled word: signals
-  // on it, and flags raised through a translated peer address when the poll
-  // reads through a pointer read from memory.
+  // on it, flags raised through a translated peer address when the poll
+  // reads through a pointer read from memory, and for a poll that carries
+  // its payload (a vector packet) every store that may write the word.
   std::vector<InstId> inKernelSignalsFor(InstId poll) const;
+  bool carriesPayload(InstId poll) const;
   bool mayBeReadAfterWait(InstId write, InstId signal) const;
   // `read` may read what `write` wrote (an opaque call: anything not
   // provably immutable; a non-coherent read: only a write through its own

@@ -1,4 +1,4 @@
-// Open false positive found in the real-code corpus (docs/real-code.md, "Corpus 6"):
+// A false positive found in the real-code corpus (docs/real-code.md, "Corpus 6"):
 // FlashInfer's TensorRT-LLM one-shot all-reduce (flashinfer_allreduce_fusion,
 // allreduce_fusion_kernel_oneshot_lamport) and its MNNVL all-reduce
 // (flashinfer_mnnvl_allreduce, oneshotAllreduceFusionKernel). Each rank pushes its packets
@@ -7,12 +7,11 @@
 // itself), and then reads its own residual input, which no peer writes. The partner of the poll
 // is this kernel on the peers, which writes nothing before its packets; the checker does not
 // take the weak packet stores for the partner's signal, so it takes the partner to be outside
-// the kernel and the residual read for guarded data. XFAIL until the partner model counts
-// stores to the polled word of a payload-carrying poll as the in-kernel partner's signal
-// (model/Protocol.cpp, inKernelSignalsFor / hasPartnerInKernel). The broken twin (a value
+// the kernel and the residual read for guarded data. The partner model now counts a store of a
+// whole packet that may write the polled word of a payload-carrying (vector) poll as the
+// in-kernel partner's signal (model/Protocol.cpp, carriesPayload / inKernelSignalsFor). The broken twin (a value
 // written beside the packets, read after the poll) is a real acquire-missing either way.
 // RUN: %fenceline check --verify --checks=-*,acquire-missing %s
-// XFAIL: *
 #include <cstdint>
 
 constexpr int kRanks = 8;

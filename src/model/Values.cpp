@@ -494,13 +494,31 @@ struct ValueAnalysis::Impl {
     return term(name(at, "refine") + ":" + std::to_string(predicate), 0, d.constant - 1);
   }
 
+  // The variable a symbol names: the first of that name among the locals of
+  // the function whose body holds the instruction, else among the module's
+  // globals. Indexed once per function (a body with many call sites declares
+  // a `.param` block at each, thousands of locals in NVSHMEM's collectives).
+  using SymbolIndex = std::unordered_map<std::string_view, const ptx::Variable*>;
+  mutable std::unordered_map<const ptx::Function*, SymbolIndex> localIndex;
+  mutable std::optional<SymbolIndex> globalIndex;
+
+  static SymbolIndex indexOf(const std::vector<ptx::Variable>& variables) {
+    SymbolIndex index;
+    index.reserve(variables.size());
+    for (const auto& v : variables) index.try_emplace(v.name, &v);  // the first of a name wins
+    return index;
+  }
+
   const ptx::Variable* variable(const Inst& inst, const std::string& symbol) const {
-    if (inst.origin)
-      for (const auto& v : inst.origin->locals)
-        if (v.name == symbol) return &v;
-    if (fn.module)
-      for (const auto& v : fn.module->globals)
-        if (v.name == symbol) return &v;
+    if (inst.origin) {
+      auto [it, inserted] = localIndex.try_emplace(inst.origin);
+      if (inserted) it->second = indexOf(inst.origin->locals);
+      if (auto found = it->second.find(symbol); found != it->second.end()) return found->second;
+    }
+    if (fn.module) {
+      if (!globalIndex) globalIndex = indexOf(fn.module->globals);
+      if (auto found = globalIndex->find(symbol); found != globalIndex->end()) return found->second;
+    }
     return nullptr;
   }
 

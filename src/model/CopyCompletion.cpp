@@ -23,14 +23,6 @@ bool changesGroups(const Inst& in) {
   return k == EffectKind::AsyncCommit || k == EffectKind::AsyncWait || isCopyArrive(in);
 }
 
-bool sameGuard(const FunctionModel& fn, InstId a, InstId b) {
-  const auto& ga = fn.instructions[a].guard;
-  const auto& gb = fn.instructions[b].guard;
-  if (!ga || !gb) return !ga && !gb;
-  if (ga->reg != gb->reg || ga->negated != gb->negated) return false;
-  return !fn.values || fn.values->definition(ga->reg, a) == fn.values->definition(gb->reg, b);
-}
-
 // Every mbarrier wait of `waits` that may poll the barrier `arrive` signals.
 std::vector<InstId> barrierWaits(const FunctionModel& fn, InstId arrive, const std::vector<InstId>& waits) {
   const int operand = fn.instructions[arrive].effect.address;
@@ -106,7 +98,7 @@ CopyCompletions::CopyCompletions(const FunctionModel& fn) : run_(fn.instructions
     if (previous >= 0 && (changesGroups(in) || in.block != fn.instructions[previous].block)) previous = -1;
     if (!isAmpereCopy(fn, i)) continue;
     copies_.push_back(i);
-    if (previous >= 0 && sameGuard(fn, previous, i)) {
+    if (previous >= 0 && fn.sameGuard(previous, i)) {
       run_[i] = run_[previous];
     } else {
       run_[i] = static_cast<int>(points_.size());

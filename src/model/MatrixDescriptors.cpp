@@ -416,13 +416,13 @@ MatrixRows tcgen05Rows(const FunctionModel& fn, InstId mma) {
   std::tie(rows.fewestB, rows.mostB) = fieldRange(idesc, 17, 6, 3, shapes->fewestN, shapes->mostN);
   // A CTA pair splits the pair's tile: each CTA's shared memory holds half of
   // A's M rows and half of B's N rows (the fields count the whole pair's).
-  if (in.hasModifier("cta_group::2"))
+  const bool pair = in.hasModifier("cta_group::2");
+  if (pair)
     for (int64_t* r : {&rows.fewestA, &rows.mostA, &rows.fewestB, &rows.mostB}) *r /= 2;
   if (rows.exact()) return rows;
   const bool m = rows.fewestA != rows.mostA, n = rows.fewestB != rows.mostB;
   const std::string field = m && n ? "N and M fields" : m ? "M field" : "N field";
   std::string ranges;
-  const bool pair = in.hasModifier("cta_group::2");
   const int64_t perCta = pair ? 2 : 1;  // the fields count the pair's rows
   if (m) ranges = fmt::format("M: {} to {} rows of A", rows.fewestA * perCta, rows.mostA * perCta);
   if (n) ranges += fmt::format("{}N: {} to {} rows of B", m ? ", " : "", rows.fewestB * perCta, rows.mostB * perCta);

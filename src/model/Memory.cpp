@@ -411,21 +411,22 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
   return AliasResult::May;
 }
 
-// What says otherwise: the two slots the pointers were read from may be one
-// word, on bounded evidence: both slot addresses have bounded offsets into
-// one object and the analysis cannot keep them apart (`boxes[blockIdx.x].f`
-// and `boxes[0].f`: blockIdx.x may be 0). Slots indexed by values it knows
-// nothing of (`ptrs[peer]`, `ptrs[rank]`, two parameters) stay apart, by the
-// rule above.
-// Or the pointer was read from the thread's own local memory (a local array
-// of pointers indexed at run time, `comm.data_bufs[rank]`): it is one of the
-// pointers the kernel stored there, which may be any other.
+// What says otherwise, first: the pointer was read from the thread's own
+// local memory (a local array of pointers indexed at run time,
+// `comm.data_bufs[rank]`): it is one of the pointers the kernel stored
+// there, which may be any other.
 bool MemoryAnalysis::readFromLocalMemory(const MemoryObject& loaded) const {
   if (!fn_.values) return false;
   const InstId load = fn_.values->pointerLoad(loaded.name);
   return load >= 0 && fn_.instructions[load].effect.space == Space::Local;
 }
 
+// Or the two slots the pointers were read from may be one
+// word, on bounded evidence: both slot addresses have bounded offsets into
+// one object and the analysis cannot keep them apart (`boxes[blockIdx.x].f`
+// and `boxes[0].f`: blockIdx.x may be 0). Slots indexed by values it knows
+// nothing of (`ptrs[peer]`, `ptrs[rank]`, two parameters) stay apart, by the
+// rule above.
 bool MemoryAnalysis::slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const {
   if (!fn_.values || slotDepth_ > kMaxSlotDepth) return false;
   const InstId la = fn_.values->pointerLoad(a.name), lb = fn_.values->pointerLoad(b.name);
@@ -534,14 +535,10 @@ int64_t MemoryAnalysis::computeAccessSize(InstId at, int k) const {
     default: break;
   }
   if (inst.opcode() == "ldmatrix" || inst.opcode() == "stmatrix") return 16;
-  int64_t width = 0, count = 1;
-  for (const auto& m : inst.syntax->modifiers) {
-    if (m == "v2") count = 2;
-    else if (m == "v4") count = 4;
-    else if (m == "v8") count = 8;
-    else if (int64_t w = typeWidth(m)) width = w;
-  }
-  return width ? width * count : -1;
+  int64_t width = 0;
+  for (const auto& m : inst.syntax->modifiers)
+    if (int64_t w = typeWidth(m)) width = w;
+  return width ? width * vectorLength(*inst.syntax) : -1;
 }
 
 namespace {
@@ -613,15 +610,6 @@ int64_t MemoryAnalysis::copyExtent(InstId copy) const {
   return (bound + boxes - 1) / boxes;
 }
 
-namespace {
-
-bool sameGuard(const Inst& a, const Inst& b) {
-  if (!a.guard || !b.guard) return !a.guard && !b.guard;
-  return a.guard->reg == b.guard->reg && a.guard->negated == b.guard->negated;
-}
-
-}  // namespace
-
 // A tensor map fixes a copy's box, and a tensor copy completes its whole
 // box's bytes on its barrier (out-of-bounds elements are filled and
 // counted), so copies through one map to one barrier in one phase move the
@@ -646,7 +634,7 @@ int64_t MemoryAnalysis::copiesOfOneBox(InstId copy) const {
   auto sameBox = [&](InstId i) {
     const Inst& other = fn_.instructions[i];
     return other.effect.kind == EffectKind::AsyncCopy && other.hasModifier("tensor") && other.effect.mbarrier >= 0 &&
-           other.operands.size() >= 2 && other.syntax->modifiers == in.syntax->modifiers && sameGuard(other, in) &&
+           other.operands.size() >= 2 && other.syntax->modifiers == in.syntax->modifiers && fn_.sameGuard(i, copy) &&
            alias(i, other.effect.mbarrier, copy, mbarrier) == AliasResult::Must &&
            other.operands[1].kind == ptx::Operand::Kind::Address && in.operands[1].kind == ptx::Operand::Kind::Address &&
            fn_.values->sameValue(copy, 1, i, 1);  // [map, {coordinates}]: the same map

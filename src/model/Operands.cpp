@@ -90,6 +90,14 @@ int64_t typeWidth(std::string_view m) {
   return bits % 8 == 0 && bits > 0 && bits <= 128 ? bits / 8 : 0;
 }
 
+int vectorLength(const ptx::Instruction& instruction) {
+  static constexpr std::pair<std::string_view, int> kLengths[] = {{"v2", 2}, {"v4", 4}, {"v8", 8}};
+  for (const auto& m : instruction.modifiers)
+    for (const auto& [name, length] : kLengths)
+      if (m == name) return length;
+  return 1;
+}
+
 std::vector<ValueReg> writtenRegisters(const Inst& inst) {
   std::vector<ValueReg> written, none;
   if (!inst.operands.empty() && isDestinationKind(inst.operands[0].kind) && writesFirstOperand(*inst.syntax))

@@ -32,4 +32,8 @@ std::vector<ValueReg> writtenRegisters(const Inst& inst);
 // modifier is no sized type.
 int64_t typeWidth(std::string_view modifier);
 
+// The number of elements a vector access moves (.v2: 2, .v4: 4, .v8: 8); 1
+// for a scalar.
+int vectorLength(const ptx::Instruction& instruction);
+
 }  // namespace fenceline::model

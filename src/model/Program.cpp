@@ -40,6 +40,14 @@ bool FunctionModel::dominatesInst(InstId a, InstId b) const {
   return dominates(ba, bb);
 }
 
+bool FunctionModel::sameGuard(InstId a, InstId b) const {
+  const auto& ga = instructions[a].guard;
+  const auto& gb = instructions[b].guard;
+  if (!ga || !gb) return !ga && !gb;
+  if (ga->reg != gb->reg || ga->negated != gb->negated) return false;
+  return !values || values->definition(ga->reg, a) == values->definition(gb->reg, b);
+}
+
 bool FunctionModel::postDominatesInst(InstId a, InstId b) const {
   BlockId ba = blockOf.at(a), bb = blockOf.at(b);
   if (ba == bb) return a >= b;

@@ -105,6 +105,9 @@ struct FunctionModel {
   bool dominatesInst(InstId a, InstId b) const;
   // a executes after b on every path from b to an exit.
   bool postDominatesInst(InstId a, InstId b) const;
+  // Both unguarded, or guarded by the same predicate value: the same
+  // register and polarity, defined by the same instruction where each reads it.
+  bool sameGuard(InstId a, InstId b) const;
   // Dominator-tree pre/post numbers (internal: O(1) dominance queries).
   std::vector<int32_t> domIn, domOut, postDomIn, postDomOut;
   // Source location of an instruction: innermost frame first, including the

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/Values.h"
 
@@ -342,10 +343,7 @@ bool ProtocolModel::isTranslatedPeerAddress(InstId inst) const {
 // of the memory analysis alone (not of the identity roots): the poll often
 // reads its buffer's pointer back from a local array (`data_bufs[rank]`),
 // which may hold any pointer the kernel stored there.
-bool ProtocolModel::carriesPayload(InstId poll) const {
-  const Inst& in = fn_.instructions[poll];
-  return in.hasModifier("v2") || in.hasModifier("v4") || in.hasModifier("v8");
-}
+bool ProtocolModel::carriesPayload(InstId poll) const { return vectorLength(*fn_.instructions[poll].syntax) > 1; }
 
 std::vector<InstId> ProtocolModel::inKernelSignalsFor(InstId poll) const {
   std::vector<InstId> found;

@@ -593,8 +593,8 @@ struct ValueAnalysis::Impl {
         ((op == "mad") && (s.hasModifier("lo") || s.hasModifier("wide")))) {
       AbstractValue a = src(d, 1), b = src(d, 2);
       const bool wide = s.hasModifier("wide");
-      AbstractValue product = a.isConstant() ? scaleOrMultiple(d, b, a.constant, wide)
-                              : b.isConstant() ? scaleOrMultiple(d, a, b.constant, wide)
+      AbstractValue product = a.isConstant() ? scaleOrMultiple(d, b, a.constant, wide, opaque)
+                              : b.isConstant() ? scaleOrMultiple(d, a, b.constant, wide, opaque)
                                                : term(opaque);
       return op == "mad" ? nonTop(add(product, src(d, 3), opaque), opaque) : nonTop(product, opaque);
     }
@@ -602,7 +602,7 @@ struct ValueAnalysis::Impl {
       AbstractValue a = src(d, 1), k = src(d, 2);
       const int bits = s.hasModifier("b64") || s.hasModifier("u64") || s.hasModifier("s64") ? 64 : 32;
       if (k.isConstant() && k.constant >= 0 && k.constant < std::min(bits - 1, 62))
-        return scaleOrMultiple(d, a, int64_t(1) << k.constant, false);
+        return scaleOrMultiple(d, a, int64_t(1) << k.constant, false, opaque);
       return term(opaque);
     }
     if (op == "and" || op == "or" || op == "xor" || op == "shr" || op == "rem" || op == "div") return bitwise(d, opaque);
@@ -685,9 +685,9 @@ struct ValueAnalysis::Impl {
   static int64_t scalarWidth(const ptx::Instruction& s) {
     static constexpr std::pair<std::string_view, int64_t> kWidths[] = {
         {"8", 1}, {"16", 2}, {"32", 4}, {"64", 8}};
+    if (vectorLength(s) > 1) return 0;
     int64_t width = 0;
     for (const auto& m : s.modifiers) {
-      if (m == "v2" || m == "v4" || m == "v8") return 0;
       if (m.size() < 2 || (m[0] != 'u' && m[0] != 's' && m[0] != 'b')) continue;
       for (const auto& [bits, bytes] : kWidths)
         if (std::string_view(m).substr(1) == bits) width = bytes;
@@ -703,9 +703,9 @@ struct ValueAnalysis::Impl {
     const Inst& inst = fn.instructions[d];
     const MemoryEffect& e = inst.effect;
     if (e.kind != EffectKind::Load || e.address < 0) return term(opaque);
+    if (vectorLength(*inst.syntax) > 1) return term(opaque);
     bool pointerWide = false;
     for (const auto& m : inst.syntax->modifiers) {
-      if (m == "v2" || m == "v4" || m == "v8") return term(opaque);
       if (m == "u64" || m == "b64" || m == "s64") pointerWide = true;
     }
     if (!pointerWide) return term(opaque);
@@ -718,7 +718,8 @@ struct ValueAnalysis::Impl {
 
   AbstractValue nonTop(AbstractValue v, const std::string& opaque) { return v.known ? v : term(opaque); }
 
-  // x * k for the multiplication (or shift) d. When x has no affine form (an
+  // x * k for the multiplication (or shift) d, whose opaque name is
+  // `opaque`. When x has no affine form (an
   // integer kernel parameter, which this analysis keeps as an object; a
   // loaded index) the product is still a multiple of k: k times an opaque
   // variable of its own ("mul:<d>", never "def:<d>", which a depth limit may
@@ -726,8 +727,7 @@ struct ValueAnalysis::Impl {
   // factor (MemoryAnalysis: `2 * rank` and `2 * rank + 1` never meet). A
   // truncated product keeps the factor only when k is a power of two;
   // `wide` products are not truncated.
-  AbstractValue scaleOrMultiple(InstId d, const AbstractValue& x, int64_t k, bool wide) {
-    const std::string opaque = name(d, "def");
+  AbstractValue scaleOrMultiple(InstId d, const AbstractValue& x, int64_t k, bool wide, const std::string& opaque) {
     AbstractValue product = scale(x, k, opaque);
     const bool opaqueProduct = !product.known || (product.terms.size() == 1 && product.terms[0].name == opaque);
     if (!opaqueProduct) return product;
@@ -924,8 +924,6 @@ struct ValueAnalysis::Impl {
     return term(opaque);
   }
 
-  // and / or / xor / shr / rem / div: exact on constants; otherwise an opaque
-  // term, bounded when the operation bounds it.
   // A shared address masked only where no shared::cta offset has bits: the
   // CTA-rank bits of a shared::cluster address (bit 24 and up; CUTLASS's
   // `smem_addr & Sm100MmaPeerBitMask` names the barrier of the even CTA of
@@ -984,6 +982,8 @@ struct ValueAnalysis::Impl {
     return result;
   }
 
+  // and / or / xor / shr / rem / div: exact on constants; otherwise an opaque
+  // term, bounded when the operation bounds it.
   AbstractValue bitwise(InstId d, const std::string& opaque) {
     const ptx::Instruction& s = *fn.instructions[d].syntax;
     const std::string& op = s.opcode;

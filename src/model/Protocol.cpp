@@ -254,7 +254,17 @@ MemoryObject ProtocolModel::root(InstId inst) const {
 // buffer (flags[tid] on one rank, flags[rank] on another). Two facts keep
 // No: an entry does not point into its own table, and pointers read from two
 // distinct fields of one record are two objects (pointersFromDistinctFields).
+// Asked for the same pairs from many walks (every signal's backward walk
+// meets the same writes and reads): answered once per ordered pair.
 Alias ProtocolModel::alias(InstId a, InstId b) const {
+  const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
+  if (auto known = alias_.find(key); known != alias_.end()) return known->second;
+  const Alias result = computeAlias(a, b);
+  alias_.emplace(key, result);
+  return result;
+}
+
+Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
   int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
   if (oa < 0 || ob < 0) return Alias::May;
   Alias precise = memory_.alias(a, oa, b, ob);
@@ -464,13 +474,31 @@ bool ProtocolModel::isEndOfKernelWait(InstId poll) const {
 }
 
 bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
-  for (size_t k = 0; k < polledWords_.size(); ++k) {
-    if (!maySameWord(polledWords_[k], signal)) continue;
-    if (isEndOfKernelWait(polledWords_[k])) return true;
-    for (InstId read : afterWait(polledWords_[k]).guardedReads)
-      if (mayReadWrite(read, write)) return true;
+  for (InstId poll : pollsOf(signal)) {
+    if (isEndOfKernelWait(poll)) return true;
+    if (guardedReadMayRead(poll, write)) return true;
   }
   return false;
+}
+
+// The polls that may read a signal's word, found once per signal.
+const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
+  auto [cached, inserted] = pollsOfSignal_.try_emplace(signal);
+  if (inserted)
+    for (InstId poll : polledWords_)
+      if (maySameWord(poll, signal)) cached->second.push_back(poll);
+  return cached->second;
+}
+
+// Some read the wait of `poll` guards may read what `write` wrote: asked
+// once per pair (the signals of one flag share their polls and writes).
+bool ProtocolModel::guardedReadMayRead(InstId poll, InstId write) const {
+  const uint64_t key = (uint64_t(uint32_t(poll)) << 32) | uint32_t(write);
+  if (auto known = guardedReadMayRead_.find(key); known != guardedReadMayRead_.end()) return known->second;
+  const std::vector<InstId>& reads = afterWait(poll).guardedReads;
+  const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) { return mayReadWrite(read, write); });
+  guardedReadMayRead_.emplace(key, result);
+  return result;
 }
 
 bool ProtocolModel::isPublishedWrite(InstId write, InstId signal) const {

@@ -243,6 +243,13 @@ class ProtocolModel {
   mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
   mutable std::unordered_map<InstId, bool> partnerInKernel_;
   mutable std::unordered_map<InstId, std::vector<InstId>> partnerWrites_;
+  // Memoized answers (see alias, pollsOf, guardedReadMayRead).
+  Alias computeAlias(InstId a, InstId b) const;
+  const std::vector<InstId>& pollsOf(InstId signal) const;
+  bool guardedReadMayRead(InstId poll, InstId write) const;
+  mutable std::unordered_map<uint64_t, Alias> alias_;
+  mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
+  mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;
 };
 
 // The protocol model of a function built by buildProgram.

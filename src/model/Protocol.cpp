@@ -89,6 +89,8 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
   spins_ = findSpinLoops(fn_);
   spinOfPoll_.assign(fn_.instructions.size(), -1);
   writtenByKernel_.assign(fn_.instructions.size(), -1);
+  pointerLoad_.assign(fn_.instructions.size(), kNotWalked);
+  root_.resize(fn_.instructions.size());
   for (size_t s = 0; s < spins_.size(); ++s)
     for (InstId poll : spins_[s].polls)
       if (spinOfPoll_[poll] < 0) spinOfPoll_[poll] = static_cast<int32_t>(s);
@@ -243,9 +245,13 @@ bool ProtocolModel::disjointFields(InstId a, int oa, InstId b, int ob) const {
   return va.constant + sizeA <= vb.constant || vb.constant + sizeB <= va.constant;
 }
 
-MemoryObject ProtocolModel::root(InstId inst) const {
-  int operand = addressOf(fn_, inst);
-  return operand < 0 ? MemoryObject() : memory_.rootOf(inst, operand);
+const MemoryObject& ProtocolModel::root(InstId inst) const {
+  std::optional<MemoryObject>& cached = root_[inst];
+  if (!cached) {
+    int operand = addressOf(fn_, inst);
+    cached = operand < 0 ? MemoryObject() : memory_.rootOf(inst, operand);
+  }
+  return *cached;
 }
 
 // model/Memory's answer, with one coarsening: pointers read from memory
@@ -414,6 +420,18 @@ const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
   return cached->second;
 }
 
+// The waits of one barrier inlined many times share one set of partner
+// writes: the answer for a read is kept per set, not per poll.
+bool ProtocolModel::mayReadPartnerWrites(InstId read, InstId poll) const {
+  const std::vector<InstId>& written = partnerWrites(poll);
+  auto [set, fresh] = partnerWriteSets_.try_emplace(written, static_cast<uint32_t>(partnerWriteSets_.size()));
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | set->second;
+  if (auto known = readsPartnerWrites_.find(key); known != readsPartnerWrites_.end()) return known->second;
+  const bool result = std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(read, w); });
+  readsPartnerWrites_.emplace(key, result);
+  return result;
+}
+
 bool ProtocolModel::isFlagValue(InstId at, int operand) const {
   const ptx::Operand& op = fn_.instructions[at].operands[operand];
   if (op.kind != ptx::Operand::Kind::Register) return false;
@@ -457,10 +475,7 @@ bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   if (rereadsPolledWord(read, poll)) return false;
   if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read)) return false;
   // The partner is this kernel on another block or rank: what it wrote before signalling.
-  if (hasPartnerInKernel(poll)) {
-    const std::vector<InstId>& written = partnerWrites(poll);
-    return std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(read, w); });
-  }
+  if (hasPartnerInKernel(poll)) return mayReadPartnerWrites(read, poll);
   // The partner is outside the kernel: anything not provably immutable.
   MemoryObject object = root(read);
   if (!object.known() || isLoaded(object)) return true;  // peer memory

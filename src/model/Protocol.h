@@ -27,6 +27,7 @@
 // (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -189,11 +190,12 @@ class ProtocolModel {
   bool isEndOfKernelWait(InstId poll) const;
 
  private:
-  MemoryObject root(InstId inst) const;  // MemoryAnalysis::rootOf of the access's address
+  const MemoryObject& root(InstId inst) const;  // MemoryAnalysis::rootOf of the access's address
   bool disjointFields(InstId a, int operandA, InstId b, int operandB) const;
   // The load that read the pointer an access's address is based on (the
   // Loaded base of its value), or -1.
   InstId pointerLoad(InstId access) const;
+  InstId walkToPointerLoad(InstId access) const;
   // The pointer load reads a peer-table entry (see goesThroughPeerPointer).
   bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
   bool isSignalCandidate(InstId inst) const;
@@ -250,6 +252,12 @@ class ProtocolModel {
   mutable std::unordered_map<uint64_t, Alias> alias_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
   mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;
+  bool mayReadPartnerWrites(InstId read, InstId poll) const;
+  static constexpr InstId kNotWalked = -2;
+  mutable std::vector<InstId> pointerLoad_;                    // per instruction: pointerLoad, or kNotWalked
+  mutable std::vector<std::optional<MemoryObject>> root_;     // per instruction: root, once asked
+  mutable std::map<std::vector<InstId>, uint32_t> partnerWriteSets_;  // each distinct partnerWrites set, numbered
+  mutable std::unordered_map<uint64_t, bool> readsPartnerWrites_;      // (read, set) -> may read one of them
 };
 
 // The protocol model of a function built by buildProgram.

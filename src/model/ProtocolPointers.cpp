@@ -20,7 +20,14 @@ int addressOf(const FunctionModel& fn, InstId inst) { return fn.instructions[ins
 
 }  // namespace
 
+// Asked for the same accesses by every alias question: walked once each.
 InstId ProtocolModel::pointerLoad(InstId access) const {
+  InstId& cached = pointerLoad_[access];
+  if (cached == kNotWalked) cached = walkToPointerLoad(access);
+  return cached;
+}
+
+InstId ProtocolModel::walkToPointerLoad(InstId access) const {
   int operand = addressOf(fn_, access);
   if (operand < 0) return -1;
   const AbstractValue value = fn_.values->operandValue(access, operand);

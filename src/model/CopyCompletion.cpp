@@ -71,15 +71,6 @@ bool isAmpereCopy(const FunctionModel& fn, InstId inst) {
   return e.kind == EffectKind::AsyncCopy && e.proxy == Proxy::Generic && e.destination >= 0;
 }
 
-std::vector<InstId> copyCompletionPoints(const FunctionModel& fn, InstId copy) {
-  const std::vector<InstId> waits = mbarrierWaits(fn);
-  std::vector<InstId> found;
-  return completionPoints(fn, copy, [&](InstId arrive) -> const std::vector<InstId>& {
-    found = barrierWaits(fn, arrive, waits);
-    return found;
-  });
-}
-
 CopyCompletions::CopyCompletions(const FunctionModel& fn) : run_(fn.instructions.size(), -1) {
   std::vector<InstId> waits;  // the function's mbarrier waits, listed when a copy arrive needs them
   std::map<InstId, std::vector<InstId>> waitsOfArrive;

@@ -22,26 +22,22 @@ namespace fenceline::model {
 // cp.async.ca / .cg .shared.global: the non-bulk copy, generic proxy.
 bool isAmpereCopy(const FunctionModel& fn, InstId inst);
 
-// The points where `copy`'s writes become visible, in program order: the
-// waits of the issuing thread that settle it (model/BulkGroups.h, non-bulk
-// groups), and every mbarrier wait whose barrier may be one that a
+// The points where each Ampere copy's writes become visible, in program
+// order: the waits of the issuing thread that settle it (model/BulkGroups.h,
+// non-bulk groups), and every mbarrier wait whose barrier may be one that a
 // cp.async.mbarrier.arrive of the issuing thread, reached while the copy is
 // pending, makes track it. The walk of the issuing thread ends at that
 // arrive (the copy's completion is then the barrier's). Empty when nothing
 // completes the copy (it is never read by this kernel, or it is completed
-// in a function that is not inlined).
-std::vector<InstId> copyCompletionPoints(const FunctionModel& fn, InstId copy);
-
-// copyCompletionPoints for every Ampere copy of the function, computed once
-// per run of copies that share them: copies of one block with the same guard
-// and no commit, wait or cp.async.mbarrier.arrive between them (an unrolled
-// load of one stage issues dozens); the waits of each copy arrive's barrier
-// are found once.
+// in a function that is not inlined). Computed once per run of copies that
+// share them: copies of one block with the same guard and no commit, wait or
+// cp.async.mbarrier.arrive between them (an unrolled load of one stage issues
+// dozens); the waits of each copy arrive's barrier are found once.
 class CopyCompletions {
  public:
   explicit CopyCompletions(const FunctionModel& fn);
   const std::vector<InstId>& copies() const { return copies_; }
-  // copyCompletionPoints(copy) for an Ampere copy; empty for any other instruction.
+  // The completion points of an Ampere copy; empty for any other instruction.
   const std::vector<InstId>& of(InstId copy) const;
 
  private:

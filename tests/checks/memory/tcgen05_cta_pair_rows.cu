@@ -11,16 +11,18 @@
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cstdint>
 
-#include "Inputs/tcgen05_late_write.cuh"
-
-using namespace tcgen05_test;
-
 constexpr uint32_t kPairM = 256, kPairN = 128, kRowBytes = 32;  // K = 16 BF16 elements per row
 constexpr uint32_t kBytesA = kPairM / 2 * kRowBytes, kBytesB = kPairN / 2 * kRowBytes;
+constexpr uint32_t kScaleOffset = kBytesA + kBytesB;
 
 // UMMA::InstrDescriptor for kind::f16: F32 accumulator (bits 4-5), BF16 A
 // and B (bits 7-9, 10-12), N >> 3 in bits 17-22, M >> 4 in bits 24-28.
 constexpr uint32_t kIdesc = (1u << 4) | (1u << 7) | (1u << 10) | ((kPairN >> 3) << 17) | ((kPairM >> 4) << 24);
+
+__device__ __forceinline__ uint64_t make_smem_desc(const void* p) {
+  uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
+  return ((a & 0x3FFFF) >> 4) | (uint64_t(8) << 16) | (uint64_t(16) << 32) | (uint64_t(1) << 46);
+}
 
 __device__ __forceinline__ void umma_pair(uint32_t tmem, uint64_t da, uint64_t db, uint32_t idesc) {
   asm volatile(
@@ -30,11 +32,23 @@ __device__ __forceinline__ void umma_pair(uint32_t tmem, uint64_t da, uint64_t d
       : "memory");
 }
 
-// The late operand write zeroes B's last row.
+enum LateWrite { kLateScale, kLateOperand };
+
 template <LateWrite kLate>
 __device__ __forceinline__ void body(const uint8_t* in, const float* scale, float* out, uint32_t tmem) {
-  stage_fence_write_mma<kLate, kBytesA, kBytesB, kRowBytes, kBytesB - kRowBytes>(
-      in, scale, out, [&](uint64_t da, uint64_t db) { umma_pair(tmem, da, db, kIdesc); });
+  extern __shared__ __align__(1024) uint8_t smem[];
+  uint8_t* tileA = smem;
+  uint8_t* tileB = smem + kBytesA;
+  float* scales = reinterpret_cast<float*>(smem + kScaleOffset);
+  for (uint32_t i = threadIdx.x; i < kBytesA + kBytesB; i += blockDim.x) smem[i] = in[i];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  if (threadIdx.x < 128) {
+    if (kLate == kLateScale) scales[threadIdx.x] = scale[threadIdx.x];
+    else tileB[kBytesB - kRowBytes + threadIdx.x % kRowBytes] = 0;  // zero B's last row after the fence
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) umma_pair(tmem, make_smem_desc(tileA), make_smem_desc(tileB), kIdesc);
+  out[threadIdx.x] = scales[threadIdx.x % 128];
 }
 
 // Clean: the write after the fence goes to the scale buffer.

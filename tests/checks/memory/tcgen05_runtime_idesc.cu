@@ -15,12 +15,9 @@
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cstdint>
 
-#include "Inputs/tcgen05_late_write.cuh"
-
-using namespace tcgen05_test;
-
 constexpr uint32_t kRowsA = 128, kRowsB = 64, kRowBytes = 32;  // K = 32 E4M3 elements per row
 constexpr uint32_t kBytesA = kRowsA * kRowBytes, kBytesB = kRowsB * kRowBytes;
+constexpr uint32_t kScaleOffset = kBytesA + kBytesB;
 
 // CUTLASS's UMMA::InstrDescriptorBlockScaled (cute/arch/mma_sm100_desc.hpp).
 union BlockScaledIdesc {
@@ -50,6 +47,11 @@ __device__ __forceinline__ uint64_t make_runtime_idesc(BlockScaledIdesc d, uint3
   return static_cast<uint64_t>(d.desc) << 32;
 }
 
+__device__ __forceinline__ uint64_t make_smem_desc(const void* p) {
+  uint64_t a = static_cast<uint64_t>(__cvta_generic_to_shared(p));
+  return ((a & 0x3FFFF) >> 4) | (uint64_t(8) << 16) | (uint64_t(16) << 32) | (uint64_t(1) << 46);
+}
+
 // SM100_MMA_MXF8F6F4_SS::fma: the descriptor's upper half goes to the MMA.
 __device__ __forceinline__ void umma_mxf8(uint32_t tmem, uint64_t da, uint64_t db, uint64_t idescE, uint32_t tsfa,
                                           uint32_t tsfb) {
@@ -60,13 +62,25 @@ __device__ __forceinline__ void umma_mxf8(uint32_t tmem, uint64_t da, uint64_t d
       : "memory");
 }
 
-// The late operand write zeroes B's first row.
+enum LateWrite { kLateScale, kLateOperand };
+
 template <LateWrite kLate>
 __device__ __forceinline__ void body(const uint8_t* in, const float* scale, float* out, uint32_t tmem, uint32_t tsfa,
                                      uint32_t tsfb) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  uint8_t* tileA = smem;
+  uint8_t* tileB = smem + kBytesA;
+  float* scales = reinterpret_cast<float*>(smem + kScaleOffset);
+  for (uint32_t i = threadIdx.x; i < kBytesA + kBytesB; i += blockDim.x) smem[i] = in[i];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  if (threadIdx.x < 128) {
+    if (kLate == kLateScale) scales[threadIdx.x] = scale[threadIdx.x];
+    else tileB[threadIdx.x % kRowBytes] = 0;  // zero B's first row after the fence
+  }
+  __syncthreads();
   const uint64_t idesc = make_runtime_idesc(make_idesc(kRowsA, kRowsB), tsfa, tsfb);
-  stage_fence_write_mma<kLate, kBytesA, kBytesB, kRowBytes, 0>(
-      in, scale, out, [&](uint64_t da, uint64_t db) { umma_mxf8(tmem, da, db, idesc, tsfa, tsfb); });
+  if (threadIdx.x == 0) umma_mxf8(tmem, make_smem_desc(tileA), make_smem_desc(tileB), idesc, tsfa, tsfb);
+  out[threadIdx.x] = scales[threadIdx.x % 128];
 }
 
 // Clean: the write after the fence goes to the scale buffer.

@@ -262,6 +262,8 @@ ReachCache::ReachCache(const FunctionModel& fn)
     if (e.kind == EffectKind::CtaBarrier) f |= kCtaBarrier;
     if (checks::proxy::isAsyncSharedWrite(fn, i) || checks::proxy::isAsyncSharedRead(fn, i)) f |= kAsyncSharedOperation;
     flags_[i] = f;
+    if (f & kSharedProxyFence) sharedProxyFences_.push_back(i);
+    if (f & (kSharedProxyFence | kAcquirePoint)) fencesAndAcquirePoints_.push_back(i);
   }
 }
 
@@ -460,10 +462,10 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
       if (coveringFence(i)) return true;
       if (!reach.isAcquirePoint(i)) return false;
       auto [it, inserted] = reach.fencedAfterAcquire.try_emplace({i, async}, false);
-      if (inserted) it->second = model::everyPathPasses(fn, i, async, anyFence);
+      if (inserted) it->second = model::everyPathPasses(fn, i, async, anyFence, reach.sharedProxyFences());
       return it->second;
     };
-    if (model::everyPathPasses(fn, access, async, stop)) return result;
+    if (model::everyPathPasses(fn, access, async, stop, reach.fencesAndAcquirePoints())) return result;
     result.hazard = true;
     result.site = async;
     result.kind = HandOff::Kind::SameThread;
@@ -495,7 +497,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     for (InstId w : waits) {
       if (!reach.sameBarrier(arrive, w)) continue;
       auto [it, inserted] = reach.issuerFenced.try_emplace({w, async}, false);
-      if (inserted) it->second = model::everyPathPasses(fn, w, async, anyFence);
+      if (inserted) it->second = model::everyPathPasses(fn, w, async, anyFence, reach.sharedProxyFences());
       if (!it->second) issuerFenced = false;
     }
     if (issuerFenced) continue;
@@ -516,23 +518,24 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
   return result;
 }
 
-const std::string& FindingSet::keyOf(const FunctionModel& fn, InstId inst) {
-  auto [it, inserted] = keys_.try_emplace(inst);
-  if (inserted) it->second = protocol::siteKey(fn, inst);
+int FindingSet::siteOf(const FunctionModel& fn, InstId inst) {
+  auto [it, inserted] = siteOfInst_.try_emplace(inst, 0);
+  if (inserted)
+    it->second = siteNumbers_.try_emplace(protocol::siteKey(fn, inst), static_cast<int>(siteNumbers_.size())).first->second;
   return it->second;
 }
 
 void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAccess generic, InstId async,
                      Overlap overlap) {
   const InstId access = generic.access;
-  const std::string& key = keyOf(fn, handOff.site);
-  auto [it, inserted] = entries_.try_emplace(key);
+  const int site = siteOf(fn, handOff.site);
+  auto [it, inserted] = entries_.try_emplace(site);
   Entry& e = it->second;
   Finding& f = e.finding;
   if (inserted) {
     f.site = handOff.site;
     f.kind = handOff.kind;
-    order_.push_back(key);
+    order_.push_back(site);
   }
   if (f.fence < 0 && handOff.fence >= 0) {
     f.fence = handOff.fence;
@@ -540,10 +543,10 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
     f.fenceAccess = generic.from;
   }
   if (overlap != Overlap::Uncertain) f.certainOverlap = true;
-  const std::string& accessKey = keyOf(fn, access);
-  auto known = std::find(e.accessKeys.begin(), e.accessKeys.end(), accessKey);
-  if (known != e.accessKeys.end()) {
-    if (overlap != Overlap::Uncertain) f.accessUncertain[known - e.accessKeys.begin()] = false;
+  const int accessSite = siteOf(fn, access);
+  auto known = std::find(e.accessSites.begin(), e.accessSites.end(), accessSite);
+  if (known != e.accessSites.end()) {
+    if (overlap != Overlap::Uncertain) f.accessUncertain[known - e.accessSites.begin()] = false;
   } else if (std::count_if(f.completions.begin(), f.completions.end(),
                            [&](InstId c) { return (c >= 0) == generic.completesLater(); }) <
              static_cast<std::ptrdiff_t>(kMaxAccessNotes)) {
@@ -552,7 +555,7 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
     f.accesses.push_back(access);
     f.completions.push_back(generic.completesLater() ? generic.from : -1);
     f.accessUncertain.push_back(overlap == Overlap::Uncertain);
-    e.accessKeys.push_back(accessKey);
+    e.accessSites.push_back(accessSite);
     // A proxy fence between a cp.async and its completion is there but does
     // not count (the copy's writes take effect only at the completion).
     if (f.fence < 0 && generic.completesLater()) {
@@ -563,11 +566,11 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
       if (f.fence >= 0) f.fenceAccess = generic.from;
     }
   }
-  const std::string& asyncKey = keyOf(fn, async);
+  const int asyncSite = siteOf(fn, async);
   if (async != handOff.site && f.asyncs.size() < kMaxAsyncNotes &&
-      std::find(e.asyncKeys.begin(), e.asyncKeys.end(), asyncKey) == e.asyncKeys.end()) {
+      std::find(e.asyncSites.begin(), e.asyncSites.end(), asyncSite) == e.asyncSites.end()) {
     f.asyncs.push_back(async);
-    e.asyncKeys.push_back(asyncKey);
+    e.asyncSites.push_back(asyncSite);
   }
 }
 

@@ -175,6 +175,10 @@ class ReachCache {
   bool hasProxyFence() const { return hasProxyFence_; }  // some fence.proxy.async in the function
   bool isAcquirePoint(InstId i) const { return flags_[i] & kAcquirePoint; }
   bool isCtaBarrier(InstId i) const { return flags_[i] & kCtaBarrier; }
+  // The instructions where those walks can stop, sorted (model::everyPathPasses
+  // with mayStop): the shared proxy fences, and those plus the acquire points.
+  const std::vector<InstId>& sharedProxyFences() const { return sharedProxyFences_; }
+  const std::vector<InstId>& fencesAndAcquirePoints() const { return fencesAndAcquirePoints_; }
   // sameBarrier(), memoized.
   bool sameBarrier(InstId a, InstId b);
   // The barrier word a wait polls, as a key: waits with equal keys match the
@@ -195,6 +199,7 @@ class ReachCache {
   std::map<std::pair<InstId, InstId>, bool> fencedAfterAcquire;
 
  private:
+  std::vector<InstId> sharedProxyFences_, fencesAndAcquirePoints_;
   enum : uint8_t {
     kHandOffArrive = 1,
     kSharedProxyFence = 2,
@@ -266,20 +271,22 @@ class FindingSet {
            Overlap overlap = Overlap::Yes);
   template <class Render>
   void emit(const FunctionModel& fn, Render render, std::vector<report::Diagnostic>& out) const {
-    for (const auto& key : order_) out.push_back(render(fn, entries_.at(key).finding));
+    for (int site : order_) out.push_back(render(fn, entries_.at(site).finding));
   }
 
  private:
   struct Entry {
     Finding finding;
-    std::vector<std::string> accessKeys, asyncKeys;
+    std::vector<int> accessSites, asyncSites;
   };
-  std::map<std::string, Entry> entries_;
-  std::vector<std::string> order_;
-  // protocol::siteKey of an instruction, computed once: every pair of a
-  // finding names its site, access and async operation again.
-  const std::string& keyOf(const FunctionModel& fn, InstId inst);
-  std::unordered_map<InstId, std::string> keys_;
+  std::unordered_map<int, Entry> entries_;  // by the site of the finding
+  std::vector<int> order_;                  // the sites in the order they were found
+  // The source site of an instruction (protocol::siteKey), numbered: computed
+  // once per instruction, since every pair of a finding names its site, access
+  // and async operation again, and compared as a number.
+  int siteOf(const FunctionModel& fn, InstId inst);
+  std::unordered_map<InstId, int> siteOfInst_;
+  std::unordered_map<std::string, int> siteNumbers_;
 };
 
 // A note on a fence that is present but does not count, saying why.

@@ -229,7 +229,19 @@ struct MemoryAnalysis::OperandFacts {
   AbstractValue value;
   MemoryLocation location;  // bytes not set: they depend on the size asked for
   int64_t accessSize = -1;
-  std::optional<std::vector<int64_t>> starts;  // startOffsets(value)
+  // startOffsets(value), computed when an alias question first needs it
+  // (most accesses are only asked for their object and size).
+  const std::optional<std::vector<int64_t>>& starts() const {
+    if (!startsComputed) {
+      startsCache = startOffsets(value);
+      startsComputed = true;
+    }
+    return startsCache;
+  }
+
+ private:
+  mutable bool startsComputed = false;
+  mutable std::optional<std::vector<int64_t>> startsCache;
 };
 
 MemoryAnalysis::~MemoryAnalysis() = default;
@@ -253,7 +265,6 @@ const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int opera
   f.location.space = space(inst, operand);
   if (fn_.instructions[inst].operands[operand].kind == Kind::Address)
     f.location.address = fn_.values->identity(inst, operand);
-  f.starts = startOffsets(f.value);
   return f;
 }
 
@@ -453,8 +464,8 @@ AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int
   // on different trips of a loop.
   const OperandFacts &fa = facts(a, oa), &fb = facts(b, ob);
   const int64_t bytesA = sizeA == 0 ? fa.accessSize : sizeA, bytesB = sizeB == 0 ? fb.accessSize : sizeB;
-  if (bytesA > 0 && bytesB > 0 && fa.starts && fb.starts)
-    return anyOverlap(*fa.starts, bytesA, *fb.starts, bytesB) ? result : AliasResult::No;
+  if (bytesA > 0 && bytesB > 0 && fa.starts() && fb.starts())
+    return anyOverlap(*fa.starts(), bytesA, *fb.starts(), bytesB) ? result : AliasResult::No;
   if (bytesA > 0 && bytesB > 0 && apartByStride(fa.value, bytesA, fb.value, bytesB)) return AliasResult::No;
   return result;
 }
@@ -464,8 +475,9 @@ bool MemoryAnalysis::copyMayBeginAt(InstId copy, InstId access, int accessOperan
   if (destination < 0 || accessOperand < 0) return false;
   const OperandFacts &c = facts(copy, destination), &a = facts(access, accessOperand);
   if (!c.location.object.known() || !(c.location.object == a.location.object)) return false;
-  if (!a.starts || a.starts->size() != 1 || !c.starts) return false;
-  return std::binary_search(c.starts->begin(), c.starts->end(), a.starts->front());
+  const auto &accessStarts = a.starts(), &copyStarts = c.starts();
+  if (!accessStarts || accessStarts->size() != 1 || !copyStarts) return false;
+  return std::binary_search(copyStarts->begin(), copyStarts->end(), accessStarts->front());
 }
 
 bool MemoryAnalysis::sameWord(InstId a, InstId b) const {

@@ -120,6 +120,41 @@ bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
   return !escaped;
 }
 
+bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
+                     const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop) {
+  if (!valid(fn, to) || !valid(fn, from)) return everyPathPasses(fn, from, to, stop);
+  // One segment [begin, end) of a block, in program order: it reaches `to`
+  // (Done) unless a stop comes first (Cut); or it ends (Continue).
+  auto segment = [&](InstId begin, InstId end) {
+    const bool holdsTo = begin <= to && to < end;
+    const InstId last = holdsTo ? to : end;
+    for (auto c = std::lower_bound(mayStop.begin(), mayStop.end(), begin); c != mayStop.end() && *c < last; ++c)
+      if (stop(*c)) return Step::Cut;
+    return holdsTo ? Step::Done : Step::Continue;
+  };
+  const BlockId first = fn.blockOf[from];
+  if (first == fn.blockOf[to] && from < to) return segment(from + 1, to + 1) == Step::Cut;
+  std::vector<char> seen(fn.blocks.size(), 0);
+  std::vector<BlockId> queue;
+  auto enqueueNext = [&](BlockId b) {
+    for (BlockId n : fn.blocks[b].successors)
+      if (n >= 0 && !seen[n]) {
+        seen[n] = 1;
+        queue.push_back(n);
+      }
+  };
+  Step s = segment(from + 1, fn.blocks[first].last);
+  if (s == Step::Done) return false;
+  if (s == Step::Continue) enqueueNext(first);
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const BasicBlock& bb = fn.blocks[queue[head]];
+    s = segment(bb.first, bb.last);
+    if (s == Step::Done) return false;
+    if (s == Step::Continue) enqueueNext(queue[head]);
+  }
+  return true;
+}
+
 InstId findReachable(const FunctionModel& fn, InstId from,
                      const std::function<bool(InstId)>& target,
                      const std::function<bool(InstId)>& stop) {

@@ -26,6 +26,12 @@ bool reachable(const FunctionModel& fn, InstId from, InstId to);
 // `to` is unreachable from `from`.
 bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
                      const std::function<bool(InstId)>& stop);
+// The same answer when `stop` can hold only at the instructions of
+// `mayStop` (sorted): the walk tests those alone, a block at a time, instead
+// of every instruction on the way (the checks' stops are fences and acquire
+// points, a few instructions among thousands).
+bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
+                     const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop);
 
 // Walks forward from `from` (exclusive) and returns the first instruction met
 // that satisfies `target` without passing an instruction satisfying `stop`;

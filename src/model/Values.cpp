@@ -360,10 +360,9 @@ struct ValueAnalysis::Impl {
     if (!v.known || block < 0) return v;
     const InstId branch = conditionalBranch(fn, block);
     if (branch < 0 || fn.instructions[branch].guard->reg < 0) return v;
-    for (InstId i = d + 1; i < branch; ++i) {
-      const auto written = writtenRegisters(fn.instructions[i]);
-      if (std::find(written.begin(), written.end(), reg) != written.end()) return v;
-    }
+    // d must be the block's last definition of reg (defs are in program order).
+    const auto& all = defs[reg];
+    if (auto next = std::upper_bound(all.begin(), all.end(), d); next != all.end() && *next < branch) return v;
     for (bool value : {true, false}) {
       const BlockId kept = branchTarget(fn, branch, value), killed = branchTarget(fn, branch, !value);
       if (kept == killed || killed < 0 || static_cast<size_t>(killed) >= fn.blocks.size()) return v;

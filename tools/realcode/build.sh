@@ -70,7 +70,8 @@ while read -r name generator _; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   if (( ${#only[@]} )) && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
   ptx="$ptxdir/$name.ptx"
-  newest=$(find "$here/$generator" -name '*.py' -newer "$ptx" 2>/dev/null | head -1)
+  # A missing PTX makes find fail: that is "no newer file", not an error of the script.
+  newest=$(find "$here/$generator" -name '*.py' -newer "$ptx" 2>/dev/null | head -1 || true)
   if (( !force )) && [[ -s "$ptx" && -z "$newest" ]]; then
     echo "build.sh: $name: cached"
     continue

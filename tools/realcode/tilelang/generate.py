@@ -35,6 +35,9 @@ ENTRIES = {
     "tl_flash_decoding_sm90": ("flash_decoding",
                                dict(batch=8, heads=32, kv_heads=8, seq_len=8192, dim=128,
                                     block_n=128, block_h=64, num_split=8, stages=2), "sm_90a"),
+    "tl_flash_attention_bwd_sm90": ("flash_attention_bwd",
+                                    dict(batch=8, heads=16, seq_len=4096, dim=64, block_m=64,
+                                         block_n=64, stages=2, causal=True), "sm_90a"),
 }
 
 

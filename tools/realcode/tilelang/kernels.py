@@ -219,3 +219,77 @@ def flash_decoding(batch, heads, kv_heads, seq_len, dim, block_n, block_h, num_s
         combine(glse, out_partial, Output)
 
     return main
+
+
+def flash_attention_bwd(batch, heads, seq_len, dim, block_m, block_n, stages, threads=128,
+                        causal=True):
+    """Flash-attention backward as TileLang's example_mha_bwd.py writes its main kernel: one
+    program per K/V block (K and V copied once into shared memory), the query blocks pipelined
+    (`T.Pipelined`: Q, dO, lse and Delta stages), five gemms per step (two of them on a
+    transposed shared operand, one on dS written back to shared memory by the threads), dK and
+    dV accumulated in registers, and dQ accumulated across programs with float `T.atomic_add`
+    into global memory (the example's postprocess kernel converts it afterwards)."""
+    shape = (batch, seq_len, heads, dim)
+    dtype, accum = "float16", "float"
+    sm_scale = (1.0 / dim) ** 0.5
+    scale = sm_scale * 1.44269504  # log2(e): exp2 below
+
+    @T.prim_func
+    def main(Q: T.Tensor(shape, dtype), K: T.Tensor(shape, dtype), V: T.Tensor(shape, dtype),
+             dO: T.Tensor(shape, dtype), lse: T.Tensor((batch, heads, seq_len), accum),
+             Delta: T.Tensor((batch, heads, seq_len), accum), dQ: T.Tensor(shape, accum),
+             dK: T.Tensor(shape, dtype), dV: T.Tensor(shape, dtype)):
+        with T.Kernel(heads, T.ceildiv(seq_len, block_m), batch, threads=threads) as (bx, by, bz):
+            k_shared = T.alloc_shared((block_m, dim), dtype)
+            v_shared = T.alloc_shared((block_m, dim), dtype)
+            q_shared = T.alloc_shared((block_n, dim), dtype)
+            do_shared = T.alloc_shared((block_n, dim), dtype)
+            ds_shared = T.alloc_shared((block_m, block_n), dtype)
+            lse_shared = T.alloc_shared((block_n,), accum)
+            delta_shared = T.alloc_shared((block_n,), accum)
+            dv_shared = T.alloc_shared((block_m, dim), dtype)
+            dk_shared = T.alloc_shared((block_m, dim), dtype)
+            qk = T.alloc_fragment((block_m, block_n), accum)
+            qk_cast = T.alloc_fragment((block_m, block_n), dtype)
+            ds = T.alloc_fragment((block_m, block_n), accum)
+            ds_cast = T.alloc_fragment((block_m, block_n), dtype)
+            dv = T.alloc_fragment((block_m, dim), accum)
+            dk = T.alloc_fragment((block_m, dim), accum)
+            dq = T.alloc_fragment((block_n, dim), accum)
+
+            T.copy(K[bz, by * block_m:(by + 1) * block_m, bx, :], k_shared)
+            T.copy(V[bz, by * block_m:(by + 1) * block_m, bx, :], v_shared)
+            T.clear(dv)
+            T.clear(dk)
+            loop_st = T.floordiv(by * block_m, block_n) if causal else 0
+            loop_ed = T.ceildiv(seq_len, block_n)
+            for k in T.Pipelined(loop_st, loop_ed, num_stages=stages):
+                T.copy(Q[bz, k * block_n:(k + 1) * block_n, bx, :], q_shared)
+                T.clear(qk)
+                T.gemm(k_shared, q_shared, qk, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(lse[bz, bx, k * block_n:(k + 1) * block_n], lse_shared)
+                for i, j in T.Parallel(block_m, block_n):
+                    qk[i, j] = T.exp2(qk[i, j] * scale - lse_shared[j])
+                if causal:
+                    for i, j in T.Parallel(block_m, block_n):
+                        qk[i, j] = T.if_then_else(by * block_m + i <= k * block_n + j, qk[i, j], 0)
+                T.copy(dO[bz, k * block_n:(k + 1) * block_n, bx, :], do_shared)
+                T.clear(ds)
+                T.gemm(v_shared, do_shared, ds, transpose_B=True, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(qk, qk_cast)
+                T.gemm(qk_cast, do_shared, dv, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(Delta[bz, bx, k * block_n:(k + 1) * block_n], delta_shared)
+                for i, j in T.Parallel(block_m, block_n):
+                    ds_cast[i, j] = qk[i, j] * (ds[i, j] - delta_shared[j]) * sm_scale
+                T.gemm(ds_cast, q_shared, dk, policy=T.GemmWarpPolicy.FullRow)
+                T.copy(ds_cast, ds_shared)
+                T.clear(dq)
+                T.gemm(ds_shared, k_shared, dq, transpose_A=True)
+                for i, j in T.Parallel(block_n, dim):
+                    T.atomic_add(dQ[bz, k * block_n + i, bx, j], dq[i, j])
+            T.copy(dv, dv_shared)
+            T.copy(dk, dk_shared)
+            T.copy(dv_shared, dV[bz, by * block_m:(by + 1) * block_m, bx, :])
+            T.copy(dk_shared, dK[bz, by * block_m:(by + 1) * block_m, bx, :])
+
+    return main

@@ -2,7 +2,7 @@
 """Writes the PTX of the corpus's Triton kernels (tools/realcode/generated.txt, `triton` lines).
 
 Each entry below names one kernel of matmul.py, attention.py, layernorm.py, device_desc.py,
-scan.py, streamk.py or block_scaled.py, its argument
+scan.py, streamk.py, block_scaled.py or attention_bwd.py, its argument
 types, its compile-time constants and the Triton options; `triton.compile` lowers it for the
 entry's GPU target (no GPU needed) and the PTX goes to `<out>/<name>.ptx`, with
 `<name>.ptxas` (the ptxas Triton itself assembles this PTX with: its PTX version is newer than
@@ -87,6 +87,16 @@ BLOCK_SCALED_SIGNATURE = {
     "VEC_SIZE": "constexpr", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
     "NUM_STAGES": "constexpr"}
 
+
+def attention_bwd_signature(bm, bn, head_dim):
+    return {"q_desc": desc("fp16", (bm, head_dim)), "k_desc": desc("fp16", (bn, head_dim)),
+            "v_desc": desc("fp16", (bn, head_dim)), "do_desc": desc("fp16", (bm, head_dim)),
+            "dk_desc": desc("fp16", (bn, head_dim)), "dv_desc": desc("fp16", (bn, head_dim)),
+            "dq_ptr": "*fp32", "m_ptr": "*fp32", "d_ptr": "*fp32", "sm_scale": "fp32",
+            "seq_len": "i32", "HEAD_DIM": "constexpr", "BM": "constexpr", "BN": "constexpr",
+            "STAGES": "constexpr"}
+
+
 # name: (module.kernel, compute capability, signature, constexprs, options)
 # Hopper's automatic warp specialization (one producer warp group, setmaxnreg) takes the K loop
 # with BM=64 and 4 warps; Blackwell's takes the flattened persistent tile loop.
@@ -147,6 +157,9 @@ ENTRIES = {
     "tt_block_scaled_matmul_sm100": (
         "block_scaled.block_scaled_matmul", 100, BLOCK_SCALED_SIGNATURE,
         {"VEC_SIZE": 32, "BM": 128, "BN": 256, "BK": 128, "NUM_STAGES": 4}, {"num_warps": 4}),
+    "tt_attention_bwd_sm90": (
+        "attention_bwd.attention_bwd", 90, attention_bwd_signature(64, 64, 64),
+        {"HEAD_DIM": 64, "BM": 64, "BN": 64, "STAGES": 2}, {"num_warps": 4}),
 }
 
 

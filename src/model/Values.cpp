@@ -981,6 +981,57 @@ struct ValueAnalysis::Impl {
     return result;
   }
 
+  // A mask of the bits operand k of instruction d may have set, followed
+  // through the and / or / xor / shift / multiply-by-2^k / move chain that
+  // built it (Triton's layout arithmetic `(tid & 12) << 10 | (tid & 3) << 5
+  // | ...`, a stage offset `(k & 1) * 8192 ^ 8192`); any other value by its
+  // range: every bit up to its maximum's highest, or all 64 when unbounded.
+  static uint64_t bitsUpTo(int64_t high) {
+    uint64_t limit = 1;
+    while (limit <= static_cast<uint64_t>(high) && limit < (uint64_t(1) << 62)) limit <<= 1;
+    return limit - 1;
+  }
+  uint64_t possibleBits(InstId at, size_t k, int depth) {
+    constexpr uint64_t kAny = ~uint64_t(0);
+    const auto& ops = fn.instructions[at].operands;
+    if (k >= ops.size()) return kAny;
+    const ptx::Operand& o = ops[k];
+    if (o.kind == Kind::Integer) return static_cast<uint64_t>(o.intValue);
+    auto byRange = [&] {
+      auto r = src(at, k).numericRange();
+      return r && r->first >= 0 ? bitsUpTo(r->second) : kAny;
+    };
+    if (o.kind != Kind::Register || depth > 8) return byRange();
+    const InstId def = definition(o.reg, at);
+    if (def < 0 || fn.instructions[def].guard || !fn.instructions[def].syntax) return byRange();
+    const ptx::Instruction& s = *fn.instructions[def].syntax;
+    const std::string& op = s.opcode;
+    auto shiftOf = [&]() -> int {  // the constant shift of a shl or shr, or of a multiply by 2^k
+      const auto& dops = fn.instructions[def].operands;
+      if (dops.size() < 3 || dops[2].kind != Kind::Integer) return -1;
+      const int64_t c = dops[2].intValue;
+      if (op == "shl" || op == "shr") return c >= 0 && c < 64 ? static_cast<int>(c) : -1;
+      return c > 0 && (c & (c - 1)) == 0 ? __builtin_ctzll(static_cast<uint64_t>(c)) : -1;
+    };
+    static constexpr std::string_view kSignedOrFloat[] = {"s8", "s16", "s32", "s64", "f16", "bf16", "f32", "f64"};
+    const bool signedOrFloat =
+        std::any_of(std::begin(kSignedOrFloat), std::end(kSignedOrFloat), [&](std::string_view m) { return s.hasModifier(m); });
+    uint64_t bits = kAny;
+    if (op == "and") {
+      bits = possibleBits(def, 1, depth + 1) & possibleBits(def, 2, depth + 1);
+    } else if (op == "or" || op == "xor") {
+      bits = possibleBits(def, 1, depth + 1) | possibleBits(def, 2, depth + 1);
+    } else if (op == "shl" || (op == "mul" && (s.hasModifier("lo") || (s.hasModifier("wide") && !signedOrFloat)))) {
+      // (mul.lo truncates to the register; an unsigned mul.wide extends with zeros.)
+      if (int shift = shiftOf(); shift >= 0) bits = possibleBits(def, 1, depth + 1) << shift;
+    } else if (op == "shr" && !signedOrFloat) {
+      if (int shift = shiftOf(); shift >= 0) bits = possibleBits(def, 1, depth + 1) >> shift;
+    } else if (op == "mov" || (op == "cvt" && !signedOrFloat)) {
+      bits = possibleBits(def, 1, depth + 1);
+    }
+    return bits & byRange();
+  }
+
   // and / or / xor / shr / rem / div: exact on constants; otherwise an opaque
   // term, bounded when the operation bounds it.
   AbstractValue bitwise(InstId d, const std::string& opaque) {
@@ -1025,19 +1076,28 @@ struct ValueAnalysis::Impl {
       if (rb && rb->first >= 0 && rb->second < alignmentOf(a)) return nonTop(add(a, b, opaque), opaque);
       if (range && range->first >= 0 && range->second < alignmentOf(b)) return nonTop(add(a, b, opaque), opaque);
     }
-    if (op == "xor") {
-      if (auto swizzled = swizzle(a, b, opaque)) return *swizzled;
-      if (auto swizzled = swizzle(b, a, opaque)) return *swizzled;
-    }
+    // Both operands non-negative and bounded: the result sets no bit that
+    // neither may set (possibleBits), so it is at most their union.
+    std::optional<int64_t> unionBound;
     if ((op == "or" || op == "xor") && nonNegative) {
-      // Both non-negative and bounded: the result stays below the next power of two.
       auto rb = b.numericRange();
       if (rb && rb->first >= 0 && range->second < (int64_t(1) << 40) && rb->second < (int64_t(1) << 40)) {
-        int64_t top = std::max(range->second, rb->second), limit = 1;
-        while (limit <= top) limit <<= 1;
-        return term(opaque, 0, limit - 1);
+        const uint64_t bits = possibleBits(d, 1, 0) | possibleBits(d, 2, 0);
+        unionBound = static_cast<int64_t>(std::min(bits, bitsUpTo(std::max(range->second, rb->second))));
       }
     }
+    if (op == "xor") {
+      std::optional<AbstractValue> swizzled = swizzle(a, b, opaque);
+      if (!swizzled) swizzled = swizzle(b, a, opaque);
+      // A swizzle that kept no stride of x is one opaque range: the union
+      // of the bits may bound it tighter (`x ^ 8` with x's bits 0x33F8).
+      if (swizzled && unionBound && swizzled->terms.size() == 1 && swizzled->terms.front().name == opaque) {
+        auto& t = swizzled->terms.front();
+        t.high = std::max(t.low, std::min(t.high, *unionBound - swizzled->constant));
+      }
+      if (swizzled) return *swizzled;
+    }
+    if (unionBound) return term(opaque, 0, *unionBound);
     if (op == "rem" && b.isConstant() && b.constant > 0 && (!isSigned || nonNegative))
       return term(opaque, 0, b.constant - 1);
     // An unsigned shift of any 32- or 64-bit register by k leaves its top k bits clear.
@@ -1105,8 +1165,14 @@ bool ValueAnalysis::isInvariant(InstId at, int operand) const { return impl_->id
 bool ValueAnalysis::readsAtomicResult(InstId at, int operand) const {
   return impl_->identity->readsAtomicResult(at, operand);
 }
+// Its identity is the register's name; or its value is exactly that
+// register, as when a selp picks one of two reads of it (CUTLASS's
+// Blackwell FMHA: selp of two `mov %cluster_ctarank`).
 bool ValueAnalysis::isSpecialRegister(InstId at, int operand, std::string_view name) const {
-  return impl_->identity->isSpecialRegister(at, operand, name);
+  if (impl_->identity->isSpecialRegister(at, operand, name)) return true;
+  const AbstractValue v = operandValue(at, operand);
+  return v.known && !v.hasBase() && v.constant == 0 && v.terms.size() == 1 && v.terms.front().coefficient == 1 &&
+         v.terms.front().name == name;
 }
 bool ValueAnalysis::isMerged(InstId at, int operand) const { return impl_->identity->isMergedAddress(at, operand); }
 

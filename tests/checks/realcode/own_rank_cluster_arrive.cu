@@ -4,6 +4,8 @@
 // and a pipeline whose barrier is local passes the CTA's own rank (%cluster_ctarank). Such an
 // arrive lands on the executing CTA's own barrier, so its default .release.cta is enough: it
 // must not be reported as scope-too-narrow. The arrive toward the peer CTA (rank ^ 1) is.
+// CUTLASS's Blackwell FMHA (corpus 7) reads the rank on two paths and selects one of the two
+// reads (selp of two `mov %cluster_ctarank`): still the own rank.
 #include <cstdint>
 
 __device__ __forceinline__ uint32_t shared_address(const void* p) {
@@ -63,6 +65,41 @@ __global__ void __cluster_dims__(2, 1, 1) peer_rank_handoff(const float* in, flo
   if (threadIdx.x < 32) {
     tile[threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
     arrive_at(&ready, cluster_rank() ^ 1);  // expect: scope-too-narrow
+  } else if (threadIdx.x < 64) {
+    wait_phase(&ready, 0);
+    out[blockIdx.x * 32 + threadIdx.x - 32] = tile[threadIdx.x - 32];
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// Clean: the own rank read on two paths, one of them selected (selp of two equal reads).
+__global__ void __cluster_dims__(2, 1, 1) selected_own_rank_handoff(const float* in, float* out, int lane) {
+  __shared__ uint64_t ready;
+  __shared__ float tile[128];
+  if (threadIdx.x == 0) init_barrier(&ready, 32);
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    tile[threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
+    const uint32_t first = cluster_rank(), second = cluster_rank();
+    const uint32_t cta = threadIdx.x == lane ? first : second;
+    arrive_at(&ready, cta);
+  } else if (threadIdx.x < 64) {
+    wait_phase(&ready, 0);
+    out[blockIdx.x * 32 + threadIdx.x - 32] = tile[threadIdx.x - 32];
+  }
+}
+
+// Broken: one of the two selected ranks is the peer's.
+__global__ void __cluster_dims__(2, 1, 1) selected_peer_rank_handoff(const float* in, float* out, int lane) {
+  __shared__ uint64_t ready;
+  __shared__ float tile[128];
+  if (threadIdx.x == 0) init_barrier(&ready, 32);
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (threadIdx.x < 32) {
+    tile[threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
+    const uint32_t first = cluster_rank(), second = cluster_rank() ^ 1;
+    const uint32_t cta = threadIdx.x == lane ? first : second;
+    arrive_at(&ready, cta);  // expect: scope-too-narrow
   } else if (threadIdx.x < 64) {
     wait_phase(&ready, 0);
     out[blockIdx.x * 32 + threadIdx.x - 32] = tile[threadIdx.x - 32];

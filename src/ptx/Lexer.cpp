@@ -32,8 +32,16 @@ constexpr std::array<uint8_t, 256> makeClasses() {
 constexpr std::array<uint8_t, 256> kClasses = makeClasses();
 
 uint8_t classOf(char ch) { return kClasses[static_cast<unsigned char>(ch)]; }
-// Characters that continue a name: letters, digits, _ $ (not %).
-bool isNameChar(char ch) { return (classOf(ch) & (kLetter | kDigit)) && ch != '%'; }
+
+// Characters that continue a name: letters, digits, _ $ (not %). One table
+// read per character: names are most of the bytes of a body.
+constexpr std::array<bool, 256> makeNameChars() {
+  std::array<bool, 256> c{};
+  for (int i = 0; i < 256; ++i) c[i] = (kClasses[i] & (kLetter | kDigit)) && i != '%';
+  return c;
+}
+constexpr std::array<bool, 256> kNameChars = makeNameChars();
+bool isNameChar(char ch) { return kNameChars[static_cast<unsigned char>(ch)]; }
 
 }  // namespace
 
@@ -133,7 +141,8 @@ Token Lexer::lex() {
   // A name continues through name characters, and (for identifiers) dots and
   // `::` between name parts.
   auto scanName = [&](bool allowDots) {
-    while (pos_ < text_.size()) {
+    const size_t size = text_.size();
+    while (pos_ < size) {
       char c = text_[pos_];
       if (isNameChar(c)) ++pos_;
       else if (allowDots && c == '.') ++pos_;

@@ -1,6 +1,7 @@
 // See Scopes.h.
 #include "ptx/Scopes.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -35,7 +36,7 @@ std::optional<BlockScopes::LabelUse> BlockScopes::pop() {
 }
 
 RegisterId BlockScopes::lookupIn(const Scope& scope, std::string_view name) const {
-  if (!scope.registers.empty()) {
+  if (scope.registerClasses & nameClass(name)) {
     auto it = scope.registers.find(name);
     if (it != scope.registers.end()) return it->second;
   }
@@ -68,6 +69,7 @@ BlockScopes::Problem BlockScopes::declareRegister(std::string_view name, std::st
   RegisterId id = static_cast<RegisterId>(function_.registers.size());
   function_.registers.push_back(Register{std::string(name), std::string(type)});
   scope.registers.emplace(name, id);
+  scope.registerClasses |= nameClass(name);
   return {};
 }
 
@@ -80,15 +82,23 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
     return "register range is too large";
   if (Problem problem = tooManyRegisters(count); !problem.empty()) return problem;
   RegisterId first = static_cast<RegisterId>(function_.registers.size());
-  function_.registers.reserve(function_.registers.size() + static_cast<size_t>(count));
+  // Room for this range, growing geometrically (a body declares several
+  // ranges; an exact reserve per range would move all earlier ones), with
+  // the slack bounded so that one huge range is still allocated exactly.
+  auto& registers = function_.registers;
+  const size_t needed = registers.size() + static_cast<size_t>(count);
+  if (needed > registers.capacity())
+    registers.reserve(std::max(needed, std::min(2 * registers.capacity(), needed + kMaxRangeSlack)));
   // Names built in place: `%r<5000>` is thousands of these per function.
-  char digits[24];
+  // The prefix stays in a buffer; each name is the buffer with its digits.
+  const std::string typeName(type);
+  std::string name(prefix);
   for (int64_t i = 0; i < count; ++i) {
+    char digits[24];
     auto [end, error] = std::to_chars(digits, digits + sizeof digits, i);
-    Register& added = function_.registers.emplace_back();
-    added.name.reserve(prefix.size() + static_cast<size_t>(end - digits));
-    added.name.append(prefix).append(digits, end);
-    added.type = type;
+    name.resize(prefix.size());
+    name.append(digits, end);
+    registers.push_back(Register{name, typeName});
   }
   scope.ranges.push_back(Range{prefix, count, first});
   return {};

@@ -73,11 +73,18 @@ class BlockScopes {
   };
   struct Scope {
     std::unordered_map<std::string_view, RegisterId> registers;
+    // A bit per (length, last character) class of the names in `registers`:
+    // most lookups (`%r12` beside a declared `%SP`) skip hashing the name.
+    uint64_t registerClasses = 0;
     std::vector<Range> ranges;
     std::unordered_map<std::string_view, LabelId> labels;
     std::vector<LabelUse> pendingUses;
   };
+  static constexpr size_t kMaxRangeSlack = 4096;  // registers reserved beyond a range's need
   RegisterId lookupIn(const Scope& scope, std::string_view name) const;
+  static uint64_t nameClass(std::string_view name) {
+    return uint64_t{1} << ((name.size() * 7 + static_cast<unsigned char>(name.empty() ? 0 : name.back())) & 63);
+  }
 
   // The reason a declaration of `count` more registers is refused, or empty.
   Problem tooManyRegisters(int64_t count) const;

@@ -28,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -71,7 +72,7 @@ using Slot = std::pair<std::string, int64_t>;  // param symbol + byte offset
 
 // The symbol + offset an ld.param / st.param addresses, if it is a plain symbol.
 std::optional<Slot> paramSlot(const ptx::Instruction& inst, bool isStore) {
-  if (inst.opcode != (isStore ? "st" : "ld") || !inst.hasModifier("param")) return std::nullopt;
+  if (std::string_view(inst.opcode) != (isStore ? "st" : "ld") || !inst.hasModifier("param")) return std::nullopt;
   int index = isStore ? 0 : 1;
   if (static_cast<int>(inst.operands.size()) <= index) return std::nullopt;
   const auto& a = inst.operands[index];
@@ -179,7 +180,7 @@ class Flattener {
       fn_.instructions.push_back(std::move(inst));
       flow_.emplace_back();
       Flow& flow = flow_.back();
-      const std::string& op = syntax.opcode;
+      const std::string_view op = syntax.opcode;  // compared with literals: no strlen each time
       bool guarded = syntax.guard.has_value();
 
       if (auto slot = paramSlot(syntax, true)) {
@@ -247,7 +248,7 @@ class Flattener {
       for (size_t e = 0; e < src.elements.size() && e < dst.elements.size(); ++e) visit(src.elements[e], dst.elements[e]);
     };
     for (size_t o = 0; o < syntax.operands.size(); ++o) visit(syntax.operands[o], inst.operands[o]);
-    if (any || syntax.opcode != "brx") return;
+    if (any || std::string_view(syntax.opcode) != "brx") return;
     if (const ptx::BranchTargets* list = branchTargets(f, syntax)) {
       for (ptx::LabelId label : list->labels)
         if (InstId t = target(label); t >= 0) flow.targets.push_back(t);

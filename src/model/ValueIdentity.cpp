@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -24,6 +25,15 @@ bool isCommutative(std::string_view op) {
 
 bool isMove(std::string_view op) { return op == "mov" || op == "cvta" || op == "cvt"; }
 
+// `name(a,b)`, the two arguments in sorted order when `commutes`.
+std::string call(std::string_view name, std::string_view a, std::string_view b, bool commutes) {
+  if (commutes && b < a) std::swap(a, b);
+  std::string text;
+  text.reserve(name.size() + a.size() + b.size() + 3);
+  text.append(name).append("(").append(a).append(",").append(b).append(")");
+  return text;
+}
+
 constexpr int kMaxDepth = 24;
 
 // A key as a symbolic part plus a constant, so that `add %r, %p, 8` and
@@ -33,10 +43,19 @@ struct Affine {
   std::string_view symbolic;  // empty: a plain constant
   int64_t constant = 0;
   std::string text() const {
-    if (symbolic.empty()) return std::to_string(constant);
-    std::string text(symbolic);
-    if (constant != 0) text.append("+").append(std::to_string(constant));
+    std::string text;
+    appendTo(text);
     return text;
+  }
+  void appendTo(std::string& text) const {
+    char digits[24];
+    auto number = [&] { return std::string_view(digits, std::to_chars(digits, digits + sizeof digits, constant).ptr - digits); };
+    if (symbolic.empty()) {
+      text.append(number());
+      return;
+    }
+    text.append(symbolic);
+    if (constant != 0) text.append("+").append(number());
   }
 };
 
@@ -88,7 +107,16 @@ const std::vector<InstId>& ValueIdentity::definitions(ValueReg reg) const {
   return definitions_[reg];
 }
 
+bool ValueIdentity::isOnlyDefinitionBefore(const std::vector<InstId>& defs, InstId at) const {
+  return defs.size() == 1 && defs[0] != at && !fn_.instructions[defs[0]].guard && fn_.dominatesInst(defs[0], at);
+}
+
 const std::vector<InstId>& ValueIdentity::reachingDefinitions(ValueReg reg, InstId at) const {
+  // One unconditional definition that dominates the use (most registers:
+  // nvcc's PTX is nearly single-assignment) reaches it alone: the answer is
+  // the register's list of definitions itself, with nothing to memoize.
+  const auto& defs = definitions(reg);
+  if (at >= 0 && static_cast<size_t>(at) < fn_.instructions.size() && isOnlyDefinitionBefore(defs, at)) return defs;
   // Node-based map: a reference to a value survives later insertions.
   const uint64_t cacheKey = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
   if (auto cached = reachingCache_.find(cacheKey); cached != reachingCache_.end()) return cached->second;
@@ -101,25 +129,29 @@ std::vector<InstId> ValueIdentity::computeReaching(ValueReg reg, InstId at) cons
   if (defs.empty() || at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return found;
   // One unconditional definition that dominates the use: it is the nearest on
   // every path (nvcc's PTX is nearly single-assignment; no walk needed).
-  if (defs.size() == 1 && defs[0] != at && !fn_.instructions[defs[0]].guard && fn_.dominatesInst(defs[0], at)) {
+  if (isOnlyDefinitionBefore(defs, at)) {
     found.push_back(defs[0]);
     return found;
   }
-  auto writes = [&](InstId i) { return std::binary_search(defs.begin(), defs.end(), i); };
-  // Scans [first, last) downwards; true when an unconditional definition ends the path.
+  // Scans [first, last) downwards; true when an unconditional definition ends
+  // the path. The definitions are sorted: those in the range are found by one
+  // binary search, not one per instruction of the block.
   auto scan = [&](InstId last, InstId first) {
-    for (InstId i = last - 1; i >= first; --i)
-      if (writes(i)) {
-        found.push_back(i);
-        if (!fn_.instructions[i].guard) return true;
-      }
+    for (auto i = std::lower_bound(defs.begin(), defs.end(), last); i != defs.begin() && *(i - 1) >= first;) {
+      --i;
+      found.push_back(*i);
+      if (!fn_.instructions[*i].guard) return true;
+    }
     return false;
   };
   BlockId start = fn_.blockOf[at];
   if (start < 0) return found;
   if (!scan(at, fn_.blocks[start].first)) {
-    std::vector<char> seen(fn_.blocks.size(), 0);
-    std::vector<BlockId> work(fn_.blocks[start].predecessors.begin(), fn_.blocks[start].predecessors.end());
+    // The walk's buffers are kept between walks (cleared, not freed).
+    std::vector<char>& seen = walkSeen_;
+    std::vector<BlockId>& work = walkWork_;
+    seen.assign(fn_.blocks.size(), 0);
+    work.assign(fn_.blocks[start].predecessors.begin(), fn_.blocks[start].predecessors.end());
     while (!work.empty()) {
       BlockId b = work.back();
       work.pop_back();
@@ -142,6 +174,14 @@ std::string ValueIdentity::operandKey(InstId at, int operand) const {
   return keyOfOperand(ops[operand], at, 0);
 }
 
+std::string_view ValueIdentity::keyViewOfOperand(const ptx::Operand& op, InstId at, int depth,
+                                                 std::string& storage) const {
+  if (op.kind == Kind::Register) return keyOf(op.reg, at, depth);
+  if (op.kind == Kind::Special) return op.text;
+  storage = keyOfOperand(op, at, depth);
+  return storage;
+}
+
 std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int depth) const {
   switch (op.kind) {
     case Kind::Register: return keyOf(op.reg, at, depth);
@@ -151,10 +191,9 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
     case Kind::Float: return "f" + std::to_string(op.floatValue);
     case Kind::Address: {
       Affine base;
-      std::string baseKey;  // what base.symbolic views
+      std::string baseKey;  // what base.symbolic views (for a register: its memoized key)
       if (op.base.kind == Kind::Register) {
-        baseKey = keyOf(op.base.reg, at, depth);
-        base = parseKey(baseKey);
+        base = parseKey(keyOf(op.base.reg, at, depth));
       } else if (op.base.kind == Kind::Symbol) {
         baseKey = "sym:" + op.base.symbol;
         base.symbolic = baseKey;
@@ -162,22 +201,42 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
         base.constant = op.base.value;
       }
       base.constant = wrappingAdd(base.constant, op.offset);
-      return "[" + base.text() + "]";
+      std::string text;
+      text.reserve(base.symbolic.size() + 24);
+      text += '[';
+      base.appendTo(text);
+      text += ']';
+      return text;
     }
     default: return "?";
   }
 }
 
-std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
-  if (depth > kMaxDepth) return "reg" + std::to_string(reg) + "@" + std::to_string(at);
+const std::string& ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
+  static const std::string kNone;
+  const uint64_t use = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
+  if (depth > kMaxDepth) {
+    auto [name, added] = depthNames_.try_emplace(use);
+    if (added) name->second = "reg" + std::to_string(reg) + "@" + std::to_string(at);
+    return name->second;
+  }
   const std::vector<InstId>& defs = reachingDefinitions(reg, at);
-  if (defs.empty()) return "undef" + std::to_string(reg);
+  if (defs.empty()) {
+    auto [name, added] = undefinedNames_.try_emplace(reg);
+    if (added) name->second = "undef" + std::to_string(reg);
+    return name->second;
+  }
   // A merge of different values is named by the register and the definitions
   // that reach: two uses that see the same definitions see the same value.
-  auto phi = [&] {
-    std::string name = "phi@{" + std::to_string(reg);
-    for (InstId d : defs) name += ":" + std::to_string(d);
-    return name + "}";
+  auto phi = [&]() -> const std::string& {
+    auto [name, added] = phiNames_.try_emplace(use);
+    if (added) {
+      std::string& text = name->second;
+      text = "phi@{" + std::to_string(reg);
+      for (InstId d : defs) text.append(":").append(std::to_string(d));
+      text += "}";
+    }
+    return name->second;
   };
   const std::string* first = nullptr;
   for (InstId d : defs) {
@@ -186,7 +245,7 @@ std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
     if (!first || first->empty()) first = &k;
     else if (k != *first) return phi();
   }
-  return first ? *first : std::string();
+  return first ? *first : kNone;
 }
 
 const std::string& ValueIdentity::keyOfDefinition(InstId d, int depth) const {
@@ -204,7 +263,7 @@ const std::string& ValueIdentity::keyOfDefinition(InstId d, int depth) const {
 std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
   auto opaque = [d] { return "def@" + std::to_string(d); };
   const Inst& inst = fn_.instructions[d];
-  const std::string& op = inst.opcode();
+  const std::string_view op = inst.opcode();  // compared with literals: no strlen each time
   const auto& ops = inst.operands;
   if (isMove(op) && ops.size() >= 2) return keyOfOperand(ops[1], d, depth + 1);
   if (inst.effect.kind == EffectKind::Load) {
@@ -223,9 +282,18 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
   }
   if (inst.effect.kind != EffectKind::None) return std::string(toString(inst.effect.kind)) + "@" + std::to_string(d);
   if (ops.size() < 2) return opaque();
-  std::vector<std::string> args;
-  args.reserve(ops.size() - 1);
-  for (size_t i = 1; i < ops.size(); ++i) args.push_back(keyOfOperand(ops[i], d, depth + 1));
+  // The operands' keys as views: of memoized keys (registers, the common
+  // case, not copied) or of `storage`. Up to kInlineArguments of each live
+  // on the stack; both are sized once, so that views stay valid.
+  constexpr size_t kInlineArguments = 4;
+  const size_t count = ops.size() - 1;
+  std::array<std::string, kInlineArguments> inlineStorage;
+  std::array<std::string_view, kInlineArguments> inlineArgs;
+  std::vector<std::string> heapStorage(count > kInlineArguments ? count : 0);
+  std::vector<std::string_view> heapArgs(count > kInlineArguments ? count : 0);
+  std::string* storage = count > kInlineArguments ? heapStorage.data() : inlineStorage.data();
+  std::span<std::string_view> args(count > kInlineArguments ? heapArgs.data() : inlineArgs.data(), count);
+  for (size_t i = 1; i < ops.size(); ++i) args[i - 1] = keyViewOfOperand(ops[i], d, depth + 1, storage[i - 1]);
   if (op == "add" && args.size() == 2) {
     Affine a = parseKey(args[0]), b = parseKey(args[1]);
     if (a.symbolic.empty() || b.symbolic.empty()) {
@@ -238,31 +306,22 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
     if (b.symbolic.empty()) return Affine{a.symbolic, wrappingAdd(a.constant, wrappingNegate(b.constant))}.text();
   }
   if (op == "mad" && args.size() == 3) {
-    std::vector<std::string> product{args[0], args[1]};
-    std::sort(product.begin(), product.end());
     Affine c = parseKey(args[2]);
-    std::string symbolic = "mul(" + product[0] + "," + product[1] + ")";
-    if (!c.symbolic.empty()) {
-      std::vector<std::string> sum{symbolic, std::string(c.symbolic)};
-      std::sort(sum.begin(), sum.end());
-      symbolic = "add(" + sum[0] + "," + sum[1] + ")";
-    }
+    std::string symbolic = call("mul", args[0], args[1], true);
+    if (!c.symbolic.empty()) symbolic = call("add", symbolic, c.symbolic, true);
     return Affine{symbolic, c.constant}.text();
   }
   // x << c is x * 2^c: nvcc scales one index both ways for two uses of an address.
   if (op == "shl" && args.size() == 2) {
     Affine amount = parseKey(args[1]);
-    if (amount.symbolic.empty() && amount.constant >= 0 && amount.constant < 63) {
-      std::vector<std::string> product{args[0], std::to_string(int64_t(1) << amount.constant)};
-      std::sort(product.begin(), product.end());
-      return "mul(" + product[0] + "," + product[1] + ")";
-    }
+    if (amount.symbolic.empty() && amount.constant >= 0 && amount.constant < 63)
+      return call("mul", args[0], std::to_string(int64_t(1) << amount.constant), true);
   }
-  std::string name = op;
+  std::string name(op);
   if (inst.hasModifier("hi")) name += ".hi";
   if (op == "setp" || op == "set" || op == "selp" || op == "shr" || op == "div" || op == "rem" || op == "min" ||
       op == "max")
-    for (const auto& m : inst.syntax->modifiers) name += "." + m;  // comparison and signedness matter
+    for (const auto& m : inst.syntax->modifiers) name.append(".").append(m);  // comparison and signedness matter
   if (isCommutative(op)) std::sort(args.begin(), args.end());
   size_t length = name.size() + args.size() + 2;
   for (const auto& arg : args) length += arg.size();
@@ -313,7 +372,7 @@ const std::string& ValueIdentity::rootOfDefinition(InstId d, int depth) const {
 
 std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
   const Inst& inst = fn_.instructions[d];
-  const std::string& op = inst.opcode();
+  const std::string_view op = inst.opcode();  // compared with literals: no strlen each time
   const auto& ops = inst.operands;
   if (isMove(op) && ops.size() >= 2) {
     if (ops[1].kind == Kind::Register) return rootOf(ops[1].reg, d, depth + 1);
@@ -359,7 +418,7 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
 std::string ValueIdentity::parameterField(InstId load, int depth) const {
   const auto& address = fn_.instructions[load].operands[1];
   if (address.kind != Kind::Address || address.base.kind != Kind::Register) return {};
-  const std::string baseKey = keyOf(address.base.reg, load, depth + 1);
+  const std::string& baseKey = keyOf(address.base.reg, load, depth + 1);
   Affine base = parseKey(baseKey);
   const std::string param = parameterOf(load, depth);
   if (param.empty() || base.symbolic != "sym:" + param) return {};

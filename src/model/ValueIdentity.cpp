@@ -74,11 +74,15 @@ Affine parseKey(std::string_view key) {
   Affine a;
   if (key.empty()) return a;
   if (parseInteger(key, a.constant)) return a;
-  size_t plus = key.rfind('+');
+  // `symbolic+k`: the key ends in '+', an optional '-' and digits (then that
+  // '+' is the last one, with no ')' after it). Read from the end: keys run
+  // to hundreds of bytes, and most have no offset.
+  size_t digits = key.size();
+  while (digits > 0 && key[digits - 1] >= '0' && key[digits - 1] <= '9') --digits;
+  size_t plus = digits < key.size() && digits > 0 && key[digits - 1] == '-' ? digits - 1 : digits;
   int64_t offset = 0;
-  if (plus != std::string_view::npos && key.find(')', plus) == std::string_view::npos &&
-      parseInteger(key.substr(plus + 1), offset)) {
-    a.symbolic = key.substr(0, plus);
+  if (digits < key.size() && plus > 0 && key[plus - 1] == '+' && parseInteger(key.substr(plus), offset)) {
+    a.symbolic = key.substr(0, plus - 1);
     a.constant = offset;
     return a;
   }

@@ -42,6 +42,13 @@ constexpr std::array<bool, 256> makeNameChars() {
 }
 constexpr std::array<bool, 256> kNameChars = makeNameChars();
 bool isNameChar(char ch) { return kNameChars[static_cast<unsigned char>(ch)]; }
+// Name characters and '.', which continue an identifier (`ld.global.u32`).
+constexpr std::array<bool, 256> makeIdentifierChars() {
+  std::array<bool, 256> c = makeNameChars();
+  c['.'] = true;
+  return c;
+}
+constexpr std::array<bool, 256> kIdentifierChars = makeIdentifierChars();
 
 }  // namespace
 
@@ -104,23 +111,30 @@ void Lexer::skipBlockComment() {
 }
 
 void Lexer::skipTrivia() {
-  while (pos_ < text_.size()) {
-    char ch = text_[pos_];
+  // The position is kept in a local: stores to pos_ through `this` may alias
+  // the text's bytes (char reads alias anything), which costs a reload per byte.
+  const char* data = text_.data();
+  const size_t size = text_.size();
+  size_t p = pos_;
+  while (p < size) {
+    char ch = data[p];
     uint8_t cls = classOf(ch);
     if (cls == kSpace) {
-      ++pos_;
+      ++p;
     } else if (cls == kNewline) {
-      ++pos_;
+      ++p;
       ++line_;
-      lineStart_ = pos_;
-    } else if (ch == '/' && at(pos_ + 1) == '/') {
-      skipLineComment();
-    } else if (ch == '/' && at(pos_ + 1) == '*') {
-      skipBlockComment();
+      lineStart_ = p;
+    } else if (ch == '/' && p + 1 < size && (data[p + 1] == '/' || data[p + 1] == '*')) {
+      pos_ = p;
+      if (data[p + 1] == '/') skipLineComment();
+      else skipBlockComment();
+      p = pos_;
     } else {
-      return;
+      break;
     }
   }
+  pos_ = p;
 }
 
 Token Lexer::lex() {
@@ -140,15 +154,18 @@ Token Lexer::lex() {
 
   // A name continues through name characters, and (for identifiers) dots and
   // `::` between name parts.
+  // (In a local position, as in skipTrivia.)
   auto scanName = [&](bool allowDots) {
+    const std::array<bool, 256>& continues = allowDots ? kIdentifierChars : kNameChars;
+    const char* data = text_.data();
     const size_t size = text_.size();
-    while (pos_ < size) {
-      char c = text_[pos_];
-      if (isNameChar(c)) ++pos_;
-      else if (allowDots && c == '.') ++pos_;
-      else if (c == ':' && at(pos_ + 1) == ':' && isNameChar(at(pos_ + 2))) pos_ += 2;
+    size_t p = pos_;
+    for (;;) {
+      while (p < size && continues[static_cast<unsigned char>(data[p])]) ++p;
+      if (p + 2 < size && data[p] == ':' && data[p + 1] == ':' && isNameChar(data[p + 2])) p += 2;
       else break;
     }
+    pos_ = p;
   };
 
   if (cls == kLetter) {

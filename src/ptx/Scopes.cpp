@@ -49,8 +49,12 @@ RegisterId BlockScopes::lookupIn(const Scope& scope, std::string_view name) cons
   std::string_view prefix = name.substr(0, digits);
   int64_t number = 0;
   for (size_t i = digits; i < name.size(); ++i) number = number * 10 + (name[i] - '0');
-  for (const auto& range : scope.ranges)
-    if (range.prefix == prefix && number < range.count) return range.first + static_cast<RegisterId>(number);
+  const uint64_t packed = pack(prefix);
+  for (const auto& range : scope.ranges) {
+    if (range.prefix.size() != prefix.size() || range.packed != packed) continue;
+    if ((packed != 0 || range.prefix == prefix) && number < range.count)
+      return range.first + static_cast<RegisterId>(number);
+  }
   return -1;
 }
 
@@ -91,16 +95,17 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
     registers.reserve(std::max(needed, std::min(2 * registers.capacity(), needed + kMaxRangeSlack)));
   // Names built in place: `%r<5000>` is thousands of these per function.
   // The prefix stays in a buffer; each name is the buffer with its digits.
-  const std::string typeName(type);
   std::string name(prefix);
   for (int64_t i = 0; i < count; ++i) {
     char digits[24];
     auto [end, error] = std::to_chars(digits, digits + sizeof digits, i);
     name.resize(prefix.size());
     name.append(digits, end);
-    registers.push_back(Register{name, typeName});
+    Register& added = registers.emplace_back();
+    added.name.assign(name);
+    added.type.assign(type);
   }
-  scope.ranges.push_back(Range{prefix, count, first});
+  scope.ranges.push_back(Range{prefix, count, first, pack(prefix)});
   return {};
 }
 

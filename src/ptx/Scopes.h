@@ -70,7 +70,15 @@ class BlockScopes {
     std::string_view prefix;
     int64_t count = 0;
     RegisterId first = 0;
+    uint64_t packed = 0;  // the prefix's bytes when it has at most 8 (most do): one compare
   };
+  // Up to 8 bytes of `text` in one integer (zero-padded); 0 when longer.
+  static uint64_t pack(std::string_view text) {
+    if (text.size() > 8) return 0;
+    uint64_t packed = 0;
+    for (size_t i = 0; i < text.size(); ++i) packed |= uint64_t{static_cast<unsigned char>(text[i])} << (8 * i);
+    return packed;
+  }
   struct Scope {
     std::unordered_map<std::string_view, RegisterId> registers;
     // A bit per (length, last character) class of the names in `registers`:

@@ -23,6 +23,7 @@
 // `brx.idx index, list;` jumps to the labels of `list: .branchtargets ...`.
 // Without a list (not valid PTX, but seen in hand-written files) any label may
 // be a target, up to kMaxUnlistedTargets labels; more is a limit.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -122,6 +123,10 @@ class Flattener {
     if (own > limits_.maxInstructions) throw tooManyInstructions();
     fn_.instructions.reserve(own);
     flow_.reserve(own);
+    // The root's registers, as far as its body could use them (a hint: callees add more).
+    const size_t registers = std::min(fn_.function->registers.size(), 4 * own + 64);
+    fn_.registerNames.reserve(registers);
+    fn_.registerTypes.reserve(registers);
     stack_.push_back(fn_.function);
     copy(*fn_.function, -1, 0, {}, {});
     if (fn_.instructions.size() > limits_.maxInstructions) throw tooManyInstructions();

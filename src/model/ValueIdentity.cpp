@@ -25,6 +25,22 @@ bool isCommutative(std::string_view op) {
 
 bool isMove(std::string_view op) { return op == "mov" || op == "cvta" || op == "cvt"; }
 
+// `prefix` + `name`, then `+offset` unless it is 0: in one allocation.
+std::string named(std::string_view prefix, std::string_view name, int64_t offset = 0) {
+  char digits[24];
+  size_t length = offset ? static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, offset).ptr - digits) : 0;
+  std::string text;
+  text.reserve(prefix.size() + name.size() + 1 + length);
+  text.append(prefix).append(name);
+  if (offset) text.append("+").append(digits, length);
+  return text;
+}
+
+// `key` is "sym:" + `name`.
+bool isSymbolKey(std::string_view key, std::string_view name) {
+  return key.size() == name.size() + 4 && key.starts_with("sym:") && key.substr(4) == name;
+}
+
 // `name(a,b)`, the two arguments in sorted order when `commutes`.
 std::string call(std::string_view name, std::string_view a, std::string_view b, bool commutes) {
   if (commutes && b < a) std::swap(a, b);
@@ -191,7 +207,7 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
     case Kind::Register: return keyOf(op.reg, at, depth);
     case Kind::Special: return op.text;
     case Kind::Integer: return std::to_string(op.intValue);
-    case Kind::Symbol: return "sym:" + op.text;
+    case Kind::Symbol: return named("sym:", op.text);
     case Kind::Float: return "f" + std::to_string(op.floatValue);
     case Kind::Address: {
       Affine base;
@@ -199,7 +215,7 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
       if (op.base.kind == Kind::Register) {
         base = parseKey(keyOf(op.base.reg, at, depth));
       } else if (op.base.kind == Kind::Symbol) {
-        baseKey = "sym:" + op.base.symbol;
+        baseKey = named("sym:", op.base.symbol);
         base.symbolic = baseKey;
       } else {
         base.constant = op.base.value;
@@ -277,11 +293,17 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
         if (store.operands.size() >= 2) return keyOfOperand(store.operands[1], inst.boundStore, depth + 1);
       }
       if (ops.size() >= 2 && ops[1].kind == Kind::Address && ops[1].base.kind == Kind::Symbol)
-        return "param:" + ops[1].base.symbol + (ops[1].offset ? "+" + std::to_string(ops[1].offset) : "");
+        return named("param:", ops[1].base.symbol, ops[1].offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
     }
-    if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size())
-      return "load(" + keyOfOperand(ops[inst.effect.address], d, depth + 1) + ")";
+    if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size()) {
+      std::string storage;
+      std::string_view address = keyViewOfOperand(ops[inst.effect.address], d, depth + 1, storage);
+      std::string text;
+      text.reserve(address.size() + 6);
+      text.append("load(").append(address).append(")");
+      return text;
+    }
     return opaque();
   }
   if (inst.effect.kind != EffectKind::None) return std::string(toString(inst.effect.kind)) + "@" + std::to_string(d);
@@ -349,7 +371,7 @@ std::string ValueIdentity::addressKey(InstId at, int operand) const {
 
 std::string ValueIdentity::rootOfAddress(const ptx::Operand& address, InstId at, int depth) const {
   if (address.base.kind == Kind::Register) return rootOf(address.base.reg, at, depth);
-  if (address.base.kind == Kind::Symbol) return "sym:" + address.base.symbol;
+  if (address.base.kind == Kind::Symbol) return named("sym:", address.base.symbol);
   return {};
 }
 
@@ -380,7 +402,7 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
   const auto& ops = inst.operands;
   if (isMove(op) && ops.size() >= 2) {
     if (ops[1].kind == Kind::Register) return rootOf(ops[1].reg, d, depth + 1);
-    if (ops[1].kind == Kind::Symbol) return "sym:" + ops[1].text;
+    if (ops[1].kind == Kind::Symbol) return named("sym:", ops[1].text);
     return {};
   }
   if ((op == "add" || op == "sub") && ops.size() >= 3) {
@@ -388,7 +410,7 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
       if (ops[i].kind == Kind::Register) {
         if (std::string r = rootOf(ops[i].reg, d, depth + 1); !r.empty()) return r;
       } else if (ops[i].kind == Kind::Symbol) {
-        return "sym:" + ops[i].text;
+        return named("sym:", ops[i].text);
       }
     }
     return {};
@@ -404,10 +426,10 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
         return {};
       }
       if (address.base.kind == Kind::Symbol)
-        return "param:" + address.base.symbol + (address.offset ? "+" + std::to_string(address.offset) : "");
+        return named("param:", address.base.symbol, address.offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
       // An indexed field (`params.table[i]`): the parameter is the table.
-      if (std::string param = parameterOf(d, depth); !param.empty()) return "param:" + param;
+      if (std::string param = parameterOf(d, depth); !param.empty()) return named("param:", param);
       return {};
     }
     std::string table = rootOfAddress(address, d, depth + 1);
@@ -425,9 +447,9 @@ std::string ValueIdentity::parameterField(InstId load, int depth) const {
   const std::string& baseKey = keyOf(address.base.reg, load, depth + 1);
   Affine base = parseKey(baseKey);
   const std::string param = parameterOf(load, depth);
-  if (param.empty() || base.symbolic != "sym:" + param) return {};
+  if (param.empty() || !isSymbolKey(base.symbolic, param)) return {};
   const int64_t offset = wrappingAdd(base.constant, address.offset);
-  return "param:" + param + (offset ? "+" + std::to_string(offset) : "");
+  return named("param:", param, offset);
 }
 
 // The kernel parameter whose address an `ld.param [%rd + ...]` reads through
@@ -440,7 +462,7 @@ std::string ValueIdentity::parameterOf(InstId load, int depth) const {
     return {};
   const std::string root = rootOf(address.base.reg, load, depth + 1);
   for (const auto& p : fn_.function->params)
-    if (root == "sym:" + p.name) return p.name;
+    if (isSymbolKey(root, p.name)) return p.name;
   return {};
 }
 

@@ -194,7 +194,7 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   if (!((text[0] >= 'a' && text[0] <= 'z') || (text[0] >= 'A' && text[0] <= 'Z')))
     fail(opcode, "expected an opcode, found " + describe(opcode));
   size_t dot = text.find('.');
-  inst.opcode = std::string(text.substr(0, dot));
+  inst.opcode.assign(text.substr(0, dot));
   inst.modifiers.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '.')));
   while (dot != std::string_view::npos) {
     size_t end = text.find('.', dot + 1);

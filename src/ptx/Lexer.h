@@ -52,6 +52,10 @@ class Lexer {
 
   const Token& peek() const { return current_; }
   Token next();
+  // next() without the copy of the token it returns: the caller read peek().
+  void consume() {
+    if (current_.kind != TokenKind::End) current_ = lex();
+  }
 
   // Scans the rest of the current line, for directives whose syntax is
   // line-based (`.loc`, `.file`): true when a token other than End starts on

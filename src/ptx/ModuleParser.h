@@ -55,8 +55,10 @@ class ModuleParser {
 
   // Token helpers.
   const Token& peek() const { return lexer_.peek(); }
-  Token next() {
-    previous_ = lexer_.next();
+  // The token consumed (valid until the next call).
+  const Token& next() {
+    previous_ = lexer_.peek();
+    lexer_.consume();
     return previous_;
   }
   bool accept(char punct);

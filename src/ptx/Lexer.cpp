@@ -111,30 +111,23 @@ void Lexer::skipBlockComment() {
 }
 
 void Lexer::skipTrivia() {
-  // The position is kept in a local: stores to pos_ through `this` may alias
-  // the text's bytes (char reads alias anything), which costs a reload per byte.
-  const char* data = text_.data();
-  const size_t size = text_.size();
-  size_t p = pos_;
-  while (p < size) {
-    char ch = data[p];
+  while (pos_ < text_.size()) {
+    char ch = text_[pos_];
     uint8_t cls = classOf(ch);
     if (cls == kSpace) {
-      ++p;
+      ++pos_;
     } else if (cls == kNewline) {
-      ++p;
+      ++pos_;
       ++line_;
-      lineStart_ = p;
-    } else if (ch == '/' && p + 1 < size && (data[p + 1] == '/' || data[p + 1] == '*')) {
-      pos_ = p;
-      if (data[p + 1] == '/') skipLineComment();
-      else skipBlockComment();
-      p = pos_;
+      lineStart_ = pos_;
+    } else if (ch == '/' && at(pos_ + 1) == '/') {
+      skipLineComment();
+    } else if (ch == '/' && at(pos_ + 1) == '*') {
+      skipBlockComment();
     } else {
-      break;
+      return;
     }
   }
-  pos_ = p;
 }
 
 Token Lexer::lex() {
@@ -154,7 +147,7 @@ Token Lexer::lex() {
 
   // A name continues through name characters, and (for identifiers) dots and
   // `::` between name parts.
-  // (In a local position, as in skipTrivia.)
+  // (The position in a local: the compiler keeps it in a register.)
   auto scanName = [&](bool allowDots) {
     const std::array<bool, 256>& continues = allowDots ? kIdentifierChars : kNameChars;
     const char* data = text_.data();

@@ -77,6 +77,21 @@ void Lexer::fail(uint32_t offset, uint32_t line, uint32_t column, const std::str
   std::abort();
 }
 
+// The error paths of lex(), out of line: their strings would otherwise make
+// every call of lex() pay for a larger frame.
+void Lexer::failUnexpected(char ch, const Token& at) {
+  std::string shown;
+  unsigned char u = static_cast<unsigned char>(ch);
+  if (u >= 0x20 && u < 0x7f) shown = std::string("'") + ch + "'";
+  else {
+    static const char* hex = "0123456789abcdef";
+    shown = std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+  }
+  fail(at.offset, at.line, at.column, "unexpected character " + shown);
+}
+
+void Lexer::failUnterminatedString(const Token& at) { fail(at.offset, at.line, at.column, "unterminated string"); }
+
 void Lexer::advance(size_t n) {
   for (size_t i = 0; i < n && pos_ < text_.size(); ++i, ++pos_) {
     if (text_[pos_] == '\n') {
@@ -205,18 +220,11 @@ Token Lexer::lex() {
       if (text_[pos_] == '\\' && pos_ + 1 < text_.size() && text_[pos_ + 1] != '\n') ++pos_;
       ++pos_;
     }
-    if (pos_ >= text_.size() || text_[pos_] != '"') fail(t.offset, t.line, t.column, "unterminated string");
+    if (pos_ >= text_.size() || text_[pos_] != '"') failUnterminatedString(t);
     ++pos_;
     t.kind = TokenKind::String;
   } else {
-    std::string shown;
-    unsigned char u = static_cast<unsigned char>(ch);
-    if (u >= 0x20 && u < 0x7f) shown = std::string("'") + ch + "'";
-    else {
-      static const char* hex = "0123456789abcdef";
-      shown = std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
-    }
-    fail(t.offset, t.line, t.column, "unexpected character " + shown);
+    failUnexpected(ch, t);
   }
   t.text = text_.substr(start, pos_ - start);
   return t;

@@ -41,14 +41,19 @@ RegisterId BlockScopes::lookupIn(const Scope& scope, std::string_view name) cons
     if (it != scope.registers.end()) return it->second;
   }
   if (scope.ranges.empty()) return -1;
-  // Split "%r123" into "%r" and 123 (no leading zeros, so "%r01" is not %r1).
+  // Split "%r123" into "%r" and 123 (no leading zeros, so "%r01" is not %r1),
+  // reading the digits once, from the end.
   size_t digits = name.size();
-  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
-  if (digits == name.size() || name.size() - digits > 9) return -1;
+  int64_t number = 0, scale = 1;
+  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') {
+    if (name.size() - digits == 9) return -1;  // a tenth digit
+    number += (name[digits - 1] - '0') * scale;
+    scale *= 10;
+    --digits;
+  }
+  if (digits == name.size()) return -1;
   if (name[digits] == '0' && name.size() - digits > 1) return -1;
   std::string_view prefix = name.substr(0, digits);
-  int64_t number = 0;
-  for (size_t i = digits; i < name.size(); ++i) number = number * 10 + (name[i] - '0');
   const uint64_t packed = pack(prefix);
   for (const auto& range : scope.ranges) {
     if (range.prefix.size() != prefix.size() || range.packed != packed) continue;

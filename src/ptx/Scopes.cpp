@@ -100,14 +100,13 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
     registers.reserve(std::max(needed, std::min(2 * registers.capacity(), needed + kMaxRangeSlack)));
   // Names built in place: `%r<5000>` is thousands of these per function.
   // The prefix stays in a buffer; each name is the buffer with its digits.
-  std::string name(prefix);
+  std::string buffer(prefix);
+  buffer.resize(prefix.size() + 24);
+  char* digits = buffer.data() + prefix.size();
   for (int64_t i = 0; i < count; ++i) {
-    char digits[24];
-    auto [end, error] = std::to_chars(digits, digits + sizeof digits, i);
-    name.resize(prefix.size());
-    name.append(digits, end);
+    auto [end, error] = std::to_chars(digits, digits + 24, i);
     Register& added = registers.emplace_back();
-    added.name.assign(name);
+    added.name.assign(buffer.data(), static_cast<size_t>(end - buffer.data()));
     added.type.assign(type);
   }
   scope.ranges.push_back(Range{prefix, count, first, pack(prefix)});

@@ -23,11 +23,13 @@
 // `brx.idx index, list;` jumps to the labels of `list: .branchtargets ...`.
 // Without a list (not valid PTX, but seen in hand-written files) any label may
 // be a target, up to kMaxUnlistedTargets labels; more is a limit.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -71,7 +73,7 @@ using Slot = std::pair<std::string, int64_t>;  // param symbol + byte offset
 
 // The symbol + offset an ld.param / st.param addresses, if it is a plain symbol.
 std::optional<Slot> paramSlot(const ptx::Instruction& inst, bool isStore) {
-  if (inst.opcode != (isStore ? "st" : "ld") || !inst.hasModifier("param")) return std::nullopt;
+  if (std::string_view(inst.opcode) != (isStore ? "st" : "ld") || !inst.hasModifier("param")) return std::nullopt;
   int index = isStore ? 0 : 1;
   if (static_cast<int>(inst.operands.size()) <= index) return std::nullopt;
   const auto& a = inst.operands[index];
@@ -121,6 +123,10 @@ class Flattener {
     if (own > limits_.maxInstructions) throw tooManyInstructions();
     fn_.instructions.reserve(own);
     flow_.reserve(own);
+    // The root's registers, as far as its body could use them (a hint: callees add more).
+    const size_t registers = std::min(fn_.function->registers.size(), 4 * own + 64);
+    fn_.registerNames.reserve(registers);
+    fn_.registerTypes.reserve(registers);
     stack_.push_back(fn_.function);
     copy(*fn_.function, -1, 0, {}, {});
     if (fn_.instructions.size() > limits_.maxInstructions) throw tooManyInstructions();
@@ -179,7 +185,7 @@ class Flattener {
       fn_.instructions.push_back(std::move(inst));
       flow_.emplace_back();
       Flow& flow = flow_.back();
-      const std::string& op = syntax.opcode;
+      const std::string_view op = syntax.opcode;  // compared with literals: no strlen each time
       bool guarded = syntax.guard.has_value();
 
       if (auto slot = paramSlot(syntax, true)) {
@@ -247,7 +253,7 @@ class Flattener {
       for (size_t e = 0; e < src.elements.size() && e < dst.elements.size(); ++e) visit(src.elements[e], dst.elements[e]);
     };
     for (size_t o = 0; o < syntax.operands.size(); ++o) visit(syntax.operands[o], inst.operands[o]);
-    if (any || syntax.opcode != "brx") return;
+    if (any || std::string_view(syntax.opcode) != "brx") return;
     if (const ptx::BranchTargets* list = branchTargets(f, syntax)) {
       for (ptx::LabelId label : list->labels)
         if (InstId t = target(label); t >= 0) flow.targets.push_back(t);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -24,6 +25,31 @@ bool isCommutative(std::string_view op) {
 
 bool isMove(std::string_view op) { return op == "mov" || op == "cvta" || op == "cvt"; }
 
+// `prefix` + `name`, then `+offset` unless it is 0: in one allocation.
+std::string named(std::string_view prefix, std::string_view name, int64_t offset = 0) {
+  char digits[24];
+  size_t length = offset ? static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, offset).ptr - digits) : 0;
+  std::string text;
+  text.reserve(prefix.size() + name.size() + 1 + length);
+  text.append(prefix).append(name);
+  if (offset) text.append("+").append(digits, length);
+  return text;
+}
+
+// `key` is "sym:" + `name`.
+bool isSymbolKey(std::string_view key, std::string_view name) {
+  return key.size() == name.size() + 4 && key.starts_with("sym:") && key.substr(4) == name;
+}
+
+// `name(a,b)`, the two arguments in sorted order when `commutes`.
+std::string call(std::string_view name, std::string_view a, std::string_view b, bool commutes) {
+  if (commutes && b < a) std::swap(a, b);
+  std::string text;
+  text.reserve(name.size() + a.size() + b.size() + 3);
+  text.append(name).append("(").append(a).append(",").append(b).append(")");
+  return text;
+}
+
 constexpr int kMaxDepth = 24;
 
 // A key as a symbolic part plus a constant, so that `add %r, %p, 8` and
@@ -33,10 +59,19 @@ struct Affine {
   std::string_view symbolic;  // empty: a plain constant
   int64_t constant = 0;
   std::string text() const {
-    if (symbolic.empty()) return std::to_string(constant);
-    std::string text(symbolic);
-    if (constant != 0) text.append("+").append(std::to_string(constant));
+    std::string text;
+    appendTo(text);
     return text;
+  }
+  void appendTo(std::string& text) const {
+    char digits[24];
+    auto number = [&] { return std::string_view(digits, std::to_chars(digits, digits + sizeof digits, constant).ptr - digits); };
+    if (symbolic.empty()) {
+      text.append(number());
+      return;
+    }
+    text.append(symbolic);
+    if (constant != 0) text.append("+").append(number());
   }
 };
 
@@ -55,11 +90,15 @@ Affine parseKey(std::string_view key) {
   Affine a;
   if (key.empty()) return a;
   if (parseInteger(key, a.constant)) return a;
-  size_t plus = key.rfind('+');
+  // `symbolic+k`: the key ends in '+', an optional '-' and digits (then that
+  // '+' is the last one, with no ')' after it). Read from the end: keys run
+  // to hundreds of bytes, and most have no offset.
+  size_t digits = key.size();
+  while (digits > 0 && key[digits - 1] >= '0' && key[digits - 1] <= '9') --digits;
+  size_t plus = digits < key.size() && digits > 0 && key[digits - 1] == '-' ? digits - 1 : digits;
   int64_t offset = 0;
-  if (plus != std::string_view::npos && key.find(')', plus) == std::string_view::npos &&
-      parseInteger(key.substr(plus + 1), offset)) {
-    a.symbolic = key.substr(0, plus);
+  if (digits < key.size() && plus > 0 && key[plus - 1] == '+' && parseInteger(key.substr(plus), offset)) {
+    a.symbolic = key.substr(0, plus - 1);
     a.constant = offset;
     return a;
   }
@@ -88,7 +127,16 @@ const std::vector<InstId>& ValueIdentity::definitions(ValueReg reg) const {
   return definitions_[reg];
 }
 
+bool ValueIdentity::isOnlyDefinitionBefore(const std::vector<InstId>& defs, InstId at) const {
+  return defs.size() == 1 && defs[0] != at && !fn_.instructions[defs[0]].guard && fn_.dominatesInst(defs[0], at);
+}
+
 const std::vector<InstId>& ValueIdentity::reachingDefinitions(ValueReg reg, InstId at) const {
+  // One unconditional definition that dominates the use (most registers:
+  // nvcc's PTX is nearly single-assignment) reaches it alone: the answer is
+  // the register's list of definitions itself, with nothing to memoize.
+  const auto& defs = definitions(reg);
+  if (at >= 0 && static_cast<size_t>(at) < fn_.instructions.size() && isOnlyDefinitionBefore(defs, at)) return defs;
   // Node-based map: a reference to a value survives later insertions.
   const uint64_t cacheKey = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
   if (auto cached = reachingCache_.find(cacheKey); cached != reachingCache_.end()) return cached->second;
@@ -101,25 +149,29 @@ std::vector<InstId> ValueIdentity::computeReaching(ValueReg reg, InstId at) cons
   if (defs.empty() || at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return found;
   // One unconditional definition that dominates the use: it is the nearest on
   // every path (nvcc's PTX is nearly single-assignment; no walk needed).
-  if (defs.size() == 1 && defs[0] != at && !fn_.instructions[defs[0]].guard && fn_.dominatesInst(defs[0], at)) {
+  if (isOnlyDefinitionBefore(defs, at)) {
     found.push_back(defs[0]);
     return found;
   }
-  auto writes = [&](InstId i) { return std::binary_search(defs.begin(), defs.end(), i); };
-  // Scans [first, last) downwards; true when an unconditional definition ends the path.
+  // Scans [first, last) downwards; true when an unconditional definition ends
+  // the path. The definitions are sorted: those in the range are found by one
+  // binary search, not one per instruction of the block.
   auto scan = [&](InstId last, InstId first) {
-    for (InstId i = last - 1; i >= first; --i)
-      if (writes(i)) {
-        found.push_back(i);
-        if (!fn_.instructions[i].guard) return true;
-      }
+    for (auto i = std::lower_bound(defs.begin(), defs.end(), last); i != defs.begin() && *(i - 1) >= first;) {
+      --i;
+      found.push_back(*i);
+      if (!fn_.instructions[*i].guard) return true;
+    }
     return false;
   };
   BlockId start = fn_.blockOf[at];
   if (start < 0) return found;
   if (!scan(at, fn_.blocks[start].first)) {
-    std::vector<char> seen(fn_.blocks.size(), 0);
-    std::vector<BlockId> work(fn_.blocks[start].predecessors.begin(), fn_.blocks[start].predecessors.end());
+    // The walk's buffers are kept between walks (cleared, not freed).
+    std::vector<char>& seen = walkSeen_;
+    std::vector<BlockId>& work = walkWork_;
+    seen.assign(fn_.blocks.size(), 0);
+    work.assign(fn_.blocks[start].predecessors.begin(), fn_.blocks[start].predecessors.end());
     while (!work.empty()) {
       BlockId b = work.back();
       work.pop_back();
@@ -142,42 +194,69 @@ std::string ValueIdentity::operandKey(InstId at, int operand) const {
   return keyOfOperand(ops[operand], at, 0);
 }
 
+std::string_view ValueIdentity::keyViewOfOperand(const ptx::Operand& op, InstId at, int depth,
+                                                 std::string& storage) const {
+  if (op.kind == Kind::Register) return keyOf(op.reg, at, depth);
+  if (op.kind == Kind::Special) return op.text;
+  storage = keyOfOperand(op, at, depth);
+  return storage;
+}
+
 std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int depth) const {
   switch (op.kind) {
     case Kind::Register: return keyOf(op.reg, at, depth);
     case Kind::Special: return op.text;
     case Kind::Integer: return std::to_string(op.intValue);
-    case Kind::Symbol: return "sym:" + op.text;
+    case Kind::Symbol: return named("sym:", op.text);
     case Kind::Float: return "f" + std::to_string(op.floatValue);
     case Kind::Address: {
       Affine base;
-      std::string baseKey;  // what base.symbolic views
+      std::string baseKey;  // what base.symbolic views (for a register: its memoized key)
       if (op.base.kind == Kind::Register) {
-        baseKey = keyOf(op.base.reg, at, depth);
-        base = parseKey(baseKey);
+        base = parseKey(keyOf(op.base.reg, at, depth));
       } else if (op.base.kind == Kind::Symbol) {
-        baseKey = "sym:" + op.base.symbol;
+        baseKey = named("sym:", op.base.symbol);
         base.symbolic = baseKey;
       } else {
         base.constant = op.base.value;
       }
       base.constant = wrappingAdd(base.constant, op.offset);
-      return "[" + base.text() + "]";
+      std::string text;
+      text.reserve(base.symbolic.size() + 24);
+      text += '[';
+      base.appendTo(text);
+      text += ']';
+      return text;
     }
     default: return "?";
   }
 }
 
-std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
-  if (depth > kMaxDepth) return "reg" + std::to_string(reg) + "@" + std::to_string(at);
+const std::string& ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
+  static const std::string kNone;
+  const uint64_t use = (uint64_t(uint32_t(reg)) << 32) | uint32_t(at);
+  if (depth > kMaxDepth) {
+    auto [name, added] = depthNames_.try_emplace(use);
+    if (added) name->second = "reg" + std::to_string(reg) + "@" + std::to_string(at);
+    return name->second;
+  }
   const std::vector<InstId>& defs = reachingDefinitions(reg, at);
-  if (defs.empty()) return "undef" + std::to_string(reg);
+  if (defs.empty()) {
+    auto [name, added] = undefinedNames_.try_emplace(reg);
+    if (added) name->second = "undef" + std::to_string(reg);
+    return name->second;
+  }
   // A merge of different values is named by the register and the definitions
   // that reach: two uses that see the same definitions see the same value.
-  auto phi = [&] {
-    std::string name = "phi@{" + std::to_string(reg);
-    for (InstId d : defs) name += ":" + std::to_string(d);
-    return name + "}";
+  auto phi = [&]() -> const std::string& {
+    auto [name, added] = phiNames_.try_emplace(use);
+    if (added) {
+      std::string& text = name->second;
+      text = "phi@{" + std::to_string(reg);
+      for (InstId d : defs) text.append(":").append(std::to_string(d));
+      text += "}";
+    }
+    return name->second;
   };
   const std::string* first = nullptr;
   for (InstId d : defs) {
@@ -186,7 +265,7 @@ std::string ValueIdentity::keyOf(ValueReg reg, InstId at, int depth) const {
     if (!first || first->empty()) first = &k;
     else if (k != *first) return phi();
   }
-  return first ? *first : std::string();
+  return first ? *first : kNone;
 }
 
 const std::string& ValueIdentity::keyOfDefinition(InstId d, int depth) const {
@@ -204,7 +283,7 @@ const std::string& ValueIdentity::keyOfDefinition(InstId d, int depth) const {
 std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
   auto opaque = [d] { return "def@" + std::to_string(d); };
   const Inst& inst = fn_.instructions[d];
-  const std::string& op = inst.opcode();
+  const std::string_view op = inst.opcode();  // compared with literals: no strlen each time
   const auto& ops = inst.operands;
   if (isMove(op) && ops.size() >= 2) return keyOfOperand(ops[1], d, depth + 1);
   if (inst.effect.kind == EffectKind::Load) {
@@ -214,18 +293,33 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
         if (store.operands.size() >= 2) return keyOfOperand(store.operands[1], inst.boundStore, depth + 1);
       }
       if (ops.size() >= 2 && ops[1].kind == Kind::Address && ops[1].base.kind == Kind::Symbol)
-        return "param:" + ops[1].base.symbol + (ops[1].offset ? "+" + std::to_string(ops[1].offset) : "");
+        return named("param:", ops[1].base.symbol, ops[1].offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
     }
-    if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size())
-      return "load(" + keyOfOperand(ops[inst.effect.address], d, depth + 1) + ")";
+    if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size()) {
+      std::string storage;
+      std::string_view address = keyViewOfOperand(ops[inst.effect.address], d, depth + 1, storage);
+      std::string text;
+      text.reserve(address.size() + 6);
+      text.append("load(").append(address).append(")");
+      return text;
+    }
     return opaque();
   }
   if (inst.effect.kind != EffectKind::None) return std::string(toString(inst.effect.kind)) + "@" + std::to_string(d);
   if (ops.size() < 2) return opaque();
-  std::vector<std::string> args;
-  args.reserve(ops.size() - 1);
-  for (size_t i = 1; i < ops.size(); ++i) args.push_back(keyOfOperand(ops[i], d, depth + 1));
+  // The operands' keys as views: of memoized keys (registers, the common
+  // case, not copied) or of `storage`. Up to kInlineArguments of each live
+  // on the stack; both are sized once, so that views stay valid.
+  constexpr size_t kInlineArguments = 4;
+  const size_t count = ops.size() - 1;
+  std::array<std::string, kInlineArguments> inlineStorage;
+  std::array<std::string_view, kInlineArguments> inlineArgs;
+  std::vector<std::string> heapStorage(count > kInlineArguments ? count : 0);
+  std::vector<std::string_view> heapArgs(count > kInlineArguments ? count : 0);
+  std::string* storage = count > kInlineArguments ? heapStorage.data() : inlineStorage.data();
+  std::span<std::string_view> args(count > kInlineArguments ? heapArgs.data() : inlineArgs.data(), count);
+  for (size_t i = 1; i < ops.size(); ++i) args[i - 1] = keyViewOfOperand(ops[i], d, depth + 1, storage[i - 1]);
   if (op == "add" && args.size() == 2) {
     Affine a = parseKey(args[0]), b = parseKey(args[1]);
     if (a.symbolic.empty() || b.symbolic.empty()) {
@@ -238,31 +332,22 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
     if (b.symbolic.empty()) return Affine{a.symbolic, wrappingAdd(a.constant, wrappingNegate(b.constant))}.text();
   }
   if (op == "mad" && args.size() == 3) {
-    std::vector<std::string> product{args[0], args[1]};
-    std::sort(product.begin(), product.end());
     Affine c = parseKey(args[2]);
-    std::string symbolic = "mul(" + product[0] + "," + product[1] + ")";
-    if (!c.symbolic.empty()) {
-      std::vector<std::string> sum{symbolic, std::string(c.symbolic)};
-      std::sort(sum.begin(), sum.end());
-      symbolic = "add(" + sum[0] + "," + sum[1] + ")";
-    }
+    std::string symbolic = call("mul", args[0], args[1], true);
+    if (!c.symbolic.empty()) symbolic = call("add", symbolic, c.symbolic, true);
     return Affine{symbolic, c.constant}.text();
   }
   // x << c is x * 2^c: nvcc scales one index both ways for two uses of an address.
   if (op == "shl" && args.size() == 2) {
     Affine amount = parseKey(args[1]);
-    if (amount.symbolic.empty() && amount.constant >= 0 && amount.constant < 63) {
-      std::vector<std::string> product{args[0], std::to_string(int64_t(1) << amount.constant)};
-      std::sort(product.begin(), product.end());
-      return "mul(" + product[0] + "," + product[1] + ")";
-    }
+    if (amount.symbolic.empty() && amount.constant >= 0 && amount.constant < 63)
+      return call("mul", args[0], std::to_string(int64_t(1) << amount.constant), true);
   }
-  std::string name = op;
+  std::string name(op);
   if (inst.hasModifier("hi")) name += ".hi";
   if (op == "setp" || op == "set" || op == "selp" || op == "shr" || op == "div" || op == "rem" || op == "min" ||
       op == "max")
-    for (const auto& m : inst.syntax->modifiers) name += "." + m;  // comparison and signedness matter
+    for (const auto& m : inst.syntax->modifiers) name.append(".").append(m);  // comparison and signedness matter
   if (isCommutative(op)) std::sort(args.begin(), args.end());
   size_t length = name.size() + args.size() + 2;
   for (const auto& arg : args) length += arg.size();
@@ -286,7 +371,7 @@ std::string ValueIdentity::addressKey(InstId at, int operand) const {
 
 std::string ValueIdentity::rootOfAddress(const ptx::Operand& address, InstId at, int depth) const {
   if (address.base.kind == Kind::Register) return rootOf(address.base.reg, at, depth);
-  if (address.base.kind == Kind::Symbol) return "sym:" + address.base.symbol;
+  if (address.base.kind == Kind::Symbol) return named("sym:", address.base.symbol);
   return {};
 }
 
@@ -313,11 +398,11 @@ const std::string& ValueIdentity::rootOfDefinition(InstId d, int depth) const {
 
 std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
   const Inst& inst = fn_.instructions[d];
-  const std::string& op = inst.opcode();
+  const std::string_view op = inst.opcode();  // compared with literals: no strlen each time
   const auto& ops = inst.operands;
   if (isMove(op) && ops.size() >= 2) {
     if (ops[1].kind == Kind::Register) return rootOf(ops[1].reg, d, depth + 1);
-    if (ops[1].kind == Kind::Symbol) return "sym:" + ops[1].text;
+    if (ops[1].kind == Kind::Symbol) return named("sym:", ops[1].text);
     return {};
   }
   if ((op == "add" || op == "sub") && ops.size() >= 3) {
@@ -325,7 +410,7 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
       if (ops[i].kind == Kind::Register) {
         if (std::string r = rootOf(ops[i].reg, d, depth + 1); !r.empty()) return r;
       } else if (ops[i].kind == Kind::Symbol) {
-        return "sym:" + ops[i].text;
+        return named("sym:", ops[i].text);
       }
     }
     return {};
@@ -341,10 +426,10 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
         return {};
       }
       if (address.base.kind == Kind::Symbol)
-        return "param:" + address.base.symbol + (address.offset ? "+" + std::to_string(address.offset) : "");
+        return named("param:", address.base.symbol, address.offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
       // An indexed field (`params.table[i]`): the parameter is the table.
-      if (std::string param = parameterOf(d, depth); !param.empty()) return "param:" + param;
+      if (std::string param = parameterOf(d, depth); !param.empty()) return named("param:", param);
       return {};
     }
     std::string table = rootOfAddress(address, d, depth + 1);
@@ -359,12 +444,12 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
 std::string ValueIdentity::parameterField(InstId load, int depth) const {
   const auto& address = fn_.instructions[load].operands[1];
   if (address.kind != Kind::Address || address.base.kind != Kind::Register) return {};
-  const std::string baseKey = keyOf(address.base.reg, load, depth + 1);
+  const std::string& baseKey = keyOf(address.base.reg, load, depth + 1);
   Affine base = parseKey(baseKey);
   const std::string param = parameterOf(load, depth);
-  if (param.empty() || base.symbolic != "sym:" + param) return {};
+  if (param.empty() || !isSymbolKey(base.symbolic, param)) return {};
   const int64_t offset = wrappingAdd(base.constant, address.offset);
-  return "param:" + param + (offset ? "+" + std::to_string(offset) : "");
+  return named("param:", param, offset);
 }
 
 // The kernel parameter whose address an `ld.param [%rd + ...]` reads through
@@ -377,7 +462,7 @@ std::string ValueIdentity::parameterOf(InstId load, int depth) const {
     return {};
   const std::string root = rootOf(address.base.reg, load, depth + 1);
   for (const auto& p : fn_.function->params)
-    if (root == "sym:" + p.name) return p.name;
+    if (isSymbolKey(root, p.name)) return p.name;
   return {};
 }
 

@@ -71,14 +71,19 @@ class ValueIdentity {
   int32_t identity(InstId at, int operand) const;
 
  private:
-  std::string keyOf(ValueReg reg, InstId at, int depth) const;
+  // Memoized (the reference stays valid as long as this object).
+  const std::string& keyOf(ValueReg reg, InstId at, int depth) const;
   // Both memoized: the references stay valid as long as this object.
   const std::string& keyOfDefinition(InstId definition, int depth) const;
   std::string computeKeyOfDefinition(InstId definition, int depth) const;
   const std::string& rootOfDefinition(InstId definition, int depth) const;
   std::string computeRootOfDefinition(InstId definition, int depth) const;
   std::vector<InstId> computeReaching(ValueReg reg, InstId at) const;
+  // `defs` is one unconditional definition that dominates `at`.
+  bool isOnlyDefinitionBefore(const std::vector<InstId>& defs, InstId at) const;
   std::string keyOfOperand(const ptx::Operand& op, InstId at, int depth) const;
+  // keyOfOperand as a view: of a memoized key, or of `storage`, which holds it.
+  std::string_view keyViewOfOperand(const ptx::Operand& op, InstId at, int depth, std::string& storage) const;
   std::string rootOf(ValueReg reg, InstId at, int depth) const;
   std::string rootOfAddress(const ptx::Operand& address, InstId at, int depth) const;
   std::string parameterField(InstId load, int depth) const;
@@ -94,9 +99,16 @@ class ValueIdentity {
   // is a loop-carried cycle.
   mutable std::unordered_map<uint64_t, std::vector<InstId>> reachingCache_;
   mutable std::unordered_map<InstId, std::string> keyCache_, rootCache_, cycleNames_;
+  // keyOf's names of merges and depth-limited walks, by use (reg << 32 | at),
+  // and of registers without definitions: memoized so keyOf hands out references.
+  mutable std::unordered_map<uint64_t, std::string> phiNames_, depthNames_;
+  mutable std::unordered_map<ValueReg, std::string> undefinedNames_;
   // Per instruction: its key (bit 0) or root (bit 1) is being built.
   mutable std::vector<uint8_t> inProgress_;
   mutable std::unordered_map<std::string, int32_t> interned_;
+  // computeReaching's work list and visited blocks, reused between walks.
+  mutable std::vector<char> walkSeen_;
+  mutable std::vector<BlockId> walkWork_;
 };
 
 }  // namespace fenceline::model::detail

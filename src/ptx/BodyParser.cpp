@@ -179,7 +179,9 @@ void ModuleParser::parseLabelOrDeclaration(Function& function, BlockScopes& scop
 }
 
 void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std::optional<Token> opcodeRead) {
-  Instruction inst;
+  // Built where it stays (a parse error discards the whole function).
+  const int32_t index = static_cast<int32_t>(function.instructions.size());
+  Instruction& inst = function.instructions.emplace_back();
   if (!opcodeRead && accept('@')) {
     bool negated = accept('!');
     Token reg = expectIdentifier("a predicate register after '@'");
@@ -192,7 +194,7 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   if (!((text[0] >= 'a' && text[0] <= 'z') || (text[0] >= 'A' && text[0] <= 'Z')))
     fail(opcode, "expected an opcode, found " + describe(opcode));
   size_t dot = text.find('.');
-  inst.opcode = std::string(text.substr(0, dot));
+  inst.opcode.assign(text.substr(0, dot));
   inst.modifiers.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '.')));
   while (dot != std::string_view::npos) {
     size_t end = text.find('.', dot + 1);
@@ -216,9 +218,8 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   inst.location = currentLocation_;
   inst.inInlineAsm = opcode.inInlineAsm;
 
-  int32_t index = static_cast<int32_t>(function.instructions.size());
   std::vector<BlockScopes::LabelUse> labelUses;
-  // Operands are collected in a vector kept across instructions, then moved
+  // Operands are parsed into a vector kept across instructions, then moved
   // into one allocation of the exact size: a 100 MB file keeps millions of
   // these for the whole run, and growing each by push_back reallocates.
   std::vector<Operand>& operands = operandScratch_;
@@ -226,7 +227,8 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   if (!peek().is(';')) {
     do {
       Token at = peek();
-      const Operand& op = operands.emplace_back(parseOperand(function, scopes, inst, 0));
+      Operand& op = operands.emplace_back();
+      parseOperand(op, function, scopes, inst, 0);
       if (op.kind == Operand::Kind::Label)
         labelUses.push_back(BlockScopes::LabelUse{at.text, index, static_cast<int32_t>(operands.size() - 1),
                                                   at.offset, TextPos{at.line, at.column}});
@@ -234,15 +236,12 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   }
   expect(';', "at the end of the instruction");
   inst.operands.assign(std::make_move_iterator(operands.begin()), std::make_move_iterator(operands.end()));
-  operands.clear();
   inst.modifiers.shrink_to_fit();
-  function.instructions.push_back(std::move(inst));
   for (const auto& use : labelUses) scopes.useLabel(use);
 }
 
-Operand ModuleParser::parseNumber(bool negative) {
+void ModuleParser::parseNumber(Operand& op, bool negative) {
   Token t = next();
-  Operand op;
   if (t.kind == TokenKind::Integer) {
     op.kind = Operand::Kind::Integer;
     int64_t v = integerValue(t);
@@ -252,21 +251,19 @@ Operand ModuleParser::parseNumber(bool negative) {
     double v = floatValue(t);
     op.floatValue = negative ? -v : v;
   }
-  return op;
 }
 
-Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Instruction& inst, const Token& name) {
-  Operand op;
+void ModuleParser::parseNameOperand(Operand& op, BlockScopes& scopes, const Instruction& inst, const Token& name) {
   if (name.text == "_") {
     op.kind = Operand::Kind::Sink;
-    return op;
+    return;
   }
   RegisterId id = scopes.lookupRegister(name.text);
   if (id >= 0) {
     op.kind = Operand::Kind::Register;
     op.reg = id;
-    op.text = std::string(name.text);
-    return op;
+    op.text.assign(name.text);
+    return;
   }
   // A component of a vector register (`.reg .v4 .f32 %v;` ... `%v.x`).
   if (size_t dot = name.text.find('.'); dot != std::string_view::npos) {
@@ -274,22 +271,22 @@ Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Ins
     if (base >= 0) {
       op.kind = Operand::Kind::Register;
       op.reg = base;
-      op.text = std::string(name.text);
-      return op;
+      op.text.assign(name.text);
+      return;
     }
   }
   if (name.text[0] == '%') {
     if (!isSpecialRegister(name.text)) fail(name, "undefined register '" + std::string(name.text) + "'");
     op.kind = Operand::Kind::Special;
-    op.text = std::string(name.text);
-    return op;
+    op.text.assign(name.text);
+    return;
   }
   if (name.text.find('.') != std::string_view::npos)
     fail(name, "unexpected '.' in operand " + describe(name));
-  op.text = std::string(name.text);
+  op.text.assign(name.text);
   if (takesLabel(inst.opcode)) {
     op.kind = Operand::Kind::Label;  // resolved when its block closes
-    return op;
+    return;
   }
   if (!isKnownSymbol(name.text)) {
     // A predefined constant is an integer operand that keeps its name.
@@ -297,7 +294,7 @@ Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Ins
     if (!constant) fail(name, "undefined symbol '" + std::string(name.text) + "'");
     op.kind = Operand::Kind::Integer;
     op.intValue = constant->value;
-    return op;
+    return;
   }
   op.kind = Operand::Kind::Symbol;
   // `sym+4` / `sym-4` (mov of a variable's address plus an offset).
@@ -306,12 +303,10 @@ Operand ModuleParser::parseNameOperand(Function&, BlockScopes& scopes, const Ins
     int64_t v = expectInteger("an offset");
     op.offset = minus ? static_cast<int64_t>(0 - static_cast<uint64_t>(v)) : v;
   }
-  return op;
 }
 
-Operand ModuleParser::parseAddress(Function& function, BlockScopes& scopes, const Instruction& inst, int depth) {
+void ModuleParser::parseAddress(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst, int depth) {
   Token open = next();  // '['
-  Operand op;
   op.kind = Operand::Kind::Address;
   const Token& b = peek();
   if (b.kind == TokenKind::Identifier) {
@@ -325,9 +320,9 @@ Operand ModuleParser::parseAddress(Function& function, BlockScopes& scopes, cons
     } else {
       if (!isKnownSymbol(name.text)) fail(name, "undefined symbol '" + std::string(name.text) + "'");
       op.base.kind = Operand::Kind::Symbol;
-      op.base.symbol = std::string(name.text);
+      op.base.symbol.assign(name.text);
     }
-    op.text = std::string(name.text);
+    op.text.assign(name.text);
   } else if (b.kind == TokenKind::Integer) {
     op.base.kind = Operand::Kind::Integer;
     op.base.value = integerValue(next());
@@ -344,46 +339,46 @@ Operand ModuleParser::parseAddress(Function& function, BlockScopes& scopes, cons
   // [tensorMap, {c0, c1}] and similar: further elements.
   // The coordinates of a vector are the address's elements, flattened.
   while (accept(',')) {
-    Operand element = parseOperand(function, scopes, inst, depth + 1);
+    Operand& element = op.elements.emplace_back();
+    parseOperand(element, function, scopes, inst, depth + 1);
     if (element.kind == Operand::Kind::Vector) {
-      for (auto& e : element.elements) op.elements.push_back(std::move(e));
-    } else {
-      op.elements.push_back(std::move(element));
+      std::vector<Operand> coordinates = std::move(element.elements);
+      op.elements.pop_back();
+      for (auto& e : coordinates) op.elements.push_back(std::move(e));
     }
   }
   if (!peek().is(']')) fail(peek(), "expected ']' to close the address opened at line " + std::to_string(open.line) +
                                         ", found " + describe(peek()));
   next();
-  return op;
 }
 
-Operand ModuleParser::parseOperand(Function& function, BlockScopes& scopes, const Instruction& inst, int depth) {
+void ModuleParser::parseOperand(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst,
+                                int depth) {
   if (depth > 8) fail(peek(), "operand nested too deeply");
   const Token& t = peek();
-  Operand op;
   if (t.is('!')) {
     next();
     Token name = expectIdentifier("a predicate after '!'");
-    op = parseNameOperand(function, scopes, inst, name);
+    parseNameOperand(op, scopes, inst, name);
     op.negated = true;
   } else if (t.is('-')) {
     next();
     if (peek().kind != TokenKind::Integer && peek().kind != TokenKind::Float)
       fail(peek(), "expected a number after '-', found " + describe(peek()));
-    op = parseNumber(true);
+    parseNumber(op, true);
   } else if (t.kind == TokenKind::Integer || t.kind == TokenKind::Float) {
-    op = parseNumber(false);
+    parseNumber(op, false);
   } else if (t.kind == TokenKind::Identifier) {
     Token name = next();
-    op = parseNameOperand(function, scopes, inst, name);
+    parseNameOperand(op, scopes, inst, name);
   } else if (t.is('[')) {
-    op = parseAddress(function, scopes, inst, depth);
+    parseAddress(op, function, scopes, inst, depth);
   } else if (t.is('{') || t.is('(')) {
     char close = t.is('{') ? '}' : ')';
     op.kind = t.is('{') ? Operand::Kind::Vector : Operand::Kind::ParamList;
     next();
     if (!accept(close)) {
-      do op.elements.push_back(parseOperand(function, scopes, inst, depth + 1));
+      do parseOperand(op.elements.emplace_back(), function, scopes, inst, depth + 1);
       while (accept(','));
       expect(close, op.kind == Operand::Kind::Vector ? "to close the vector operand" : "to close the parameter list");
     }
@@ -393,14 +388,14 @@ Operand ModuleParser::parseOperand(Function& function, BlockScopes& scopes, cons
   // setp/shfl write a predicate pair: %p|%q.
   if (peek().is('|')) {
     next();
-    Operand pair;
-    pair.kind = Operand::Kind::PredicatePair;
-    pair.elements.push_back(std::move(op));
+    Operand first = std::move(op);
+    op = Operand{};
+    op.kind = Operand::Kind::PredicatePair;
+    op.elements.reserve(2);
+    op.elements.push_back(std::move(first));
     Token second = expectIdentifier("a predicate after '|'");
-    pair.elements.push_back(parseNameOperand(function, scopes, inst, second));
-    return pair;
+    parseNameOperand(op.elements.emplace_back(), scopes, inst, second);
   }
-  return op;
 }
 
 // `.loc F L C[, function_name LABEL[+imm]][, inlined_at F2 L2 C2]` (see DebugInfo.h).

@@ -42,7 +42,7 @@ uint64_t LocationTable::position(int32_t file, uint32_t line, uint32_t column) {
 }
 
 size_t LocationTable::KeyHash::operator()(const Key& k) const {
-  size_t h = std::hash<std::string>()(k.function);
+  size_t h = std::hash<std::string_view>()(k.function);
   h ^= position(k.file, k.line, k.column) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   h ^= static_cast<size_t>(k.inlinedAt) * 0x9e3779b97f4a7c15ull;
   return h;
@@ -56,7 +56,8 @@ LocationId LocationTable::intern(Key key) {
   loc.file = key.file;
   loc.line = key.line;
   loc.column = key.column;
-  loc.function = strings_ && !key.function.empty() ? nameOf(key.function) : key.function;
+  if (strings_ && !key.function.empty()) loc.function = nameOf(key.function);
+  else loc.function.assign(key.function);
   loc.inlinedAt = key.inlinedAt;
   locations_.push_back(std::move(loc));
   interned_.emplace(std::move(key), id);
@@ -80,16 +81,16 @@ LocationId LocationTable::inlined(int32_t file, uint32_t line, uint32_t column, 
     else
       parent = intern(Key{atFile, atLine, atColumn, kNoLocation, {}});
   }
-  LocationId id = intern(Key{file, line, column, parent, std::string(functionLabel)});
+  LocationId id = intern(Key{file, line, column, parent, functionLabel});
   lastAtPosition_[position(file, line, column)] = id;
   return id;
 }
 
-const std::string& LocationTable::nameOf(const std::string& label) {
+const std::string& LocationTable::nameOf(std::string_view label) {
   auto it = names_.find(label);
   if (it == names_.end()) {
     const std::string* raw = strings_->find(label);
-    it = names_.emplace(label, raw ? *raw : std::string()).first;
+    it = names_.emplace(std::string(label), raw ? *raw : std::string()).first;
   }
   return it->second;
 }

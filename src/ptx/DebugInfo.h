@@ -56,7 +56,8 @@ class LocationTable {
 
   // `.loc F L C`
   LocationId plain(int32_t file, uint32_t line, uint32_t column);
-  // `.loc F L C, function_name LABEL[, inlined_at F2 L2 C2]`
+  // `.loc F L C, function_name LABEL[, inlined_at F2 L2 C2]`; `functionLabel`
+  // must stay valid as long as the table (a view into the PTX text).
   LocationId inlined(int32_t file, uint32_t line, uint32_t column, std::string_view functionLabel,
                      bool hasInlinedAt, int32_t atFile, uint32_t atLine, uint32_t atColumn);
 
@@ -74,7 +75,7 @@ class LocationTable {
     uint32_t line;
     uint32_t column;
     LocationId inlinedAt;
-    std::string function;
+    std::string_view function;  // the label as written: a view into the PTX text, which outlives the table
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
@@ -83,13 +84,17 @@ class LocationTable {
   static uint64_t position(int32_t file, uint32_t line, uint32_t column);
   LocationId intern(Key key);
   // The name under a .debug_str label (once resolveNames was called).
-  const std::string& nameOf(const std::string& label);
+  const std::string& nameOf(std::string_view label);
 
   std::vector<Location>& locations_;
   std::unordered_map<Key, LocationId, KeyHash> interned_;
   std::unordered_map<uint64_t, LocationId> lastAtPosition_;
   const DebugStrings* strings_ = nullptr;
-  std::unordered_map<std::string, std::string> names_;  // by label
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, std::string, NameHash, std::equal_to<>> names_;  // by label
 };
 
 }  // namespace fenceline::ptx

@@ -324,6 +324,43 @@ std::optional<LocLine> scanLocLine(std::string_view text, size_t at) {
   return loc;
 }
 
+std::optional<ScanPosition> scanIntegerList(std::string_view text, ScanPosition at, std::vector<int64_t>& values) {
+  constexpr size_t kMaxDigits = 18;  // below 2^63: what the lexer's integers hold as they are
+  ScanPosition p = at;
+  const size_t size = text.size();
+  const size_t first = values.size();
+  auto giveUp = [&] {
+    values.resize(first);
+    return std::nullopt;
+  };
+  size_t i = at.offset;
+  auto skipSpace = [&] {
+    while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
+      if (text[i] == '\n') ++p.line, p.lineStart = i + 1;
+      ++i;
+    }
+  };
+  for (;;) {
+    skipSpace();
+    size_t start = i;
+    int64_t value = 0;
+    while (i < size && digitValue(text[i]) <= 9 && i - start < kMaxDigits) value = value * 10 + digitValue(text[i++]);
+    size_t length = i - start;
+    if (length == 0 || length > kMaxDigits || (length > 1 && text[start] == '0')) return giveUp();
+    if (i < size && (isNameChar(text[i]) || text[i] == '.')) return giveUp();  // a suffix, a float
+    values.push_back(value);
+    skipSpace();
+    if (i < size && text[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < size && text[i] == '}') break;
+    return giveUp();
+  }
+  p.offset = i + 1;
+  return p;
+}
+
 ScanPosition scanSectionLines(std::string_view text, ScanPosition at, DebugStrings* strings) {
   ScanPosition p = at;
   const size_t size = text.size();

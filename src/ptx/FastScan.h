@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace fenceline::ptx {
 
@@ -49,6 +50,14 @@ BodyScan scanBody(std::string_view text, ScanPosition open);
 // where it stopped: at the closing '}', at the end of the text, or at the
 // start of a line of any other shape, for the token parser to read.
 ScanPosition scanSectionLines(std::string_view text, ScanPosition at, DebugStrings* strings);
+
+// A variable's initializer list in nvcc's shape, from `at` (just after its
+// '{'): decimal integers without sign, suffix or leading zero (at most 18
+// digits), separated by commas, blanks and newlines, up to the '}'. The
+// values are appended to `values`; returns the position just after the '}',
+// or nullopt (nothing appended) for a list of any other shape (nested braces,
+// symbols, floats, comments, ...), which the token parser then reads.
+std::optional<ScanPosition> scanIntegerList(std::string_view text, ScanPosition at, std::vector<int64_t>& values);
 
 // One `.loc` line in nvcc's shape (a third of the lines of a -lineinfo body):
 //   .loc F L C[, function_name LABEL[, inlined_at F L C]]

@@ -32,8 +32,23 @@ constexpr std::array<uint8_t, 256> makeClasses() {
 constexpr std::array<uint8_t, 256> kClasses = makeClasses();
 
 uint8_t classOf(char ch) { return kClasses[static_cast<unsigned char>(ch)]; }
-// Characters that continue a name: letters, digits, _ $ (not %).
-bool isNameChar(char ch) { return (classOf(ch) & (kLetter | kDigit)) && ch != '%'; }
+
+// Characters that continue a name: letters, digits, _ $ (not %). One table
+// read per character: names are most of the bytes of a body.
+constexpr std::array<bool, 256> makeNameChars() {
+  std::array<bool, 256> c{};
+  for (int i = 0; i < 256; ++i) c[i] = (kClasses[i] & (kLetter | kDigit)) && i != '%';
+  return c;
+}
+constexpr std::array<bool, 256> kNameChars = makeNameChars();
+bool isNameChar(char ch) { return kNameChars[static_cast<unsigned char>(ch)]; }
+// Name characters and '.', which continue an identifier (`ld.global.u32`).
+constexpr std::array<bool, 256> makeIdentifierChars() {
+  std::array<bool, 256> c = makeNameChars();
+  c['.'] = true;
+  return c;
+}
+constexpr std::array<bool, 256> kIdentifierChars = makeIdentifierChars();
 
 }  // namespace
 
@@ -61,6 +76,21 @@ void Lexer::fail(uint32_t offset, uint32_t line, uint32_t column, const std::str
   // fail_ must throw; stop here if it did not.
   std::abort();
 }
+
+// The error paths of lex(), out of line: their strings would otherwise make
+// every call of lex() pay for a larger frame.
+void Lexer::failUnexpected(char ch, const Token& at) {
+  std::string shown;
+  unsigned char u = static_cast<unsigned char>(ch);
+  if (u >= 0x20 && u < 0x7f) shown = std::string("'") + ch + "'";
+  else {
+    static const char* hex = "0123456789abcdef";
+    shown = std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+  }
+  fail(at.offset, at.line, at.column, "unexpected character " + shown);
+}
+
+void Lexer::failUnterminatedString(const Token& at) { fail(at.offset, at.line, at.column, "unterminated string"); }
 
 void Lexer::advance(size_t n) {
   for (size_t i = 0; i < n && pos_ < text_.size(); ++i, ++pos_) {
@@ -132,14 +162,18 @@ Token Lexer::lex() {
 
   // A name continues through name characters, and (for identifiers) dots and
   // `::` between name parts.
+  // (The position in a local: the compiler keeps it in a register.)
   auto scanName = [&](bool allowDots) {
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (isNameChar(c)) ++pos_;
-      else if (allowDots && c == '.') ++pos_;
-      else if (c == ':' && at(pos_ + 1) == ':' && isNameChar(at(pos_ + 2))) pos_ += 2;
+    const std::array<bool, 256>& continues = allowDots ? kIdentifierChars : kNameChars;
+    const char* data = text_.data();
+    const size_t size = text_.size();
+    size_t p = pos_;
+    for (;;) {
+      while (p < size && continues[static_cast<unsigned char>(data[p])]) ++p;
+      if (p + 2 < size && data[p] == ':' && data[p + 1] == ':' && isNameChar(data[p + 2])) p += 2;
       else break;
     }
+    pos_ = p;
   };
 
   if (cls == kLetter) {
@@ -186,18 +220,11 @@ Token Lexer::lex() {
       if (text_[pos_] == '\\' && pos_ + 1 < text_.size() && text_[pos_ + 1] != '\n') ++pos_;
       ++pos_;
     }
-    if (pos_ >= text_.size() || text_[pos_] != '"') fail(t.offset, t.line, t.column, "unterminated string");
+    if (pos_ >= text_.size() || text_[pos_] != '"') failUnterminatedString(t);
     ++pos_;
     t.kind = TokenKind::String;
   } else {
-    std::string shown;
-    unsigned char u = static_cast<unsigned char>(ch);
-    if (u >= 0x20 && u < 0x7f) shown = std::string("'") + ch + "'";
-    else {
-      static const char* hex = "0123456789abcdef";
-      shown = std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
-    }
-    fail(t.offset, t.line, t.column, "unexpected character " + shown);
+    failUnexpected(ch, t);
   }
   t.text = text_.substr(start, pos_ - start);
   return t;

@@ -52,6 +52,10 @@ class Lexer {
 
   const Token& peek() const { return current_; }
   Token next();
+  // next() without the copy of the token it returns: the caller read peek().
+  void consume() {
+    if (current_.kind != TokenKind::End) current_ = lex();
+  }
 
   // Scans the rest of the current line, for directives whose syntax is
   // line-based (`.loc`, `.file`): true when a token other than End starts on
@@ -74,6 +78,8 @@ class Lexer {
   void skipLineComment();
   void skipBlockComment();
   [[noreturn]] void fail(uint32_t offset, uint32_t line, uint32_t column, const std::string& message);
+  [[noreturn, gnu::noinline, gnu::cold]] void failUnexpected(char ch, const Token& at);
+  [[noreturn, gnu::noinline, gnu::cold]] void failUnterminatedString(const Token& at);
   char at(size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
   void advance(size_t n);
 

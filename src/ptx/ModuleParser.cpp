@@ -469,6 +469,15 @@ void ModuleParser::parseInitializer(std::vector<int64_t>& out, int depth) {
   if (depth > kMaxNesting) fail(peek(), "initializer nested too deeply");
   if (accept('{')) {
     if (accept('}')) return;
+    // nvcc's lists of plain numbers (curand's tables: 100,000 of them) by
+    // the byte scanner; the tokens below read any other shape.
+    if (std::optional<ScanPosition> end = scanIntegerList(text_, lexer_.position(), out)) {
+      const size_t close = end->offset - 1;
+      previous_ = Token{TokenKind::Punct, text_.substr(close, 1), static_cast<uint32_t>(close), end->line,
+                        static_cast<uint32_t>(close - end->lineStart + 1), end->inInlineAsm};
+      lexer_.seek(*end);
+      return;
+    }
     do parseInitializer(out, depth + 1);
     while (accept(','));
     expect('}', "to close the initializer");

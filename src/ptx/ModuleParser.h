@@ -55,8 +55,10 @@ class ModuleParser {
 
   // Token helpers.
   const Token& peek() const { return lexer_.peek(); }
-  Token next() {
-    previous_ = lexer_.next();
+  // The token consumed (valid until the next call).
+  const Token& next() {
+    previous_ = lexer_.peek();
+    lexer_.consume();
     return previous_;
   }
   bool accept(char punct);
@@ -102,10 +104,12 @@ class ModuleParser {
   // `[@[!]p] opcode operands;`; `opcodeRead` when the caller already consumed
   // the opcode (to tell it from a label).
   void parseInstruction(Function& function, BlockScopes& scopes, std::optional<Token> opcodeRead);
-  Operand parseOperand(Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
-  Operand parseNameOperand(Function& function, BlockScopes& scopes, const Instruction& inst, const Token& name);
-  Operand parseAddress(Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
-  Operand parseNumber(bool negative);
+  // Operands are parsed into `op` (a default Operand) where they will stay:
+  // an Operand is a large value, and moving millions of them shows.
+  void parseOperand(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
+  void parseNameOperand(Operand& op, BlockScopes& scopes, const Instruction& inst, const Token& name);
+  void parseAddress(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
+  void parseNumber(Operand& op, bool negative);
   void parseLoc();
   bool parseLocLine();
 

@@ -1,6 +1,7 @@
 // See Scopes.h.
 #include "ptx/Scopes.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -35,21 +36,30 @@ std::optional<BlockScopes::LabelUse> BlockScopes::pop() {
 }
 
 RegisterId BlockScopes::lookupIn(const Scope& scope, std::string_view name) const {
-  if (!scope.registers.empty()) {
+  if (scope.registerClasses & nameClass(name)) {
     auto it = scope.registers.find(name);
     if (it != scope.registers.end()) return it->second;
   }
   if (scope.ranges.empty()) return -1;
-  // Split "%r123" into "%r" and 123 (no leading zeros, so "%r01" is not %r1).
+  // Split "%r123" into "%r" and 123 (no leading zeros, so "%r01" is not %r1),
+  // reading the digits once, from the end.
   size_t digits = name.size();
-  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
-  if (digits == name.size() || name.size() - digits > 9) return -1;
+  int64_t number = 0, scale = 1;
+  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') {
+    if (name.size() - digits == 9) return -1;  // a tenth digit
+    number += (name[digits - 1] - '0') * scale;
+    scale *= 10;
+    --digits;
+  }
+  if (digits == name.size()) return -1;
   if (name[digits] == '0' && name.size() - digits > 1) return -1;
   std::string_view prefix = name.substr(0, digits);
-  int64_t number = 0;
-  for (size_t i = digits; i < name.size(); ++i) number = number * 10 + (name[i] - '0');
-  for (const auto& range : scope.ranges)
-    if (range.prefix == prefix && number < range.count) return range.first + static_cast<RegisterId>(number);
+  const uint64_t packed = pack(prefix);
+  for (const auto& range : scope.ranges) {
+    if (range.prefix.size() != prefix.size() || range.packed != packed) continue;
+    if ((packed != 0 || range.prefix == prefix) && number < range.count)
+      return range.first + static_cast<RegisterId>(number);
+  }
   return -1;
 }
 
@@ -68,6 +78,7 @@ BlockScopes::Problem BlockScopes::declareRegister(std::string_view name, std::st
   RegisterId id = static_cast<RegisterId>(function_.registers.size());
   function_.registers.push_back(Register{std::string(name), std::string(type)});
   scope.registers.emplace(name, id);
+  scope.registerClasses |= nameClass(name);
   return {};
 }
 
@@ -80,17 +91,25 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
     return "register range is too large";
   if (Problem problem = tooManyRegisters(count); !problem.empty()) return problem;
   RegisterId first = static_cast<RegisterId>(function_.registers.size());
-  function_.registers.reserve(function_.registers.size() + static_cast<size_t>(count));
+  // Room for this range, growing geometrically (a body declares several
+  // ranges; an exact reserve per range would move all earlier ones), with
+  // the slack bounded so that one huge range is still allocated exactly.
+  auto& registers = function_.registers;
+  const size_t needed = registers.size() + static_cast<size_t>(count);
+  if (needed > registers.capacity())
+    registers.reserve(std::max(needed, std::min(2 * registers.capacity(), needed + kMaxRangeSlack)));
   // Names built in place: `%r<5000>` is thousands of these per function.
-  char digits[24];
+  // The prefix stays in a buffer; each name is the buffer with its digits.
+  std::string buffer(prefix);
+  buffer.resize(prefix.size() + 24);
+  char* digits = buffer.data() + prefix.size();
   for (int64_t i = 0; i < count; ++i) {
-    auto [end, error] = std::to_chars(digits, digits + sizeof digits, i);
-    Register& added = function_.registers.emplace_back();
-    added.name.reserve(prefix.size() + static_cast<size_t>(end - digits));
-    added.name.append(prefix).append(digits, end);
-    added.type = type;
+    auto [end, error] = std::to_chars(digits, digits + 24, i);
+    Register& added = registers.emplace_back();
+    added.name.assign(buffer.data(), static_cast<size_t>(end - buffer.data()));
+    added.type.assign(type);
   }
-  scope.ranges.push_back(Range{prefix, count, first});
+  scope.ranges.push_back(Range{prefix, count, first, pack(prefix)});
   return {};
 }
 

@@ -70,14 +70,29 @@ class BlockScopes {
     std::string_view prefix;
     int64_t count = 0;
     RegisterId first = 0;
+    uint64_t packed = 0;  // the prefix's bytes when it has at most 8 (most do): one compare
   };
+  // Up to 8 bytes of `text` in one integer (zero-padded); 0 when longer.
+  static uint64_t pack(std::string_view text) {
+    if (text.size() > 8) return 0;
+    uint64_t packed = 0;
+    for (size_t i = 0; i < text.size(); ++i) packed |= uint64_t{static_cast<unsigned char>(text[i])} << (8 * i);
+    return packed;
+  }
   struct Scope {
     std::unordered_map<std::string_view, RegisterId> registers;
+    // A bit per (length, last character) class of the names in `registers`:
+    // most lookups (`%r12` beside a declared `%SP`) skip hashing the name.
+    uint64_t registerClasses = 0;
     std::vector<Range> ranges;
     std::unordered_map<std::string_view, LabelId> labels;
     std::vector<LabelUse> pendingUses;
   };
+  static constexpr size_t kMaxRangeSlack = 4096;  // registers reserved beyond a range's need
   RegisterId lookupIn(const Scope& scope, std::string_view name) const;
+  static uint64_t nameClass(std::string_view name) {
+    return uint64_t{1} << ((name.size() * 7 + static_cast<unsigned char>(name.empty() ? 0 : name.back())) & 63);
+  }
 
   // The reason a declaration of `count` more registers is refused, or empty.
   Problem tooManyRegisters(int64_t count) const;

@@ -561,7 +561,7 @@ struct ValueAnalysis::Impl {
   AbstractValue evaluate(InstId d) {
     const Inst& inst = fn.instructions[d];
     const ptx::Instruction& s = *inst.syntax;
-    const std::string& op = s.opcode;
+    const std::string_view op = s.opcode;  // compared with literals below: no strlen each time
     const std::string opaque = name(d, "def");
     auto withSpace = [](AbstractValue v, Space sp) {
       if (v.known) v.space = sp;
@@ -1036,7 +1036,7 @@ struct ValueAnalysis::Impl {
   // term, bounded when the operation bounds it.
   AbstractValue bitwise(InstId d, const std::string& opaque) {
     const ptx::Instruction& s = *fn.instructions[d].syntax;
-    const std::string& op = s.opcode;
+    const std::string_view op = s.opcode;
     AbstractValue a = src(d, 1), b = src(d, 2);
     if (a.isConstant() && b.isConstant()) {
       int64_t x = a.constant, y = b.constant;

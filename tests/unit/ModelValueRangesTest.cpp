@@ -289,3 +289,13 @@ TEST(ModelValueRanges, XorSwizzleStaysInItsRow) {
   EXPECT_GE(loc.bytes->begin, 1024) << valueText(fn, store, 0);
   EXPECT_LE(loc.bytes->end, 2048 + 15) << valueText(fn, store, 0);
 }
+
+// or / xor of non-negative values: bounded by the union of the bits each
+// operand may set (Values' possibleBits), not by the next power of two.
+TEST(ModelValueRanges, OrAndXorKeepToTheirBits) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("layout_bits");
+  EXPECT_EQ(slotOffsets(fn, 0, "st.shared.u8"), "[0, 13304]") << storeValue(fn, 0, "st.shared.u8");
+  EXPECT_EQ(slotOffsets(fn, 1, "st.shared.u8"), "[0, 13304]") << storeValue(fn, 1, "st.shared.u8");
+  EXPECT_EQ(slotOffsets(fn, 2, "st.shared.u8"), "[0, 8199]") << storeValue(fn, 2, "st.shared.u8");
+}

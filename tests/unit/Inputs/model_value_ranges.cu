@@ -314,3 +314,19 @@ extern "C" __global__ void xor_swizzle(const int4* in, int* out) {
   __syncthreads();
   out[t] = slot[t & 255].x;
 }
+
+// Triton's layout arithmetic for a scratch tile: the offset is an or of
+// masked and shifted thread-index bits, then xor-ed with a constant for the
+// neighbouring rows. The bits it may set are 0x33F8 (at most 13304); the
+// next power of two would be 16383. Then a double-buffer offset
+// ((k & 1) * 8192) ^ 8192, which is 0 or 8192 (the next power of two: 16383).
+extern "C" __global__ void __launch_bounds__(128) layout_bits(int k, int* out) {
+  __shared__ __align__(16) unsigned char bytes[16384 + 8192 + 8];
+  const unsigned t = threadIdx.x;
+  const unsigned x = ((t & 12) << 10) | ((t & 3) << 5) | ((t & 12) << 1) | ((t << 3) & 896);
+  bytes[x] = 1;
+  bytes[x ^ 24] = 2;
+  bytes[(((k & 1) * 8192) ^ 8192) + (t & 7)] = 3;
+  __syncthreads();
+  out[t] = bytes[t * 181];
+}

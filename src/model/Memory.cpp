@@ -305,6 +305,8 @@ int64_t MemoryAnalysis::copyExtent(InstId copy, int operand) const {
     if (int64_t stride = ringStride(facts(copy, operand).value)) {
       extent = extent > 0 ? std::min(extent, stride) : stride;
       if (int64_t siblings = stageSiblingBound(copy, operand, stride); siblings > 0) extent = std::min(extent, siblings);
+    } else if (int64_t gap = unrolledRingGap(copy, operand); gap > 0) {
+      extent = extent > 0 ? std::min(extent, gap) : gap;
     }
   return extent;
 }
@@ -326,8 +328,7 @@ bool sameIndexTerms(const AbstractValue& a, const AbstractValue& b) {
 // object with the same index terms, less than a stride apart. The stage opens
 // at the first of them, so this copy ends before the next one starts and
 // within `stride` bytes of the first. -1 when it has no such sibling.
-int64_t MemoryAnalysis::stageSiblingBound(InstId copy, int operand, int64_t stride) const {
-  if (operand != fn_.instructions[copy].effect.destination) return -1;
+const std::vector<InstId>& MemoryAnalysis::tensorCopies() const {
   if (!tensorCopies_) {
     tensorCopies_.emplace();
     for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
@@ -335,11 +336,16 @@ int64_t MemoryAnalysis::stageSiblingBound(InstId copy, int operand, int64_t stri
           fn_.instructions[i].effect.destination >= 0)
         tensorCopies_->push_back(i);
   }
+  return *tensorCopies_;
+}
+
+int64_t MemoryAnalysis::stageSiblingBound(InstId copy, int operand, int64_t stride) const {
+  if (operand != fn_.instructions[copy].effect.destination) return -1;
   const AbstractValue& own = facts(copy, operand).value;
   if (!own.known || !own.hasBase()) return -1;
   int64_t first = own.constant, next = INT64_MAX;
   bool sibling = false;
-  for (InstId other : *tensorCopies_) {
+  for (InstId other : tensorCopies()) {
     if (other == copy) continue;
     const AbstractValue& v = facts(other, fn_.instructions[other].effect.destination).value;
     if (!v.known || !sameIndexTerms(own, v) || v.constant == own.constant) continue;
@@ -351,6 +357,30 @@ int64_t MemoryAnalysis::stageSiblingBound(InstId copy, int operand, int64_t stri
   }
   if (!sibling) return -1;
   return std::min(next == INT64_MAX ? INT64_MAX : next - own.constant, first + stride - own.constant);
+}
+
+// A ring whose stages the compiler unrolled: tensor copies through one
+// tensor map (so with one box size) into one object at constant distances
+// (CUTLASS's epilogue loads C into stages smem + 4096 * k, k = 0..7, each copy
+// at its own constant address). The stages do not overlap, so no copy writes
+// more than the smallest distance between two of them: a bound where the
+// expect_tx count is a run-time value. -1 when the copy has no such sibling.
+int64_t MemoryAnalysis::unrolledRingGap(InstId copy, int operand) const {
+  const Inst& in = fn_.instructions[copy];
+  if (operand != in.effect.destination || in.operands.size() < 2 || in.operands[1].kind != Kind::Address) return -1;
+  const AbstractValue& own = facts(copy, operand).value;
+  if (!own.known || !own.hasBase()) return -1;
+  int64_t gap = INT64_MAX;
+  for (InstId other : tensorCopies()) {
+    const Inst& o = fn_.instructions[other];
+    if (other == copy || o.operands.size() < 2 || o.operands[1].kind != Kind::Address ||
+        o.syntax->modifiers != in.syntax->modifiers || !fn_.values->sameValue(copy, 1, other, 1))
+      continue;
+    const AbstractValue& v = facts(other, o.effect.destination).value;
+    if (!v.known || !sameIndexTerms(own, v) || v.constant == own.constant) continue;
+    gap = std::min(gap, v.constant > own.constant ? v.constant - own.constant : own.constant - v.constant);
+  }
+  return gap == INT64_MAX ? -1 : gap;
 }
 
 MemoryLocation MemoryAnalysis::copyDestination(InstId copy) const {

@@ -168,6 +168,8 @@ class MemoryAnalysis {
   const OperandFacts& facts(InstId inst, int operand) const;
   int64_t computeAccessSize(InstId inst, int operand) const;
   int64_t stageSiblingBound(InstId copy, int operand, int64_t stride) const;
+  int64_t unrolledRingGap(InstId copy, int operand) const;
+  const std::vector<InstId>& tensorCopies() const;  // every tensor copy, found once
   int64_t copiesOfOneBox(InstId copy) const;
   bool slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const;
   bool readFromLocalMemory(const MemoryObject& loaded) const;

@@ -261,8 +261,10 @@ const MemoryObject& ProtocolModel::root(InstId inst) const {
 // No: an entry does not point into its own table, and pointers read from two
 // distinct fields of one record are two objects (pointersFromDistinctFields).
 // Asked for the same pairs from many walks (every signal's backward walk
-// meets the same writes and reads): answered once per ordered pair.
+// meets the same writes and reads, and a signal's polls are the poll's
+// signals): answered once per pair, in either order (the answer is symmetric).
 Alias ProtocolModel::alias(InstId a, InstId b) const {
+  if (b < a) std::swap(a, b);
   const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
   if (auto known = alias_.find(key); known != alias_.end()) return known->second;
   const Alias result = computeAlias(a, b);
@@ -361,7 +363,14 @@ bool ProtocolModel::isTranslatedPeerAddress(InstId inst) const {
 // which may hold any pointer the kernel stored there.
 bool ProtocolModel::carriesPayload(InstId poll) const { return vectorLength(*fn_.instructions[poll].syntax) > 1; }
 
-std::vector<InstId> ProtocolModel::inKernelSignalsFor(InstId poll) const {
+// Asked by hasPartnerInKernel and partnerWrites: found once per poll.
+const std::vector<InstId>& ProtocolModel::inKernelSignalsFor(InstId poll) const {
+  auto [cached, inserted] = signalsForPoll_.try_emplace(poll);
+  if (inserted) cached->second = findInKernelSignals(poll);
+  return cached->second;
+}
+
+std::vector<InstId> ProtocolModel::findInKernelSignals(InstId poll) const {
   std::vector<InstId> found;
   for (InstId s : signals_)
     if (maySameWord(s, poll)) found.push_back(s);
@@ -391,7 +400,7 @@ const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
   // Every block from which some signal on the polled word is reachable, and
   // the part of the signal's own block before it.
   std::vector<char> before(fn_.blocks.size(), 0);
-  const std::vector<InstId> signalsHere = inKernelSignalsFor(poll);
+  const std::vector<InstId>& signalsHere = inKernelSignalsFor(poll);
   std::vector<BlockId> work;
   for (InstId s : signalsHere)
     for (BlockId p : fn_.blocks[fn_.blockOf[s]].predecessors) work.push_back(p);

@@ -211,7 +211,8 @@ class ProtocolModel {
   // on it, flags raised through a translated peer address when the poll
   // reads through a pointer read from memory, and for a poll that carries
   // its payload (a vector packet) every store that may write the word.
-  std::vector<InstId> inKernelSignalsFor(InstId poll) const;
+  const std::vector<InstId>& inKernelSignalsFor(InstId poll) const;
+  std::vector<InstId> findInKernelSignals(InstId poll) const;
   bool carriesPayload(InstId poll) const;
   bool mayBeReadAfterWait(InstId write, InstId signal) const;
   // `read` may read what `write` wrote (an opaque call: anything not
@@ -251,6 +252,7 @@ class ProtocolModel {
   bool guardedReadMayRead(InstId poll, InstId write) const;
   mutable std::unordered_map<uint64_t, Alias> alias_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
+  mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
   mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;
   bool mayReadPartnerWrites(InstId read, InstId poll) const;
   static constexpr InstId kNotWalked = -2;

@@ -33,8 +33,11 @@ Step scan(InstId begin, InstId end, int direction, Visit& visit) {
   return Step::Continue;
 }
 
-template <class Visit>
-void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
+// The block-level walk: `segment(block, entered)` visits a block (entered
+// false: the start block, from after the start instruction) and says whether
+// the walk goes on past it, cuts there, or ends.
+template <class Segment>
+void walkBlocks(const FunctionModel& fn, InstId start, int direction, Segment segment) {
   if (!valid(fn, start)) return;
   std::vector<char> seen(fn.blocks.size(), 0);
   std::vector<BlockId> queue;
@@ -47,17 +50,23 @@ void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
       }
   };
   BlockId first = fn.blockOf[start];
-  const BasicBlock& fb = fn.blocks[first];
-  Step s = direction > 0 ? scan(start + 1, fb.last, 1, visit) : scan(start - 1, fb.first, -1, visit);
+  Step s = segment(first, false);
   if (s == Step::Done) return;
   if (s == Step::Continue) enqueueNext(first);
   for (size_t head = 0; head < queue.size(); ++head) {
-    BlockId b = queue[head];
-    const BasicBlock& bb = fn.blocks[b];
-    s = direction > 0 ? scan(bb.first, bb.last, 1, visit) : scan(bb.last - 1, bb.first, -1, visit);
+    s = segment(queue[head], true);
     if (s == Step::Done) return;
-    if (s == Step::Continue) enqueueNext(b);
+    if (s == Step::Continue) enqueueNext(queue[head]);
   }
+}
+
+template <class Visit>
+void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
+  walkBlocks(fn, start, direction, [&](BlockId b, bool entered) {
+    const BasicBlock& bb = fn.blocks[b];
+    if (direction > 0) return scan(entered ? bb.first : start + 1, bb.last, 1, visit);
+    return scan(entered ? bb.last - 1 : start - 1, bb.first, -1, visit);
+  });
 }
 
 // Every instruction satisfying `target` reached from `start` in `direction`
@@ -132,27 +141,14 @@ bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
       if (stop(*c)) return Step::Cut;
     return holdsTo ? Step::Done : Step::Continue;
   };
-  const BlockId first = fn.blockOf[from];
-  if (first == fn.blockOf[to] && from < to) return segment(from + 1, to + 1) == Step::Cut;
-  std::vector<char> seen(fn.blocks.size(), 0);
-  std::vector<BlockId> queue;
-  auto enqueueNext = [&](BlockId b) {
-    for (BlockId n : fn.blocks[b].successors)
-      if (n >= 0 && !seen[n]) {
-        seen[n] = 1;
-        queue.push_back(n);
-      }
-  };
-  Step s = segment(from + 1, fn.blocks[first].last);
-  if (s == Step::Done) return false;
-  if (s == Step::Continue) enqueueNext(first);
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const BasicBlock& bb = fn.blocks[queue[head]];
-    s = segment(bb.first, bb.last);
-    if (s == Step::Done) return false;
-    if (s == Step::Continue) enqueueNext(queue[head]);
-  }
-  return true;
+  if (fn.blockOf[from] == fn.blockOf[to] && from < to) return segment(from + 1, to + 1) == Step::Cut;
+  bool escaped = false;
+  walkBlocks(fn, from, 1, [&](BlockId b, bool entered) {
+    const Step s = segment(entered ? fn.blocks[b].first : from + 1, fn.blocks[b].last);
+    escaped |= s == Step::Done;
+    return s;
+  });
+  return !escaped;
 }
 
 InstId findReachable(const FunctionModel& fn, InstId from,

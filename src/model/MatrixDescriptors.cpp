@@ -239,10 +239,14 @@ struct DescriptorDecoder {
     const std::string& op = in.opcode();
     if (ops.size() < 2) return std::nullopt;
     if (op == "mov" && ops[1].kind == Kind::Vector && ops[1].elements.size() == 2) {
-      // mov.b64 d, {lo, hi}: the address field is in lo, the strides in hi.
+      // mov.b64 d, {lo, hi}: the address field is in lo, the strides in hi;
+      // mov.b32 d, {lo, hi} (CuTe's 16-bit bitfields): the leading byte
+      // offset in hi. The high element lands at the element width.
       auto d = decode(ops[1].elements[0], def, shifted, depth + 1);
+      const int elementBits = typeBits(in) / 2;
       if (d)
-        if (auto hi = constantOperand(fn, def, ops[1].elements[1])) d->layout |= uint64_t(uint32_t(*hi)) << 32;
+        if (auto hi = constantOperand(fn, def, ops[1].elements[1]))
+          d->layout |= (uint64_t(*hi) & lowMask(elementBits)) << elementBits;
       return d;
     }
     if (op == "mov" || op == "cvt" || op == "cvta") return decode(ops[1], def, shifted, depth + 1);
@@ -309,14 +313,14 @@ struct DescriptorDecoder {
   }
 };
 
-// Bytes an operand tile of `rows` rows spans. With the descriptor's stride
+// Bytes a K-major operand tile of `rows` rows spans. With the descriptor's stride
 // byte offset known (bits 32-45, in 16-byte units: the distance between
 // groups of 8 rows) and its leading byte offset (bits 16-29: the distance
 // between the core matrices of one K slice), the farther of rows / 8 groups
 // and the last group's second core matrix; otherwise a K-major row of a
 // swizzled layout is at most 128 bytes from the next one (the widest
 // swizzle), and an MN-major tile of the same element count spans no more.
-int64_t tileSpan(int64_t rows, uint64_t layout) {
+int64_t kMajorSpan(int64_t rows, uint64_t layout) {
   const int64_t strideBytes = int64_t((layout >> 32) & 0x3FFF) << 4;   // SBO: between 8-row groups
   const int64_t leadingBytes = int64_t((layout >> 16) & 0x3FFF) << 4;  // LBO: between core matrices along K
   if (strideBytes <= 0 || rows % 8 != 0) return rows * 128;
@@ -325,19 +329,76 @@ int64_t tileSpan(int64_t rows, uint64_t layout) {
   return std::max(rows / 8 * strideBytes, (rows / 8 - 1) * strideBytes + leadingBytes + 128);
 }
 
-// The bytes a decoded descriptor's tile of `rows` rows covers (rows <= 0: up
-// to the end of the object).
-MemoryLocation operandLocation(const DescriptorDecoder::Decoded& decoded, MemoryObject object, int64_t rows) {
+// The swizzle width in bytes of a descriptor's layout type (16: none, the
+// interleaved core matrices); 0 for a code that names no layout. wgmma keeps
+// the type in bits 62-63 (0 none, 1 128B, 2 64B, 3 32B), tcgen05 in bits
+// 61-63 (0 none, 1 128B with 32-byte atoms, 2 128B, 4 64B, 6 32B).
+int64_t swizzleWidth(uint64_t layout, bool tcgen05) {
+  if (!tcgen05) {
+    static constexpr int64_t kWgmma[] = {16, 128, 64, 32};
+    return kWgmma[(layout >> 62) & 3];
+  }
+  static constexpr int64_t kTcgen05[] = {16, 128, 128, 0, 64, 0, 32, 0};
+  return kTcgen05[(layout >> 61) & 7];
+}
+
+// Bytes an MN-major (transposed) operand tile of `rows` rows (elements along
+// M or N) spans; -1 when the descriptor does not say. The canonical MN-major
+// layouts (PTX ISA, matrix descriptor; CuTe's make_gmma_desc<Major::MN>) are
+// atoms of 8 K rows of W bytes (W the swizzle width; 8 rows of 16 bytes
+// without swizzle). A swizzled tile steps along M/N by the leading byte offset
+// and along K, 8 rows at a time, by the stride byte offset; an interleaved
+// one the other way round. One MMA reads 32 bytes of K per row: 32 /
+// elementBytes K rows, in groups of 8.
+int64_t mnMajorSpan(int64_t rows, uint64_t layout, int elementBytes, bool tcgen05) {
+  const int64_t width = swizzleWidth(layout, tcgen05);
+  if (width <= 0 || elementBytes <= 0 || rows <= 0) return -1;
+  const int64_t strideBytes = int64_t((layout >> 32) & 0x3FFF) << 4;
+  const int64_t leadingBytes = int64_t((layout >> 16) & 0x3FFF) << 4;
+  const bool swizzled = width > 16;
+  const int64_t alongMN = swizzled ? leadingBytes : strideBytes, alongK = swizzled ? strideBytes : leadingBytes;
+  const int64_t atoms = (rows * elementBytes + width - 1) / width;  // atoms side by side along M/N
+  const int64_t kGroups = std::max<int64_t>(1, 32 / elementBytes / 8);
+  if ((atoms > 1 && alongMN <= 0) || (kGroups > 1 && alongK <= 0)) return -1;
+  return (atoms - 1) * alongMN + (kGroups - 1) * alongK + 8 * width;
+}
+
+// Bytes an operand tile spans, laid out as `major` says; where the layout is
+// not known, the larger of the two spans. An MN-major tile whose descriptor
+// does not give its span is taken to span what a K-major one would, or the
+// whole row count at the widest swizzle, whichever is larger.
+int64_t tileSpan(int64_t rows, uint64_t layout, OperandMajor major, int elementBytes, bool tcgen05) {
+  const int64_t kMajor = kMajorSpan(rows, layout);
+  if (major == OperandMajor::K) return kMajor;
+  const int64_t mnMajor = mnMajorSpan(rows, layout, elementBytes, tcgen05);
+  if (mnMajor < 0) return std::max(kMajor, rows * 128);
+  return major == OperandMajor::MN ? mnMajor : std::max(kMajor, mnMajor);
+}
+
+// How one operand is read: its rows, its layout, its element size.
+struct OperandShape {
+  int64_t rows = 0;  // <= 0: up to the end of the object
+  OperandMajor major = OperandMajor::K;
+  int elementBytes = 0;
+  bool tcgen05 = false;
+};
+
+// The bytes a decoded descriptor's tile covers.
+MemoryLocation operandLocation(const DescriptorDecoder::Decoded& decoded, MemoryObject object,
+                               const OperandShape& shape) {
   MemoryLocation loc;
   loc.object = std::move(object);
   loc.space = Space::SharedCta;
   if (auto range = decoded.address.offsetRange()) {
-    int64_t span = rows > 0 ? tileSpan(rows, decoded.layout) : -1;
+    int64_t span =
+        shape.rows > 0 ? tileSpan(shape.rows, decoded.layout, shape.major, shape.elementBytes, shape.tcgen05) : -1;
     int64_t begin = saturatingAdd(range->first, decoded.advance);
     // The part of the advance within one 128-byte row (a K slice) stays in
     // the rows of the tile (a swizzled K-major layout permutes 16-byte
     // chunks within its rows): the tile's span counts from the row start.
-    const int64_t withinRow = decoded.advance > 0 ? decoded.advance % 128 : 0;
+    // An MN-major tile's span counts from its advanced start.
+    const int64_t withinRow =
+        decoded.advance > 0 && shape.major == OperandMajor::K ? decoded.advance % 128 : 0;
     int64_t end =
         span > 0 ? saturatingAdd(saturatingAdd(range->second, decoded.advance - withinRow), span) : kUnbounded;
     loc.bytes = ByteRange{begin, end};
@@ -348,18 +409,45 @@ MemoryLocation operandLocation(const DescriptorDecoder::Decoded& decoded, Memory
 // ---------------------------------------------------------------------------
 // Rows per operand.
 
-// wgmma.mma_async.sync.aligned.m64nNkK...: A is 64 rows, B is N rows.
-std::optional<std::pair<int64_t, int64_t>> wgmmaShape(const Inst& in) {
+// wgmma.mma_async.sync.aligned.m64nNkK...: A is 64 rows, B is N rows, K
+// elements along K (32 bytes of each row).
+struct WgmmaShape {
+  int64_t rowsA = 0, rowsB = 0, kElements = 0;
+};
+std::optional<WgmmaShape> wgmmaShape(const Inst& in) {
   for (const auto& m : in.syntax->modifiers) {
     if (m.size() < 5 || m[0] != 'm') continue;
     size_t n = m.find('n'), k = m.find('k');
     if (n == std::string::npos || k == std::string::npos || k < n) continue;
-    int64_t rowsA = 0, rowsB = 0;
-    for (size_t i = 1; i < n; ++i) rowsA = rowsA * 10 + (m[i] - '0');
-    for (size_t i = n + 1; i < k; ++i) rowsB = rowsB * 10 + (m[i] - '0');
-    if (rowsA > 0 && rowsB > 0) return std::make_pair(rowsA, rowsB);
+    WgmmaShape shape;
+    for (size_t i = 1; i < n; ++i) shape.rowsA = shape.rowsA * 10 + (m[i] - '0');
+    for (size_t i = n + 1; i < k; ++i) shape.rowsB = shape.rowsB * 10 + (m[i] - '0');
+    for (size_t i = k + 1; i < m.size(); ++i) shape.kElements = shape.kElements * 10 + (m[i] - '0');
+    if (shape.rowsA > 0 && shape.rowsB > 0) return shape;
   }
   return std::nullopt;
+}
+
+// A transpose immediate: 0 is K-major, 1 MN-major, anything else not known.
+OperandMajor majorOfTranspose(const FunctionModel& fn, InstId at, const ptx::Operand& op) {
+  const std::optional<int64_t> value = constantOperand(fn, at, op);
+  if (value == 0) return OperandMajor::K;
+  if (value == 1) return OperandMajor::MN;
+  return OperandMajor::Unknown;
+}
+
+// wgmma d, a, b, scale-d, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b
+// (A from a descriptor) or wgmma d, {a...}, b, scale-d, imm-scale-a,
+// imm-scale-b, imm-trans-b (A in registers, always K-major for B's sake).
+// Only the 16-bit kinds take transpose operands; the others are K-major.
+std::pair<OperandMajor, OperandMajor> wgmmaMajors(const FunctionModel& fn, InstId mma) {
+  const auto& ops = fn.instructions[mma].operands;
+  const bool aInRegisters = ops.size() > 1 && ops[1].kind == Kind::Vector;
+  const size_t transA = 6, transB = aInRegisters ? 6 : 7;
+  OperandMajor a = OperandMajor::K, b = OperandMajor::K;
+  if (!aInRegisters && ops.size() > transA) a = majorOfTranspose(fn, mma, ops[transA]);
+  if (ops.size() > transB) b = majorOfTranspose(fn, mma, ops[transB]);
+  return {a, b};
 }
 
 // The shapes a tcgen05.mma may have, by the first of its modifiers listed
@@ -384,6 +472,19 @@ constexpr Tcgen05Shapes kTcgen05Shapes[] = {
 // block-scaled layout keeps both fields, CUTLASS InstrDescriptorBlockScaled).
 constexpr std::string_view kDecodableKinds[] = {"kind::f16",      "kind::tf32", "kind::f8f6f4",  "kind::i8",
                                                 "kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4"};
+
+// Bytes of one element of a tcgen05 kind in shared memory: 2 for f16, 4 for
+// tf32, 1 for the 8-bit kinds and f8f6f4 (its 6- and 4-bit types are padded
+// to a byte each in shared memory); 0 for the 4-bit block-scaled kinds
+// (two elements a byte, K-major only).
+int tcgen05ElementBytes(const Inst& in) {
+  if (in.hasModifier("kind::f16")) return 2;
+  if (in.hasModifier("kind::tf32")) return 4;
+  if (in.hasModifier("kind::i8") || in.hasModifier("kind::f8f6f4") || in.hasModifier("kind::mxf8f6f4")) return 1;
+  return 0;
+}
+
+bool isFourBitKind(const Inst& in) { return in.hasModifier("kind::mxf4") || in.hasModifier("kind::mxf4nvf4"); }
 
 // [fewest, most] values of a field (`shift`: the low bits not stored) within
 // the legal range; the legal range itself when the field's known bits allow
@@ -412,6 +513,18 @@ MatrixRows tcgen05Rows(const FunctionModel& fn, InstId mma) {
   KnownBits idesc;
   if (decodable && in.operands.size() > operand) idesc = knownBits(fn, in.operands[operand], mma);
   MatrixRows rows;
+  // Bits 15 and 16: A and B MN-major (transposed); kinds that allow only
+  // K-major operands (the 4-bit block-scaled ones) are K-major whatever
+  // the bits hold.
+  rows.elementBytes = tcgen05ElementBytes(in);
+  auto major = [&](int bit) {
+    if (!decodable) return OperandMajor::K;  // no instruction descriptor of the known layout
+    if (idesc.fieldKnown(bit, 1)) return idesc.fieldMin(bit, 1) ? OperandMajor::MN : OperandMajor::K;
+    return OperandMajor::Unknown;
+  };
+  rows.majorA = major(15);
+  rows.majorB = major(16);
+  if (isFourBitKind(in)) rows.majorA = rows.majorB = OperandMajor::K;
   std::tie(rows.fewestA, rows.mostA) = fieldRange(idesc, 24, 5, 4, shapes->fewestM, shapes->mostM);
   std::tie(rows.fewestB, rows.mostB) = fieldRange(idesc, 17, 6, 3, shapes->fewestN, shapes->mostN);
   // A CTA pair splits the pair's tile: each CTA's shared memory holds half of
@@ -452,7 +565,12 @@ MatrixRows matrixRows(const FunctionModel& fn, InstId mma) {
   const Inst& in = fn.instructions[mma];
   if (in.effect.kind != EffectKind::Wgmma) return tcgen05Rows(fn, mma);
   MatrixRows rows;
-  if (auto shape = wgmmaShape(in)) rows = {shape->first, shape->first, shape->second, shape->second, ""};
+  if (auto shape = wgmmaShape(in)) {
+    rows.fewestA = rows.mostA = shape->rowsA;
+    rows.fewestB = rows.mostB = shape->rowsB;
+    rows.elementBytes = shape->kElements > 0 && 32 % shape->kElements == 0 ? 32 / shape->kElements : 0;
+  }
+  std::tie(rows.majorA, rows.majorB) = wgmmaMajors(fn, mma);
   return rows;
 }
 
@@ -479,8 +597,11 @@ MemoryAnalysis::MatrixOperands MemoryAnalysis::matrixOperands(InstId mma) const 
       return result;
     }
     MemoryObject object = objectOfValue(decoded->address, mma);
-    result.operands.push_back(operandLocation(*decoded, object, k == 1 ? rows.mostA : rows.mostB));
-    result.fewest.push_back(operandLocation(*decoded, std::move(object), k == 1 ? rows.fewestA : rows.fewestB));
+    OperandShape shape{k == 1 ? rows.mostA : rows.mostB, k == 1 ? rows.majorA : rows.majorB, rows.elementBytes,
+                       !wgmma};
+    result.operands.push_back(operandLocation(*decoded, object, shape));
+    shape.rows = k == 1 ? rows.fewestA : rows.fewestB;
+    result.fewest.push_back(operandLocation(*decoded, std::move(object), shape));
   }
   result.decoded = sawDescriptor && !result.operands.empty();
   if (!result.decoded) result.uncertainty = "its matrix descriptors could not be found";

@@ -10,7 +10,13 @@
 //    M >> 4) fields of the instruction descriptor where their bits are known,
 //    otherwise the fewest and the most rows the instruction's CTA group allows;
 //    with `.cta_group::2` half of them, the rows in one CTA's shared memory
-//    (the pair splits A by M and B by N).
+//    (the pair splits A by M and B by N);
+//  - which way each operand is laid out: K-major, or MN-major (transposed:
+//    wgmma's imm-trans-a / imm-trans-b operands, bits 15 / 16 of a tcgen05
+//    instruction descriptor). An MN-major tile is laid out in atoms of 8 K
+//    rows of the swizzle width, its leading byte offset stepping along M/N
+//    and its stride byte offset along K (the roles swap without swizzle):
+//    its span is not the K-major one.
 #pragma once
 
 #include <cstdint>
@@ -34,11 +40,19 @@ struct KnownBits {
 // parameters, loaded values, joins of different values).
 KnownBits knownBits(const FunctionModel& fn, const ptx::Operand& op, InstId at);
 
+// How an operand tile is laid out along K: K-major (the default), MN-major
+// (transposed), or not known (a transpose bit the analysis cannot read).
+enum class OperandMajor : uint8_t { K, MN, Unknown };
+
 // Rows of the A and B tiles one MMA reads from this CTA's shared memory, the
 // fewest and the most over the shapes its descriptors allow. `why` says what is not decoded when the two
 // differ ("N is not decoded: 8 to 256 rows of B").
 struct MatrixRows {
   int64_t fewestA = 0, mostA = 0, fewestB = 0, mostB = 0;
+  OperandMajor majorA = OperandMajor::K, majorB = OperandMajor::K;
+  // Bytes of one element in shared memory (one MMA reads 32 bytes of K of
+  // each row); 0 when the kind does not say.
+  int elementBytes = 0;
   std::string why;
   bool exact() const { return fewestA == mostA && fewestB == mostB; }
 };

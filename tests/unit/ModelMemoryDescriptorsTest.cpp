@@ -6,6 +6,7 @@
 
 #include "ModelInputs.h"
 #include "ModelMemoryFacts.h"
+#include "model/MatrixDescriptors.h"
 #include "model/Memory.h"
 #include "model/Values.h"
 
@@ -118,4 +119,29 @@ TEST(ModelMemoryDescriptors, LeadingOffsetWiderThanTheGroups) {
                                 "bytes [1536, 1664) is UNSOUND");
   EXPECT_TRUE(startsAtWithin(a, ObjectKind::SharedSymbol, 0, 2048, 64 * 128));
   EXPECT_TRUE(aliasIs(fn, AliasResult::May, a, m.location(store, 0)));
+}
+
+// MN-major (transposed) operands: the span comes from the MN-major layout,
+// atoms of 8 K rows of the swizzle width, LBO along N, SBO along K.
+TEST(ModelMemoryDescriptors, MnMajorOperandSpansItsAtoms) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_matrix");
+  for (const char* name : {"desc_mn_major_sw128", "desc_mn_major_sw64"}) {
+    SCOPED_TRACE(name);
+    const auto& fn = p.fn(name);
+    const MemoryAnalysis& m = *fn.memory;
+    const InstId mma = findOne(fn, "wgmma.mma_async");
+    const MatrixRows rows = matrixRows(fn, mma);
+    EXPECT_EQ(rows.majorA, OperandMajor::K);
+    EXPECT_EQ(rows.majorB, OperandMajor::MN);
+    EXPECT_EQ(rows.elementBytes, 2);
+    MemoryAnalysis::MatrixOperands operands = m.matrixOperands(mma);
+    ASSERT_TRUE(operands.decoded) << dump(fn);
+    ASSERT_EQ(operands.operands.size(), 2u);
+    const MemoryLocation& b = operands.operands[1];
+    EXPECT_TRUE(hasBytes(b, ObjectKind::SharedSymbol, 0, 2048)) << b.toString();
+    const std::vector<InstId> stores = find(fn, "st.shared.u16");
+    ASSERT_EQ(stores.size(), 2u);
+    EXPECT_TRUE(aliasIs(fn, AliasResult::May, b, m.location(stores[0], 0)));
+    EXPECT_TRUE(aliasIs(fn, AliasResult::No, b, m.location(stores[1], 0)));
+  }
 }

@@ -211,18 +211,75 @@ void narrowThreadIndices(const FunctionModel& fn, InstId at, AbstractValue& addr
 
 }  // namespace
 
-// Offsets too many to list, but on one stride (Memory.h).
+// Offsets too many to list, but on one stride (Memory.h). The terms are
+// split by the size of their coefficient: the large ones (and every
+// unbounded one) contribute multiples of their gcd g, the small bounded ones
+// an interval. a - b is then d + g * m, d in [dLo, dHi], and the ranges
+// meet iff some such value lies in (-sizeA, sizeB): iff a multiple of g lies
+// in (-sizeA - dHi, sizeB - dLo). Every split is sound; the accesses are
+// apart if one split proves it (a record index times the record's size with
+// a bounded field offset inside: `3104 * g + 4 * i`, i in [0, 767], against
+// `3104 * g' + 3080`). `foldBounded` false: the one split with every term
+// in the gcd.
+namespace {
+bool apartBySplits(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB, bool foldBounded) {
+  if (!a.known || !b.known || sizeA <= 0 || sizeB <= 0) return false;
+  auto magnitude = [](int64_t c) { return c < 0 ? ~static_cast<uint64_t>(c) + 1 : static_cast<uint64_t>(c); };
+  // Candidate splits: fold the bounded terms whose coefficient is below a
+  // threshold: none, those below each coefficient, all of them.
+  std::vector<uint64_t> thresholds{0};
+  if (foldBounded) {
+    thresholds.push_back(UINT64_MAX);
+    for (const auto* v : {&a, &b})
+      for (const auto& t : v->terms) thresholds.push_back(magnitude(t.coefficient));
+  }
+  std::sort(thresholds.begin(), thresholds.end());
+  thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
+  for (uint64_t threshold : thresholds) {
+    uint64_t g = 0;
+    __int128 foldLow[2] = {0, 0}, foldHigh[2] = {0, 0};
+    bool anyFolded = false;
+    int side = 0;
+    for (const auto* v : {&a, &b}) {
+      for (const auto& t : v->terms) {
+        const uint64_t c = magnitude(t.coefficient);
+        if (!t.bounded() || c >= threshold) {
+          g = std::gcd(g, c);
+          continue;
+        }
+        const __int128 x = __int128(t.coefficient) * t.low, y = __int128(t.coefficient) * t.high;
+        foldLow[side] += std::min(x, y);
+        foldHigh[side] += std::max(x, y);
+        anyFolded = true;
+      }
+      ++side;
+    }
+    if (threshold != 0 && !anyFolded) continue;  // the same split as no folding
+    if (g > (uint64_t(1) << 62)) continue;
+    const __int128 k = __int128(a.constant) - b.constant;
+    const __int128 dLo = k + foldLow[0] - foldHigh[1], dHi = k + foldHigh[0] - foldLow[1];
+    const __int128 lo = -__int128(sizeA) - dHi + 1, hi = __int128(sizeB) - dLo - 1;  // closed
+    if (lo > hi) return true;
+    bool meet;
+    if (g == 0) {
+      meet = lo <= 0 && 0 <= hi;
+    } else {
+      const __int128 stride = g;
+      __int128 below = hi >= 0 ? hi / stride : -((-hi + stride - 1) / stride);  // floor(hi / g)
+      meet = below * stride >= lo;
+    }
+    if (!meet) return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool apartByStride(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB) {
-  if (!a.known || !b.known) return false;
-  uint64_t g = 0;
-  for (const auto* v : {&a, &b})
-    for (const auto& t : v->terms) g = std::gcd(g, static_cast<uint64_t>(t.coefficient < 0 ? -t.coefficient : t.coefficient));
-  if (g == 0 || g > (uint64_t(1) << 62)) return false;
-  const int64_t stride = static_cast<int64_t>(g);
-  int64_t difference;
-  if (__builtin_sub_overflow(a.constant, b.constant, &difference)) return false;
-  const int64_t r = ((difference % stride) + stride) % stride;  // a - b = r (mod stride), r in [0, stride)
-  return r >= sizeA && stride - r >= sizeB;
+  return apartBySplits(a, sizeA, b, sizeB, /*foldBounded=*/false);
+}
+
+bool apartByStrideAndRange(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB) {
+  return apartBySplits(a, sizeA, b, sizeB, /*foldBounded=*/true);
 }
 
 struct MemoryAnalysis::OperandFacts {
@@ -496,7 +553,7 @@ AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int
   const int64_t bytesA = sizeA == 0 ? fa.accessSize : sizeA, bytesB = sizeB == 0 ? fb.accessSize : sizeB;
   if (bytesA > 0 && bytesB > 0 && fa.starts() && fb.starts())
     return anyOverlap(*fa.starts(), bytesA, *fb.starts(), bytesB) ? result : AliasResult::No;
-  if (bytesA > 0 && bytesB > 0 && apartByStride(fa.value, bytesA, fb.value, bytesB)) return AliasResult::No;
+  if (bytesA > 0 && bytesB > 0 && apartByStrideAndRange(fa.value, bytesA, fb.value, bytesB)) return AliasResult::No;
   return result;
 }
 

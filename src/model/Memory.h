@@ -185,12 +185,17 @@ class MemoryAnalysis {
   ~MemoryAnalysis();
 };
 
-// Offsets on one stride that never meet (MemoryAnalysis::alias, and the
-// protocol model's pointer slots): a = ka + sum(ci * xi), b = kb + sum(dj * yj),
-// every term an independent integer, so [a, a + sizeA) and [b, b + sizeB)
-// meet only if ka - kb plus a multiple of the gcd of the coefficients lies
-// in (-sizeB, sizeA). Two fields of one record in a table of records never
+// Offsets on one stride that never meet (the protocol model's pointer
+// slots): a = ka + sum(ci * xi), b = kb + sum(dj * yj), every term an
+// independent integer, so [a, a + sizeA) and [b, b + sizeB) meet only if
+// a - b, ka - kb plus a multiple of the gcd of the coefficients, lies in
+// (-sizeA, sizeB). Two fields of one record in a table of records never
 // meet, whichever records are read.
 bool apartByStride(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB);
+// The same, or with the bounded terms of small coefficients counted as an
+// interval added to ka - kb (MemoryAnalysis::alias): a field at a bounded
+// index inside a record of a table of records (`rows[g].hist[i]`, i bounded,
+// against `rows[g'].count`).
+bool apartByStrideAndRange(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB);
 
 }  // namespace fenceline::model

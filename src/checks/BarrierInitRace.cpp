@@ -5,6 +5,11 @@
 // orders the initialization before the others' updates. Reported at the
 // store, with a note at an update.
 //
+// An update that a software group barrier orders after the store (model/
+// Protocol.h isPublishedByGroupBarrier: the storing thread releases and
+// arrives, every block spins with an acquire, then __syncthreads()) does not
+// race with it.
+//
 // A reset by the last arriver is guarded by the arrival's return value, not
 // by thread and block ids: it is not a one-thread-of-one-block store. A reset
 // after a wait on the counter (model/Protocol.h isResetAfterWait) follows the
@@ -22,6 +27,7 @@
 
 #include "checks/Checks.h"
 #include "checks/ProtocolReport.h"
+#include "model/BranchEdges.h"
 #include "model/ThreadRoles.h"
 
 namespace fenceline::checks {
@@ -71,17 +77,6 @@ void idTests(const FunctionModel& fn, model::ValueReg reg, InstId at, bool value
   }
 }
 
-// Every path from the entry to `block` takes the edge from -> to: `to` dominates `block`,
-// and `to` is entered only through that edge (its other predecessors, back edges of a loop
-// headed by `to`, are dominated by `to`). A join where the branch target meets other paths
-// (block 0 skipping a loop the other blocks run) is dominated by the target, not by the edge.
-bool edgeDominates(const FunctionModel& fn, BlockId from, BlockId to, BlockId block) {
-  if (!fn.dominates(to, block)) return false;
-  for (BlockId p : fn.blocks[to].predecessors)
-    if (p != from && !fn.dominates(to, p)) return false;
-  return true;
-}
-
 bool oneThreadOfOneBlock(const ProtocolModel& ctx, InstId inst) {
   const FunctionModel& fn = ctx.function();
   if (fn.roles && fn.roles->instructionSet(inst) == ThreadSet::OneBlockThread) return true;
@@ -100,8 +95,8 @@ bool oneThreadOfOneBlock(const ProtocolModel& ctx, InstId inst) {
     BlockId fallThrough = -1, taken = -1;
     for (BlockId s : bb.successors) (fn.blocks[s].first == bb.last ? fallThrough : taken) = s;
     if (fallThrough < 0 || taken < 0) continue;
-    bool viaTaken = edgeDominates(fn, b, taken, block) && !fn.dominates(fallThrough, block);
-    bool viaFall = edgeDominates(fn, b, fallThrough, block) && !fn.dominates(taken, block);
+    bool viaTaken = model::edgeDominatesBlock(fn, b, taken, block) && !fn.dominates(fallThrough, block);
+    bool viaFall = model::edgeDominatesBlock(fn, b, fallThrough, block) && !fn.dominates(taken, block);
     if (!viaTaken && !viaFall) continue;
     bool value = viaTaken != br.guard->negated;
     idTests(fn, br.guard->reg, branch, value, tests);
@@ -135,7 +130,7 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
     InstId update = -1;
     for (InstId j : updates) {
       if (j == i || !fn.memory->sameWord(i, j)) continue;
-      if (!oneThreadOfOneBlock(ctx, j)) {
+      if (!oneThreadOfOneBlock(ctx, j) && !ctx.isPublishedByGroupBarrier(i, j)) {
         update = j;
         break;
       }

@@ -30,4 +30,11 @@ std::optional<EdgeCondition> edgeCondition(const FunctionModel& fn, BlockId pred
   return EdgeCondition{branch, br.guard->reg, taken != br.guard->negated};
 }
 
+bool edgeDominatesBlock(const FunctionModel& fn, BlockId from, BlockId to, BlockId block) {
+  if (!fn.dominates(to, block)) return false;
+  for (BlockId p : fn.blocks[to].predecessors)
+    if (p != from && !fn.dominates(to, p)) return false;
+  return true;
+}
+
 }  // namespace fenceline::model

@@ -30,4 +30,11 @@ struct EdgeCondition {
 // then free).
 std::optional<EdgeCondition> edgeCondition(const FunctionModel& fn, BlockId pred, BlockId block);
 
+// Every path from the entry to `block` takes the edge from -> to: `to`
+// dominates `block`, and `to` is entered only through that edge (its other
+// predecessors, back edges of a loop headed by `to`, are dominated by `to`).
+// A join where the branch target meets other paths (block 0 skipping a loop
+// the other blocks run) is dominated by the target, not by the edge.
+bool edgeDominatesBlock(const FunctionModel& fn, BlockId from, BlockId to, BlockId block);
+
 }  // namespace fenceline::model

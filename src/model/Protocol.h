@@ -183,6 +183,17 @@ class ProtocolModel {
   // reaches gridDim.x, then stores 0; the next launch's arrivals follow in
   // stream order). The wait is taken to observe every arrival.
   bool isResetAfterWait(InstId store) const;
+  // An initialization by one thread of one block (`store`, tid.x pinned by
+  // its guards) that a software group barrier orders before `update` in
+  // every other block: the storing thread releases at .gpu or wider and
+  // arrives on a counter, every block's thread of that index spins on the
+  // counter with an acquire, and a __syncthreads() follows; every path from
+  // where the blocks that skip the store rejoin to the update crosses such a
+  // barrier (FlashInfer's multi-CTA radix top-k: CTA 0 of a group clears
+  // output_counter, the group's AdvanceRadixGroupBarrier, then every CTA's
+  // atomicAdd; model/GroupBarriers.cpp). The spin is taken to wait for every
+  // block's arrival of the same crossing.
+  bool isPublishedByGroupBarrier(InstId store, InstId update) const;
   // A wait that no data access of the kernel follows (the barrier at the end
   // of CUTLASS's distributed GEMM full_barrier, a final grid barrier): the
   // data it guards is used after the kernel, by the next launch, so every
@@ -199,6 +210,9 @@ class ProtocolModel {
   // The pointer load reads a peer-table entry (see goesThroughPeerPointer).
   bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
   bool isSignalCandidate(InstId inst) const;
+  // isPublishedByGroupBarrier's walk (model/GroupBarriers.cpp).
+  void walkGroupBarrierPhases(BlockId block, InstId from, InstId poll, int64_t c, int8_t firstPhase,
+                              std::vector<int8_t>& lowestAtBarrier) const;
   bool isOutboundSignal(InstId inst) const;
   bool isLaunchValuePublish(InstId inst) const;
   bool isProtocolStateOfOutboundFlag(InstId write, InstId signal) const;

@@ -63,3 +63,20 @@ TEST(ModelProtocolPartner, ResetAfterWaitingForTheArrivals) {
   EXPECT_TRUE(m.isResetAfterWait(reset)) << dump(fn);
   EXPECT_FALSE(m.isResetAfterWait(findOne(fn, "atom")));
 }
+
+// isPublishedByGroupBarrier: the clear by thread 0 of CTA 0, then a group
+// barrier (release, arrive, acquiring spin, __syncthreads), then the adds.
+TEST(ModelProtocolPartner, GroupBarrierPublishesTheInitialization) {
+  FENCELINE_LOAD_PROGRAM(p, "model_group_barrier");
+  struct Case {
+    const char* kernel;
+    bool published;
+  };
+  for (const Case& c : {Case{"clear_barrier_add", true}, Case{"clear_add_barrier", false},
+                        Case{"clear_unreleased_barrier_add", false}}) {
+    SCOPED_TRACE(c.kernel);
+    const auto& fn = p.fn(c.kernel);
+    const InstId clear = findOne(fn, "st.global"), add = findOne(fn, "atom.global.add");
+    EXPECT_EQ(protocolOf(fn).isPublishedByGroupBarrier(clear, add), c.published) << dump(fn);
+  }
+}

@@ -115,7 +115,12 @@ std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std
   if (!fn.values || at < 0 || static_cast<size_t>(at) >= fn.instructions.size()) return range;
   const Inst& inst = fn.instructions[at];
   if (inst.guard) range = applyCondition(fn, at, inst.guard->reg, !inst.guard->negated, name, range);
-  BlockId block = inst.block;
+  return guardedRangeAtBlock(fn, inst.block, name, range);
+}
+
+std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId block, std::string_view name,
+                                                std::pair<int64_t, int64_t> range) {
+  if (!fn.values || block < 0 || static_cast<size_t>(block) >= fn.blocks.size()) return range;
   for (int steps = 0; block > 0 && steps < kMaxGuards; ++steps) {
     const BasicBlock& b = fn.blocks[block];
     if (b.predecessors.size() == 1)

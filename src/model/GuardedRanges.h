@@ -25,4 +25,9 @@ namespace fenceline::model {
 std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std::string_view name,
                                          std::pair<int64_t, int64_t> range);
 
+// The same for code at the start of `block`: the conditions on the edges
+// every path to it takes, without any instruction's own guard.
+std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId block, std::string_view name,
+                                                std::pair<int64_t, int64_t> range);
+
 }  // namespace fenceline::model

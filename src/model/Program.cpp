@@ -9,6 +9,7 @@
 #include "model/Demangle.h"
 #include "model/Memory.h"
 #include "model/Protocol.h"
+#include "model/ThreadDecidedBranches.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
 
@@ -93,6 +94,8 @@ void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx:
   deadline.check("finding dominators, loops and reachability");
   // What registers hold: symbolic values with ranges, value identity.
   fn.values = std::make_unique<ValueAnalysis>(fn);
+  // Blocks no thread runs: branches the thread index decides.
+  fn.noThreadRuns = blocksNoThreadRuns(fn);
   // Which memory each access touches, and may two accesses alias.
   fn.memory = std::make_unique<MemoryAnalysis>(fn);
   fn.roles = std::make_unique<ThreadRoles>(fn);

@@ -90,6 +90,10 @@ struct FunctionModel {
   std::vector<int32_t> loopOf;             // innermost loop index per block, or -1
   std::unique_ptr<BlockReachability> reachability;  // which blocks reach which (Paths.h's reachable)
   std::unique_ptr<ValueAnalysis> values;
+  // Per block: no thread runs it, its branches decided by the thread index
+  // (model/ThreadDecidedBranches.h: nvcc's remainder iterations of a
+  // block-strided loop shorter than the block).
+  std::vector<char> noThreadRuns;
   std::unique_ptr<MemoryAnalysis> memory;
   std::unique_ptr<ThreadRoles> roles;
   std::unique_ptr<ProtocolModel> protocol;  // flag and barrier protocols (model/Protocol.h)

@@ -14,6 +14,7 @@
 
 #include "model/Operands.h"
 #include "model/Paths.h"
+#include "model/ThreadDecidedBranches.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -126,7 +127,9 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
   for (InstId i = 0; i < count; ++i) {
     const MemoryEffect& e = fn_.instructions[i].effect;
     if (opaqueCallMayFence(i)) calls_.push_back(i);
-    if (!writesGlobalMemory(fn_, i)) continue;
+    // A write no thread makes (a never-run remainder iteration) signals
+    // nothing and publishes nothing.
+    if (!writesGlobalMemory(fn_, i) || neverRuns(fn_, i)) continue;
     writes_.push_back(i);
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
     if (isFlagWrite(e) && goesThroughPeerPointer(i)) raisesPeerFlags_ = true;

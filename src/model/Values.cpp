@@ -1193,4 +1193,10 @@ const ptx::Variable* ValueAnalysis::variable(InstId at, const std::string& symbo
   return impl_->variable(impl_->fn.instructions[at], symbol);
 }
 
+std::pair<int64_t, int64_t> specialRegisterRange(const std::string& name, const ptx::Function* function) {
+  const AbstractValue v = special(name, function);
+  if (v.terms.size() != 1) return {INT64_MIN, INT64_MAX};
+  return {v.terms[0].low, v.terms[0].high};
+}
+
 }  // namespace fenceline::model

@@ -120,4 +120,8 @@ class ValueAnalysis {
   std::shared_ptr<Impl> impl_;
 };
 
+// The range a special register takes in `function` (%tid.x: [0, 1023], or
+// below the .reqntid / .maxntid it declares).
+std::pair<int64_t, int64_t> specialRegisterRange(const std::string& name, const ptx::Function* function);
+
 }  // namespace fenceline::model

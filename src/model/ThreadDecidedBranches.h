@@ -1,0 +1,39 @@
+// Blocks that no thread runs, because the branches leading to them compare a
+// value of the thread index alone and, for every thread index that reaches
+// the branch, go the other way.
+//
+// nvcc unrolls a block-strided loop `for (i = tid; i < N; i += blockDim)`
+// by four with a remainder in front: the remainder runs iterations at
+// i = tid + blockDim * k, k = 1, 2, when the trip count
+// ((N - 1 - tid) >> log2(blockDim)) + 1 says so, and the four-way body when
+// N - 1 - tid >= 3 * blockDim. With N below blockDim (FlashInfer's radix
+// top-k: 256 buckets, 1024 threads) none of them runs: the loop's own guard
+// (tid < N) bounds the thread index, and for every tid in [0, N) the
+// remainder test and the body test go the other way. Their accesses
+// (i = tid + 1024 k, an address far past the 256-entry histogram) are not
+// accesses of the kernel.
+//
+// The thread index's range at a branch is narrowed by the branches that
+// guard it (model/GuardedRanges.h). A comparison is decided when both of
+// its operands are computed from %tid.x and constants alone (mov, add, sub,
+// mul, shl, shr, and, or, xor, not, cvt between integers, selp of such) and
+// every thread index of the range gives the same outcome (at most 1024
+// values are tried, each exactly). Blocks reached only through edges that no
+// thread takes never run.
+#pragma once
+
+#include <vector>
+
+#include "model/Program.h"
+
+namespace fenceline::model {
+
+// Per block: 1 when no thread runs it (FunctionModel::noThreadRuns).
+std::vector<char> blocksNoThreadRuns(const FunctionModel& fn);
+
+// No thread runs instruction `inst`.
+inline bool neverRuns(const FunctionModel& fn, InstId inst) {
+  return !fn.noThreadRuns.empty() && fn.noThreadRuns[fn.blockOf[inst]];
+}
+
+}  // namespace fenceline::model

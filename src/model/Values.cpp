@@ -179,6 +179,11 @@ struct ValueAnalysis::Impl {
   // Every integer constant a setp compares with, and its neighbours (the
   // widening thresholds: `s + 1 == N` bounds s by N - 1).
   std::vector<int64_t> thresholds;
+  // Loop counters whose bound could not be tried because one of their
+  // updates was being evaluated (see the constructor); `deferring` is false
+  // once they have been evaluated again, first.
+  std::vector<ValueReg> deferredCounters;
+  bool deferring = true;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
 
@@ -207,6 +212,21 @@ struct ValueAnalysis::Impl {
     // of its updates evaluable (boundLoopCounter).
     for (size_t r = 0; r < defs.size(); ++r)
       if (defs[r].size() > 1 && fn.registerTypes[r] != ".pred") joinOf(static_cast<ValueReg>(r));
+    // A counter first met through one of its own updates (a lower-numbered
+    // register's definition reads the counter after the update: Triton's
+    // prefetching pipelines compute the next stage's address from the
+    // wrapped index) could not be bounded then. Evaluate again, those
+    // counters first, each from outside its updates.
+    if (!deferredCounters.empty()) {
+      std::vector<ValueReg> first = std::move(deferredCounters);
+      std::sort(first.begin(), first.end());
+      first.erase(std::unique(first.begin(), first.end()), first.end());
+      deferring = false;
+      invalidateSince(0, 0);
+      for (ValueReg r : first) joinOf(r);
+      for (size_t r = 0; r < defs.size(); ++r)
+        if (defs[r].size() > 1 && fn.registerTypes[r] != ".pred") joinOf(static_cast<ValueReg>(r));
+    }
     // Evaluate definitions in program order, so that operands are mostly
     // known already and recursion stays shallow (and results do not depend on
     // the order in which checks ask).
@@ -394,7 +414,10 @@ struct ValueAnalysis::Impl {
     // under the guess: no bound (its register is bounded from outside later
     // only if asked again; the constructor asks from outside first).
     for (InstId d : defs[reg])
-      if (defState[d] == 1) return std::nullopt;
+      if (defState[d] == 1) {
+        if (deferring) deferredCounters.push_back(reg);
+        return std::nullopt;
+      }
     for (InstId d : defs[reg]) {
       AbstractValue v = valueDefinedBy(d, reg);
       if (v.hasBase()) return std::nullopt;
@@ -997,9 +1020,12 @@ struct ValueAnalysis::Impl {
     if (k >= ops.size()) return kAny;
     const ptx::Operand& o = ops[k];
     if (o.kind == Kind::Integer) return static_cast<uint64_t>(o.intValue);
+    // From the range, less the low bits every value leaves clear (a
+    // multiple of 16 sets none of bits 0-3).
     auto byRange = [&] {
-      auto r = src(at, k).numericRange();
-      return r && r->first >= 0 ? bitsUpTo(r->second) : kAny;
+      const AbstractValue v = src(at, k);
+      auto r = v.numericRange();
+      return r && r->first >= 0 ? bitsUpTo(r->second) & ~uint64_t(alignmentOf(v) - 1) : kAny;
     };
     if (o.kind != Kind::Register || depth > 8) return byRange();
     const InstId def = definition(o.reg, at);
@@ -1079,11 +1105,12 @@ struct ValueAnalysis::Impl {
     // Both operands non-negative and bounded: the result sets no bit that
     // neither may set (possibleBits), so it is at most their union.
     std::optional<int64_t> unionBound;
+    uint64_t unionBits = ~uint64_t(0);
     if ((op == "or" || op == "xor") && nonNegative) {
       auto rb = b.numericRange();
       if (rb && rb->first >= 0 && range->second < (int64_t(1) << 40) && rb->second < (int64_t(1) << 40)) {
-        const uint64_t bits = possibleBits(d, 1, 0) | possibleBits(d, 2, 0);
-        unionBound = static_cast<int64_t>(std::min(bits, bitsUpTo(std::max(range->second, rb->second))));
+        unionBits = possibleBits(d, 1, 0) | possibleBits(d, 2, 0);
+        unionBound = static_cast<int64_t>(std::min(unionBits, bitsUpTo(std::max(range->second, rb->second))));
       }
     }
     if (op == "xor") {
@@ -1094,6 +1121,23 @@ struct ValueAnalysis::Impl {
       if (swizzled && unionBound && swizzled->terms.size() == 1 && swizzled->terms.front().name == opaque) {
         auto& t = swizzled->terms.front();
         t.high = std::max(t.low, std::min(t.high, *unionBound - swizzled->constant));
+      }
+      // One that kept strides: when the opaque part stays below the
+      // alignment A of what was kept (the strides and the constant), it holds
+      // the result's bits below A, which are among the union's bits below A
+      // (Triton's `((tid & 7) << 12 | (tid & 127) << 4) ^ 112`: [0, 2032],
+      // not [0, 2047]).
+      if (swizzled && unionBound && swizzled->terms.size() > 1) {
+        AbstractValue kept = *swizzled;
+        auto it = std::find_if(kept.terms.begin(), kept.terms.end(), [&](const auto& t) { return t.name == opaque; });
+        if (it != kept.terms.end()) {
+          const AbstractValue::Term low = *it;
+          kept.terms.erase(it);
+          const int64_t alignment = alignmentOf(kept);
+          if (low.coefficient == 1 && low.low >= 0 && low.high < alignment)
+            for (auto& t : swizzled->terms)
+              if (t.name == opaque) t.high = std::max(t.low, std::min(t.high, int64_t(unionBits & uint64_t(alignment - 1))));
+        }
       }
       if (swizzled) return *swizzled;
     }

@@ -299,3 +299,12 @@ TEST(ModelValueRanges, OrAndXorKeepToTheirBits) {
   EXPECT_EQ(slotOffsets(fn, 1, "st.shared.u8"), "[0, 13304]") << storeValue(fn, 1, "st.shared.u8");
   EXPECT_EQ(slotOffsets(fn, 2, "st.shared.u8"), "[0, 8199]") << storeValue(fn, 2, "st.shared.u8");
 }
+
+// A swizzle that keeps the stride of x's high field: the opaque low part is
+// bounded by the bits the operands may set below that stride.
+TEST(ModelValueRanges, XorKeepsStrideAndLowBits) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("xor_kept_stride");
+  EXPECT_EQ(slotOffsets(fn, 0, "st.shared.v4"), "[0, 30704]") << storeValue(fn, 0, "st.shared.v4");
+  EXPECT_EQ(slotOffsets(fn, 1, "st.shared.v4"), "[0, 30704]") << storeValue(fn, 1, "st.shared.v4");
+}

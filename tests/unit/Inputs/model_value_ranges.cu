@@ -330,3 +330,18 @@ extern "C" __global__ void __launch_bounds__(128) layout_bits(int k, int* out) {
   __syncthreads();
   out[t] = bytes[t * 181];
 }
+
+// Triton's Blackwell attention backward writes its dq layout-conversion
+// scratch at x ^ 16j, x = (tid & 7) << 12 | (tid & 127) << 4: the or keeps
+// its stride 4096 (the fields do not overlap), and the xor changes only the
+// low field, whose bits stay among 0x7F0: x ^ 112 is at most 28672 + 2032 =
+// 30704, not 28672 + 2047.
+extern "C" __global__ void __launch_bounds__(128) xor_kept_stride(float v, float* out) {
+  extern __shared__ __align__(16) unsigned char scratch_bytes[];
+  const unsigned t = threadIdx.x;
+  const unsigned x = ((t & 7) << 12) | ((t & 127) << 4);
+  *reinterpret_cast<float4*>(scratch_bytes + x) = make_float4(v, v, v, v);
+  *reinterpret_cast<float4*>(scratch_bytes + (x ^ 112)) = make_float4(v, v, v, v);
+  __syncthreads();
+  out[t] = reinterpret_cast<float*>(scratch_bytes)[t * 61];
+}

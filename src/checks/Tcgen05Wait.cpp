@@ -129,6 +129,19 @@ bool handsLoadedTensorMemory(const FunctionModel& fn, InstId signal, const std::
   auto writeAfter = [&](InstId from) {
     return !model::findAllReachable(fn, from, writes, [](InstId) { return false; }, 1).empty();
   };
+  // After a barrier every thread waits at, a write that only a later such
+  // barrier leads to is behind that barrier, where the loading thread's own
+  // walk tests its wait again (Triton's Blackwell attention backward:
+  // tcgen05.ld of dq, bar.sync, tcgen05.wait::ld, the layout conversion,
+  // bar.sync, and only then the next tcgen05.mma).
+  if (k == EffectKind::CtaBarrier && model::isWholeCtaBarrier(*fn.instructions[signal].syntax, fn.instructions[signal].effect))
+    return !model::findAllReachable(fn, signal, writes,
+                                    [&](InstId i) {
+                                      return model::isWholeCtaBarrier(*fn.instructions[i].syntax,
+                                                                      fn.instructions[i].effect);
+                                    },
+                                    1)
+                .empty();
   if (k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive) return writeAfter(signal);
   if (k != EffectKind::MbarrierArrive) return true;
   bool waited = false;

@@ -172,13 +172,6 @@ std::optional<int64_t> pinnedThreadIndex(const FunctionModel& fn, InstId inst) {
   return std::nullopt;
 }
 
-// A barrier of the whole CTA: bar.sync / barrier.sync with no thread count.
-bool isWholeBlockBarrier(const Inst& in) {
-  if (in.effect.kind != EffectKind::CtaBarrier || in.hasModifier("red") || in.opcode().find("cluster") != std::string::npos)
-    return false;
-  return in.operands.size() == 1 && !in.hasModifier("cluster");
-}
-
 }  // namespace
 
 // The walk of thread tid.x == c from instruction `from` (inclusive) of
@@ -231,7 +224,7 @@ void ProtocolModel::walkGroupBarrierPhases(BlockId block, InstId from, InstId po
     const BasicBlock& bb = fn_.blocks[item.block];
     int8_t phase = item.phase;
     for (InstId k = item.from; k < bb.last; ++k) {
-      if (isWholeBlockBarrier(fn_.instructions[k])) lowestAtBarrier[k] = std::min(lowestAtBarrier[k], phase);
+      if (isWholeCtaBarrier(*fn_.instructions[k].syntax, fn_.instructions[k].effect)) lowestAtBarrier[k] = std::min(lowestAtBarrier[k], phase);
       phase = advance(k, phase);
     }
     for (BlockId s : bb.successors) {

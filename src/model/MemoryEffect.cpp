@@ -12,6 +12,8 @@
 // that order (prefetches have only a source).
 #include "model/MemoryEffect.h"
 
+#include <algorithm>
+
 #include <array>
 #include <unordered_map>
 #include <vector>
@@ -362,6 +364,15 @@ std::string_view toString(Scope s) {
   static constexpr std::string_view names[] = {"none", "cta", "cluster", "gpu", "sys"};
   auto i = static_cast<size_t>(s);
   return i < std::size(names) ? names[i] : "?";
+}
+
+bool isWholeCtaBarrier(const ptx::Instruction& instruction, const MemoryEffect& effect) {
+  if (effect.kind != EffectKind::CtaBarrier || effect.scope != Scope::Cta) return false;
+  // bar.sync a / bar.red.op p, a, c: the thread count, when given, follows the id.
+  const size_t operands = instruction.operands.size();
+  const bool reduction = std::find(instruction.modifiers.begin(), instruction.modifiers.end(), "red") !=
+                         instruction.modifiers.end();
+  return reduction ? operands == 3 : operands == 1;
 }
 
 }  // namespace fenceline::model

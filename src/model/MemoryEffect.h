@@ -99,6 +99,11 @@ struct MemoryEffect {
 // (pure computation) or Unknown (looks like memory but not understood).
 MemoryEffect classify(const ptx::Instruction& instruction);
 
+// A barrier every thread of the CTA takes part in and waits at: bar.sync /
+// barrier.sync (or bar.red) with no thread count. A named barrier with a
+// count (`bar.sync 1, 128`) and cluster barriers are not.
+bool isWholeCtaBarrier(const ptx::Instruction& instruction, const MemoryEffect& effect);
+
 std::string_view toString(EffectKind);
 std::string_view toString(Space);
 std::string_view toString(Semantics);

@@ -160,6 +160,10 @@ ENTRIES = {
     "tt_attention_bwd_sm90": (
         "attention_bwd.attention_bwd", 90, attention_bwd_signature(64, 64, 64),
         {"HEAD_DIM": 64, "BM": 64, "BN": 64, "STAGES": 2}, {"num_warps": 4}),
+    # The same backward for Blackwell: tcgen05.mma with transposed (MN-major) operands.
+    "tt_attention_bwd_sm100": (
+        "attention_bwd.attention_bwd", 100, attention_bwd_signature(128, 64, 64),
+        {"HEAD_DIM": 64, "BM": 128, "BN": 64, "STAGES": 2}, {"num_warps": 4}),
 }
 
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include <fmt/format.h>
 
@@ -143,31 +142,66 @@ std::string SourceLines::indentationOf(uint32_t line) const {
   return text.substr(0, text.find_first_not_of(" \t"));
 }
 
+namespace {
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// The name a `#define NAME` line defines (`^\s*#\s*define\s+(\w+)`), or empty.
+std::string_view definedMacro(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && isSpace(line[i])) ++i;
+  if (i == line.size() || line[i] != '#') return {};
+  ++i;
+  while (i < line.size() && isSpace(line[i])) ++i;
+  if (line.substr(i, 6) != "define") return {};
+  i += 6;
+  const size_t spaces = i;
+  while (i < line.size() && isSpace(line[i])) ++i;
+  if (i == spaces) return {};
+  const size_t name = i;
+  while (i < line.size() && isWordChar(line[i])) ++i;
+  return line.substr(name, i - name);
+}
+
+// `word` occurs in `text` as a whole word (`\bword\b`; word is made of word characters).
+bool containsWord(std::string_view text, std::string_view word) {
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool before = at == 0 || !isWordChar(text[at - 1]);
+    const bool after = at + word.size() == text.size() || !isWordChar(text[at + word.size()]);
+    if (before && after) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<std::string> SourceLines::macroAt(uint32_t line) const {
   auto continues = [&](uint32_t l) { return l >= 1 && l <= lineCount() && trimmed(this->line(l)).ends_with("\\"); };
-  static const std::regex define(R"(^\s*#\s*define\s+(\w+))");
   if (continues(line) || continues(line - 1)) {
     for (uint32_t l = line; l >= 1; --l) {
-      std::smatch match;
-      if (std::regex_search(this->line(l), match, define)) return match[1].str();
+      if (std::string_view name = definedMacro(this->line(l)); !name.empty()) return std::string(name);
       if (l < line && !continues(l)) break;
     }
     return "a macro";
   }
-  // Statement-like macros defined in this file (their body holds a ';'), used on the line.
-  for (uint32_t l = 1; l <= lineCount(); ++l) {
-    std::smatch match;
-    if (!std::regex_search(this->line(l), match, define)) continue;
-    std::string name = match[1].str();
-    bool statement = false;
-    for (uint32_t body = l; body <= lineCount(); ++body) {
-      statement = statement || this->line(body).find(';') != std::string::npos;
-      if (!continues(body)) break;
+  // Statement-like macros defined in this file (their body holds a ';'),
+  // found once per file; the first used on the line.
+  if (!statementMacros_) {
+    statementMacros_.emplace();
+    for (uint32_t l = 1; l <= lineCount(); ++l) {
+      const std::string_view name = definedMacro(this->line(l));
+      if (name.empty()) continue;
+      bool statement = false;
+      for (uint32_t body = l; body <= lineCount(); ++body) {
+        statement = statement || this->line(body).find(';') != std::string::npos;
+        if (!continues(body)) break;
+      }
+      if (statement) statementMacros_->emplace_back(name);
     }
-    if (!statement) continue;
-    const std::regex use("\\b" + name + "\\b");
-    if (std::regex_search(this->line(line), use)) return name;
   }
+  for (const std::string& name : *statementMacros_)
+    if (containsWord(this->line(line), name)) return name;
   return std::nullopt;
 }
 

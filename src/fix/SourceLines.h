@@ -55,6 +55,8 @@ class SourceLines {
   std::vector<std::string> lines_;
   std::vector<size_t> lineStarts_;
   bool crlf_ = false;
+  // The statement-like macros the file defines, in order (macroAt), found on first use.
+  mutable std::optional<std::vector<std::string>> statementMacros_;
 };
 
 }  // namespace fenceline::fix

@@ -31,6 +31,7 @@
 #include "model/BranchEdges.h"
 #include "model/Paths.h"
 #include "model/Protocol.h"
+#include "model/ThreadDecidedBranches.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -47,64 +48,13 @@ std::optional<std::pair<int64_t, int64_t>> affineInThreadIndex(const AbstractVal
   return std::make_pair(v.terms[0].coefficient, v.constant);
 }
 
-// The value of integer operand `op` at `at` for the thread tid.x == c: a
-// constant, a function of tid.x alone, or an `or` of such.
-std::optional<int64_t> valueForThread(const FunctionModel& fn, const ptx::Operand& op, InstId at, int64_t c,
-                                      int depth = 0) {
-  if (op.kind == Kind::Integer) return op.intValue;
-  if (op.kind != Kind::Register || op.reg < 0 || depth > kMaxDepth) return std::nullopt;
-  const AbstractValue v = fn.values->valueOf(op.reg, at);
-  if (v.isConstant()) return v.constant;
-  if (auto affine = affineInThreadIndex(v)) return affine->first * c + affine->second;
-  const InstId def = fn.values->definition(op.reg, at);
-  if (def < 0) return std::nullopt;
-  const Inst& in = fn.instructions[def];
-  if ((in.opcode() == "or" || in.opcode() == "and") && in.operands.size() >= 3) {
-    auto a = valueForThread(fn, in.operands[1], def, c, depth + 1), b = valueForThread(fn, in.operands[2], def, c, depth + 1);
-    if (!a || !b) return std::nullopt;
-    return in.opcode() == "or" ? (*a | *b) : (*a & *b);
-  }
-  return std::nullopt;
-}
-
-bool isUnsignedCompare(const Inst& in) {
-  return std::any_of(in.syntax->modifiers.begin(), in.syntax->modifiers.end(),
-                     [](const std::string& m) { return m.size() > 1 && (m[0] == 'u' || m[0] == 'b') && isdigit(m[1]); });
-}
-
 // What tid.x == c says of predicate `reg` read at `at`: it has value `value`
-// for that thread (1), it has the other value (0), or it is not known (-1).
-int predicateForThread(const FunctionModel& fn, ValueReg reg, InstId at, bool value, int64_t c, int depth = 0) {
-  if (reg < 0 || depth > kMaxDepth) return -1;
-  const std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
-  if (defs.size() != 1) return -1;
-  const Inst& in = fn.instructions[defs[0]];
-  const auto& ops = in.operands;
-  const std::string& op = in.opcode();
-  auto predicate = [&](size_t k) { return k < ops.size() && ops[k].kind == Kind::Register ? ops[k].reg : -1; };
-  if (op == "not") return predicateForThread(fn, predicate(1), defs[0], !value, c, depth + 1);
-  if ((op == "and" || op == "or") && ops.size() >= 3) {
-    // and is true iff both are; or is false iff both are.
-    const bool both = (op == "and") == value;
-    const int a = predicateForThread(fn, predicate(1), defs[0], value, c, depth + 1);
-    const int b = predicateForThread(fn, predicate(2), defs[0], value, c, depth + 1);
-    if (both) return a == 0 || b == 0 ? 0 : (a == 1 && b == 1 ? 1 : -1);
-    return a == 1 || b == 1 ? 1 : (a == 0 && b == 0 ? 0 : -1);
-  }
-  if (op != "setp" || ops.size() < 3) return -1;
-  auto x = valueForThread(fn, ops[1], defs[0], c), y = valueForThread(fn, ops[2], defs[0], c);
-  if (!x || !y) return -1;
-  const bool unsignedCompare = isUnsignedCompare(in);
-  auto less = [&](int64_t a, int64_t b) { return unsignedCompare ? uint64_t(a) < uint64_t(b) : a < b; };
-  bool result;
-  if (in.hasModifier("eq")) result = *x == *y;
-  else if (in.hasModifier("ne")) result = *x != *y;
-  else if (in.hasModifier("lt") || in.hasModifier("lo")) result = less(*x, *y);
-  else if (in.hasModifier("le") || in.hasModifier("ls")) result = !less(*y, *x);
-  else if (in.hasModifier("gt") || in.hasModifier("hi")) result = less(*y, *x);
-  else if (in.hasModifier("ge") || in.hasModifier("hs")) result = !less(*x, *y);
-  else return -1;
-  return result == value ? 1 : 0;
+// for that thread (1), it has the other value (0), or it is not known (-1)
+// (model/ThreadDecidedBranches.h evaluates it).
+int predicateForThread(const FunctionModel& fn, ValueReg reg, InstId at, bool value, int64_t c) {
+  const std::optional<bool> holds = predicateForThreadIndex(fn, reg, at, c);
+  if (!holds) return -1;
+  return *holds == value ? 1 : 0;
 }
 
 // The c that `operand` == k at `at` forces on tid.x: the operand is m * tid.x

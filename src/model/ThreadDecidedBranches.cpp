@@ -23,7 +23,7 @@ constexpr int64_t kMostThreadsTried = 1024;
 // An expression over the thread index: integer nodes and predicate nodes.
 struct Node {
   enum class Op : uint8_t { Constant, ThreadIndex, Add, Sub, Mul, Shl, Shr, And, Or, Xor, Not, Neg, Convert,
-                            Compare, PredAnd, PredOr, PredXor, PredNot, Select };
+                            Compare, PredAnd, PredOr, PredXor, PredNot, Select, Unknown };
   Op op = Op::Constant;
   int width = 32;       // bits of the result (integers)
   bool isSigned = false;
@@ -54,13 +54,20 @@ class Compiler {
   explicit Compiler(const FunctionModel& fn) : fn_(fn) {}
   std::vector<Node> nodes;
 
+  // An integer operand's node, or -1 when it is not a function of %tid.x
+  // and constants. A predicate operand always has a node: Unknown where its
+  // value is not such a function, so that `p && q` is decided by a false p.
   int operand(const ptx::Operand& op, InstId at, int depth) {
     if (op.kind == Kind::Integer) return add(Node(Node::Op::Constant, 64, false, static_cast<uint64_t>(op.intValue)));
     if (op.kind == Kind::Special) return op.text == "%tid.x" ? add(Node(Node::Op::ThreadIndex)) : -1;
-    if (op.kind != Kind::Register || op.reg < 0 || depth > kMaxDepth) return -1;
-    const std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
-    if (defs.size() != 1) return -1;
-    return definition(defs[0], depth + 1);
+    if (op.kind != Kind::Register || op.reg < 0) return -1;
+    const bool predicate = static_cast<size_t>(op.reg) < fn_.registerTypes.size() && fn_.registerTypes[op.reg] == ".pred";
+    int node = -1;
+    if (depth <= kMaxDepth) {
+      const std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
+      if (defs.size() == 1) node = definition(defs[0], depth + 1);
+    }
+    return node < 0 && predicate ? add(Node(Node::Op::Unknown)) : node;
   }
 
  private:
@@ -159,46 +166,84 @@ class Compiler {
 };
 
 // The value of node `k` for thread index `t` (integers: the low `width`
-// bits; predicates: 0 or 1).
-uint64_t evaluate(const std::vector<Node>& nodes, int k, int64_t t) {
+// bits; predicates: 0 or 1), or nothing where it rests on an Unknown.
+std::optional<uint64_t> evaluate(const std::vector<Node>& nodes, int k, int64_t t) {
   const Node& n = nodes[k];
   using Op = Node::Op;
   auto v = [&](int i) { return evaluate(nodes, i, t); };
   switch (n.op) {
-    case Op::Constant: return n.constant;
-    case Op::ThreadIndex: return static_cast<uint64_t>(t);
-    case Op::Add: return (v(n.a) + v(n.b)) & mask(n.width);
-    case Op::Sub: return (v(n.a) - v(n.b)) & mask(n.width);
-    case Op::Mul: return (v(n.a) * v(n.b)) & mask(n.width);
-    case Op::Shl: {
-      const uint64_t s = v(n.b);
-      return s >= uint64_t(n.width) ? 0 : (v(n.a) << s) & mask(n.width);
+    case Op::Unknown: return std::nullopt;
+    case Op::PredAnd: {
+      auto a = v(n.a), b = v(n.b);
+      if (a == 0u || b == 0u) return 0;
+      if (!a || !b) return std::nullopt;
+      return 1;
     }
+    case Op::PredOr: {
+      auto a = v(n.a), b = v(n.b);
+      if (a == 1u || b == 1u) return 1;
+      if (!a || !b) return std::nullopt;
+      return 0;
+    }
+    case Op::PredXor: {
+      auto a = v(n.a), b = v(n.b);
+      if (!a || !b) return std::nullopt;
+      return *a ^ *b;
+    }
+    case Op::PredNot: {
+      auto a = v(n.a);
+      if (!a) return std::nullopt;
+      return *a ? 0 : 1;
+    }
+    case Op::Select: {
+      auto c = v(n.c);
+      if (!c) return std::nullopt;
+      auto chosen = v(*c ? n.a : n.b);
+      if (!chosen) return std::nullopt;
+      return *chosen & mask(n.width);
+    }
+    default: break;
+  }
+  if (n.op == Op::Constant) return n.constant;
+  if (n.op == Op::ThreadIndex) return static_cast<uint64_t>(t);
+  const std::optional<uint64_t> oa = v(n.a);
+  if (!oa) return std::nullopt;
+  const uint64_t a = *oa;
+  std::optional<uint64_t> ob;
+  if (n.b >= 0) {
+    ob = v(n.b);
+    if (!ob) return std::nullopt;
+  }
+  const uint64_t b = ob.value_or(0);
+  switch (n.op) {
+    case Op::Add: return (a + b) & mask(n.width);
+    case Op::Sub: return (a - b) & mask(n.width);
+    case Op::Mul: return (a * b) & mask(n.width);
+    case Op::Shl: return b >= uint64_t(n.width) ? 0 : (a << b) & mask(n.width);
     case Op::Shr: {
-      const uint64_t s = v(n.b), a = v(n.a) & mask(n.width);
+      const uint64_t x = a & mask(n.width);
       if (n.isSigned) {
-        const int64_t x = signExtend(a, n.width);
-        return static_cast<uint64_t>(s >= uint64_t(n.width) ? (x < 0 ? -1 : 0) : x >> s) & mask(n.width);
+        const int64_t sx = signExtend(x, n.width);
+        return static_cast<uint64_t>(b >= uint64_t(n.width) ? (sx < 0 ? -1 : 0) : sx >> b) & mask(n.width);
       }
-      return s >= uint64_t(n.width) ? 0 : a >> s;
+      return b >= uint64_t(n.width) ? 0 : x >> b;
     }
-    case Op::And: return v(n.a) & v(n.b) & mask(n.width);
-    case Op::Or: return (v(n.a) | v(n.b)) & mask(n.width);
-    case Op::Xor: return (v(n.a) ^ v(n.b)) & mask(n.width);
-    case Op::Not: return ~v(n.a) & mask(n.width);
-    case Op::Neg: return (~v(n.a) + 1) & mask(n.width);
+    case Op::And: return a & b & mask(n.width);
+    case Op::Or: return (a | b) & mask(n.width);
+    case Op::Xor: return (a ^ b) & mask(n.width);
+    case Op::Not: return ~a & mask(n.width);
+    case Op::Neg: return (~a + 1) & mask(n.width);
     case Op::Convert: {
       const int source = static_cast<int>(n.constant);
-      const uint64_t a = v(n.a) & mask(source);
-      return (n.isSigned ? static_cast<uint64_t>(signExtend(a, source)) : a) & mask(n.width);
+      const uint64_t x = a & mask(source);
+      return (n.isSigned ? static_cast<uint64_t>(signExtend(x, source)) : x) & mask(n.width);
     }
-    case Op::Select: return (v(n.c) ? v(n.a) : v(n.b)) & mask(n.width);
     case Op::Compare: {
-      const uint64_t a = v(n.a) & mask(n.width), b = v(n.b) & mask(n.width);
+      const uint64_t x = a & mask(n.width), y = b & mask(n.width);
       const bool unsignedCompare = !n.isSigned || n.compare == "lo" || n.compare == "ls" || n.compare == "hi" ||
                                    n.compare == "hs";
-      const int64_t sa = signExtend(a, n.width), sb = signExtend(b, n.width);
-      const bool less = unsignedCompare ? a < b : sa < sb, equal = a == b;
+      const int64_t sx = signExtend(x, n.width), sy = signExtend(y, n.width);
+      const bool less = unsignedCompare ? x < y : sx < sy, equal = x == y;
       if (n.compare == "eq") return equal;
       if (n.compare == "ne") return !equal;
       if (n.compare == "lt" || n.compare == "lo") return less;
@@ -206,12 +251,8 @@ uint64_t evaluate(const std::vector<Node>& nodes, int k, int64_t t) {
       if (n.compare == "gt" || n.compare == "hi") return !less && !equal;
       return !less;  // ge, hs
     }
-    case Op::PredAnd: return v(n.a) & v(n.b);
-    case Op::PredOr: return v(n.a) | v(n.b);
-    case Op::PredXor: return v(n.a) ^ v(n.b);
-    case Op::PredNot: return !v(n.a);
+    default: return std::nullopt;
   }
-  return 0;
 }
 
 bool mentionsThreadIndex(const std::vector<Node>& nodes) {
@@ -233,13 +274,27 @@ std::optional<bool> decidedPredicate(const FunctionModel& fn, InstId branch) {
   if (root < 0 || !mentionsThreadIndex(compiler.nodes)) return std::nullopt;
   const auto [low, high] = guardedRangeAtBlock(fn, br.block, "%tid.x", specialRegisterRange("%tid.x", fn.function));
   if (low > high || high - low + 1 > kMostThreadsTried) return std::nullopt;
-  const uint64_t first = evaluate(compiler.nodes, root, low);
+  const std::optional<uint64_t> first = evaluate(compiler.nodes, root, low);
+  if (!first) return std::nullopt;
   for (int64_t t = low + 1; t <= high; ++t)
     if (evaluate(compiler.nodes, root, t) != first) return std::nullopt;
-  return first != 0;
+  return *first != 0;
 }
 
 }  // namespace
+
+std::optional<bool> predicateForThreadIndex(const FunctionModel& fn, ValueReg predicate, InstId at, int64_t tid) {
+  if (!fn.values || predicate < 0) return std::nullopt;
+  Compiler compiler(fn);
+  ptx::Operand op;
+  op.kind = Kind::Register;
+  op.reg = predicate;
+  const int root = compiler.operand(op, at, 0);
+  if (root < 0) return std::nullopt;
+  const std::optional<uint64_t> value = evaluate(compiler.nodes, root, tid);
+  if (!value) return std::nullopt;
+  return *value != 0;
+}
 
 std::vector<char> blocksNoThreadRuns(const FunctionModel& fn) {
   const size_t count = fn.blocks.size();

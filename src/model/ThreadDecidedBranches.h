@@ -22,11 +22,18 @@
 // thread takes never run.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "model/Program.h"
 
 namespace fenceline::model {
+
+// The value predicate `predicate` (read at `at`) has for the thread whose
+// %tid.x is `tid`, where the predicate is computed from %tid.x and constants
+// (and/or/not of such comparisons: one false operand decides an and);
+// nothing otherwise. The same evaluation decides the branches.
+std::optional<bool> predicateForThreadIndex(const FunctionModel& fn, ValueReg predicate, InstId at, int64_t tid);
 
 // Per block: 1 when no thread runs it (FunctionModel::noThreadRuns).
 std::vector<char> blocksNoThreadRuns(const FunctionModel& fn);

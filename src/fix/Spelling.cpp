@@ -2,6 +2,7 @@
 #include "fix/Spelling.h"
 
 #include <regex>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -12,7 +13,7 @@ namespace {
 // Does code (not a // comment) on some line hold one of the markers?
 bool mentions(const std::vector<std::string>& lines, const std::vector<std::string>& markers) {
   for (const auto& line : lines) {
-    const std::string code = line.substr(0, line.find("//"));
+    const std::string_view code = std::string_view(line).substr(0, line.find("//"));
     for (const auto& marker : markers)
       if (code.find(marker) != std::string::npos) return true;
   }

@@ -92,7 +92,7 @@ report::Edit insertLine(const std::string& file, const SourceLines& source, uint
 }
 
 // The edits of a request at frame `at` of a readable, editable file, or the reason there are none.
-std::string planEdits(const FixRequest& request, const SourceFrame& at, const SourceLines& source,
+std::string planEdits(const FixRequest& request, const SourceFrame& at, const SourceLines& source, SyncStyle style,
                       const FixSettings& settings, std::vector<report::Edit>& edits) {
   if (at.line == 0 || at.line > source.lineCount())
     return fmt::format("line {} is not in {} (the file changed after it was compiled?)", at.line, at.file);
@@ -101,7 +101,7 @@ std::string planEdits(const FixRequest& request, const SourceFrame& at, const So
   const std::string statement =
       request.fence == report::FenceToInsert::None
           ? ""
-          : spellFence(request.fence, request.scope, detectStyle(source.lines()), settings.spelling, source.lines());
+          : spellFence(request.fence, request.scope, style, settings.spelling, source.lines());
   switch (request.placement) {
     case FixPlacement::BeforeStatement: {
       std::string why;
@@ -186,6 +186,12 @@ const SourceLines* SourceCache::get(const std::string& path, std::string& why) {
   return (files_[path] = std::make_unique<SourceLines>(std::move(*text))).get();
 }
 
+SyncStyle SourceCache::styleOf(const SourceLines& source) {
+  auto [it, fresh] = styles_.try_emplace(&source, SyncStyle::Intrinsics);
+  if (fresh) it->second = detectStyle(source.lines());
+  return it->second;
+}
+
 void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& settings) {
   diagnostic.edits.clear();
   const FixRequest& request = settings.producerStyle && diagnostic.producerFixRequest.placement != FixPlacement::None
@@ -215,7 +221,9 @@ void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& se
     if (auto generated = machineGenerated(at.file, *source))
       why = fmt::format("{} is {}: fix the generator's input, not its output", at.file, *generated);
     else
-      why = planEdits(request, at, *source, settings, diagnostic.edits);
+      why = planEdits(request, at, *source,
+                      request.fence == report::FenceToInsert::None ? SyncStyle::Intrinsics : sources.styleOf(*source),
+                      settings, diagnostic.edits);
   }
   diagnostic.noEditReason = diagnostic.edits.empty() ? why : "";
   if (diagnostic.edits.empty() && diagnostic.noEditReason.empty())

@@ -36,9 +36,12 @@ class SourceCache {
  public:
   // The file, or null with `why` set when it cannot be read.
   const SourceLines* get(const std::string& path, std::string& why);
+  // The synchronization style of a file get() returned (detectStyle), found once per file.
+  SyncStyle styleOf(const SourceLines& source);
 
  private:
   std::map<std::string, std::unique_ptr<SourceLines>> files_;
+  std::map<const SourceLines*, SyncStyle> styles_;
   std::map<std::string, std::string> errors_;
 };
 

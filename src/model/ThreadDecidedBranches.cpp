@@ -80,7 +80,10 @@ class Compiler {
     const Inst& in = fn_.instructions[def];
     const auto& ops = in.operands;
     const std::string& opcode = in.opcode();
-    const auto [width, isSigned] = typeOf(in);
+    // (Not a structured binding: clang 14 cannot capture one in the lambda below.)
+    const std::pair<int, bool> type = typeOf(in);
+    const int width = type.first;
+    const bool isSigned = type.second;
     auto arg = [&](size_t k) { return k < ops.size() ? operand(ops[k], def, depth) : -1; };
     using Op = Node::Op;
     static constexpr std::pair<std::string_view, Op> kBinary[] = {

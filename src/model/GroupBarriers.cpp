@@ -17,13 +17,15 @@
 //    release at .gpu or wider, then an atomic arrive on the polled word, then
 //    the poll (an acquire at .gpu or wider, or a poll followed by an acquire
 //    fence);
-//  - Y: the updates are reached only through P, the block that
-//    post-dominates the store's (where the blocks that skip the store
-//    rejoin), and every path from P to the update passes such a bar.sync,
-//    before which every path of thread c from P passes the acquiring poll.
+//  - Y: from D, the nearest block that dominates both the store and the
+//    update, no path within one trip through D reaches the store after such
+//    a bar.sync (X crosses none between D and the store), and every path
+//    reaches the update only after one, before which thread c passed the
+//    acquiring poll.
 // The spin is taken to wait for every block's arrival of the same crossing
-// (a counter barrier: the point of spinning on an arrival count), so Y's
-// first crossing after P includes X's first arrival after the store.
+// (a counter barrier works only if every block crosses it as often as the
+// others, so the blocks reach D having crossed it equally often): Y's first
+// crossing after D includes X's first arrival after the store.
 #include <algorithm>
 #include <functional>
 #include <optional>

@@ -187,9 +187,9 @@ class ProtocolModel {
   // its guards) that a software group barrier orders before `update` in
   // every other block: the storing thread releases at .gpu or wider and
   // arrives on a counter, every block's thread of that index spins on the
-  // counter with an acquire, and a __syncthreads() follows; every path from
-  // where the blocks that skip the store rejoin to the update crosses such a
-  // barrier (FlashInfer's multi-CTA radix top-k: CTA 0 of a group clears
+  // counter with an acquire, and a __syncthreads() follows; from the nearest
+  // block that dominates both the store and the update, no such crossing
+  // comes before the store and one comes before the update (FlashInfer's multi-CTA radix top-k: CTA 0 of a group clears
   // output_counter, the group's AdvanceRadixGroupBarrier, then every CTA's
   // atomicAdd; model/GroupBarriers.cpp). The spin is taken to wait for every
   // block's arrival of the same crossing.

@@ -19,6 +19,7 @@
 // follows another thread's tcgen05 work (a cluster barrier after it, or a
 // wait on a barrier that tcgen05.commit or a tcgen05 thread's arrive completes).
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -126,28 +127,25 @@ bool writesOrFreesTensorMemory(const FunctionModel& fn, InstId i) {
 bool handsLoadedTensorMemory(const FunctionModel& fn, InstId signal, const std::vector<InstId>& waits) {
   const EffectKind k = kindOf(fn, signal);
   auto writes = [&](InstId i) { return writesOrFreesTensorMemory(fn, i); };
-  auto writeAfter = [&](InstId from) {
-    return !model::findAllReachable(fn, from, writes, [](InstId) { return false; }, 1).empty();
+  auto wholeCtaBarrier = [&](InstId i) {
+    return model::isWholeCtaBarrier(*fn.instructions[i].syntax, fn.instructions[i].effect);
   };
+  auto writeAfter = [&](InstId from, const std::function<bool(InstId)>& stop) {
+    return !model::findAllReachable(fn, from, writes, stop, 1).empty();
+  };
+  auto never = [](InstId) { return false; };
   // After a barrier every thread waits at, a write that only a later such
   // barrier leads to is behind that barrier, where the loading thread's own
   // walk tests its wait again (Triton's Blackwell attention backward:
   // tcgen05.ld of dq, bar.sync, tcgen05.wait::ld, the layout conversion,
   // bar.sync, and only then the next tcgen05.mma).
-  if (k == EffectKind::CtaBarrier && model::isWholeCtaBarrier(*fn.instructions[signal].syntax, fn.instructions[signal].effect))
-    return !model::findAllReachable(fn, signal, writes,
-                                    [&](InstId i) {
-                                      return model::isWholeCtaBarrier(*fn.instructions[i].syntax,
-                                                                      fn.instructions[i].effect);
-                                    },
-                                    1)
-                .empty();
-  if (k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive) return writeAfter(signal);
+  if (k == EffectKind::CtaBarrier && wholeCtaBarrier(signal)) return writeAfter(signal, wholeCtaBarrier);
+  if (k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive) return writeAfter(signal, never);
   if (k != EffectKind::MbarrierArrive) return true;
   bool waited = false;
   for (InstId w : waits) {
     if (!proxy::sameBarrier(fn, signal, w)) continue;
-    if (writeAfter(w)) return true;
+    if (writeAfter(w, never)) return true;
     waited = true;
   }
   return !waited;

@@ -174,6 +174,7 @@ struct ValueAnalysis::Impl {
   std::unique_ptr<detail::ValueIdentity> identity;
   // Assumed ranges of loop-carried registers while a bound is being verified.
   std::unordered_map<ValueReg, Range> hypothesis;
+  std::unordered_map<uint64_t, bool> deadAtEntry;  // deadAt, per (block, reg)
   // The load behind each Loaded base (the first of identical loads).
   std::unordered_map<std::string, InstId> pointerLoads;
   // Every integer constant a setp compares with, and its neighbours (the
@@ -354,26 +355,56 @@ struct ValueAnalysis::Impl {
     joinedLog.resize(joinMark);
   }
 
-  // Does `block` write `reg` (unguarded) before anything in it reads it?
-  bool redefinesBeforeReading(BlockId block, ValueReg reg) const {
+  // What `block` does with `reg` first: reads it, writes it (unguarded)
+  // before any read, or neither.
+  enum class FirstUse { Read, Write, None };
+  FirstUse firstUse(BlockId block, ValueReg reg) const {
     const BasicBlock& b = fn.blocks[block];
     for (InstId i = b.first; i < b.last; ++i) {
       const RegisterUse use = registerUse(fn.instructions[i]);
       auto has = [reg](const std::vector<ValueReg>& regs) { return std::find(regs.begin(), regs.end(), reg) != regs.end(); };
-      if (has(use.read) || has(use.addressed)) return false;
-      if (has(use.written)) return !fn.instructions[i].guard;
+      if (has(use.read) || has(use.addressed)) return FirstUse::Read;
+      if (has(use.written) && !fn.instructions[i].guard) return FirstUse::Write;
     }
-    return false;
+    return FirstUse::None;
+  }
+
+  // Is `reg` dead where `block` begins: no path from there reads it before
+  // an unguarded write (nvcc's loop exit, where the counter is never read
+  // again; a block that redefines it first). Memoized per (block, reg).
+  bool deadAt(BlockId block, ValueReg reg) {
+    const uint64_t key = (uint64_t(uint32_t(block)) << 32) | uint32_t(reg);
+    if (auto known = deadAtEntry.find(key); known != deadAtEntry.end()) return known->second;
+    std::vector<char> seen(fn.blocks.size(), 0);
+    std::vector<BlockId> work{block};
+    bool dead = true;
+    while (!work.empty() && dead) {
+      const BlockId b = work.back();
+      work.pop_back();
+      if (b < 0 || static_cast<size_t>(b) >= fn.blocks.size() || seen[b]) continue;
+      seen[b] = 1;
+      switch (firstUse(b, reg)) {
+        case FirstUse::Read: dead = false; break;
+        case FirstUse::Write: break;
+        case FirstUse::None:
+          for (BlockId next : fn.blocks[b].successors) work.push_back(next);
+          break;
+      }
+    }
+    deadAtEntry.emplace(key, dead);
+    return dead;
   }
 
   // The value definition d gives `reg` where it is read after d's block.
   // When d is the block's last definition of reg, the block ends in a
-  // conditional branch, and the block on one edge redefines reg before
-  // reading it, d's value leaves only along the other edge, where the
-  // branch predicate has a known value: it is refined by that predicate, as
-  // a selp operand is. This is nvcc's `if (++s == N) { laps[k] = 1; s = 0; }`,
-  // kept as a branch because of the side effect: s + 1 flows on only where
-  // it differs from N.
+  // conditional branch, and reg is dead on one edge (the block there
+  // redefines it before reading it, or no path from there reads it), d's
+  // value leaves only along the other edge, where the branch predicate has a
+  // known value: it is refined by that predicate, as a selp operand is. This
+  // is nvcc's `if (++s == N) { laps[k] = 1; s = 0; }`, kept as a branch
+  // because of the side effect: s + 1 flows on only where it differs from N;
+  // and the latch of `for (i = ...; i < N; i += step)`, whose exit never
+  // reads i again: i + step flows back only below N.
   AbstractValue valueLeaving(InstId d, ValueReg reg) {
     AbstractValue v = valueDefinedBy(d, reg);
     const BlockId block = fn.instructions[d].block;
@@ -386,7 +417,7 @@ struct ValueAnalysis::Impl {
     for (bool value : {true, false}) {
       const BlockId kept = branchTarget(fn, branch, value), killed = branchTarget(fn, branch, !value);
       if (kept == killed || killed < 0 || static_cast<size_t>(killed) >= fn.blocks.size()) return v;
-      if (redefinesBeforeReading(killed, reg)) return refine(v, fn.instructions[branch].guard->reg, branch, value);
+      if (deadAt(killed, reg)) return refine(v, fn.instructions[branch].guard->reg, branch, value);
     }
     return v;
   }
@@ -435,6 +466,16 @@ struct ValueAnalysis::Impl {
       if (!next) break;
       if (next->first >= guess->first && next->second <= guess->second) {
         accepted = guess;
+        // Narrow once: what the definitions reach under the accepted range,
+        // when it is itself closed (a counter clipped by its loop's exit test
+        // stays below the test's bound whatever the guess allowed).
+        if (*next != *guess) {
+          invalidateSince(logMark, joinMark);
+          hypothesis[reg] = *next;
+          std::optional<Range> narrower = rangeOfDefinitions(reg);
+          if (narrower && narrower->first >= next->first && narrower->second <= next->second) accepted = next;
+          if (debug) fmt::print(stderr, "  narrowed: [{}, {}] {}\n", next->first, next->second, accepted == next ? "kept" : "refused");
+        }
         break;
       }
       // Widen: the lower end to what the update reached, the upper end to the

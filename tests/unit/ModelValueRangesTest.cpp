@@ -308,3 +308,13 @@ TEST(ModelValueRanges, XorKeepsStrideAndLowBits) {
   EXPECT_EQ(slotOffsets(fn, 0, "st.shared.v4"), "[0, 30704]") << storeValue(fn, 0, "st.shared.v4");
   EXPECT_EQ(slotOffsets(fn, 1, "st.shared.v4"), "[0, 30704]") << storeValue(fn, 1, "st.shared.v4");
 }
+
+// The latch of a loop whose exit never reads the counter again refines the
+// counter by its test: s + gridDim.x flows back only below 64. With the
+// entry test, s is in [1, 63] in the body (before: unbounded, the update
+// adds a value with no constant bound).
+TEST(ModelValueRanges, LoopExitTestBoundsAGridStridedCounter) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("grid_strided_counter");
+  EXPECT_EQ(slotOffsets(fn, 0), "[4, 252]") << storeValue(fn, 0);
+}

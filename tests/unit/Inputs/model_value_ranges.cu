@@ -345,3 +345,15 @@ extern "C" __global__ void __launch_bounds__(128) xor_kept_stride(float v, float
   __syncthreads();
   out[t] = reinterpret_cast<float*>(scratch_bytes)[t * 61];
 }
+
+// A grid-strided loop that starts one grid ahead and steps by the grid:
+// `for (s = blockIdx.x + gridDim.x; s < 64; s += gridDim.x)`. Neither the
+// start nor the step is bounded by a constant; only the loop's tests are
+// (the entry test and the latch's `s < 64`, whose exit never reads s again).
+// In the body s is in [1, 63].
+extern "C" __global__ void grid_strided_counter(int v, int* out) {
+  __shared__ int slot[64];
+  for (int s = blockIdx.x + gridDim.x; s < 64; s += gridDim.x) slot[s] = v;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}

@@ -551,10 +551,89 @@ AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int
   // on different trips of a loop.
   const OperandFacts &fa = facts(a, oa), &fb = facts(b, ob);
   const int64_t bytesA = sizeA == 0 ? fa.accessSize : sizeA, bytesB = sizeB == 0 ? fb.accessSize : sizeB;
-  if (bytesA > 0 && bytesB > 0 && fa.starts() && fb.starts())
-    return anyOverlap(*fa.starts(), bytesA, *fb.starts(), bytesB) ? result : AliasResult::No;
-  if (bytesA > 0 && bytesB > 0 && apartByStrideAndRange(fa.value, bytesA, fb.value, bytesB)) return AliasResult::No;
-  return result;
+  return offsetsApart(fa, bytesA, fb, bytesB) ? AliasResult::No : result;
+}
+
+bool MemoryAnalysis::offsetsApart(InstId a, int oa, InstId b, int ob) const {
+  const OperandFacts &fa = facts(a, oa), &fb = facts(b, ob);
+  return offsetsApart(fa, fa.accessSize, fb, fb.accessSize);
+}
+
+bool MemoryAnalysis::offsetsApart(const OperandFacts& fa, int64_t bytesA, const OperandFacts& fb, int64_t bytesB) const {
+  if (bytesA <= 0 || bytesB <= 0) return false;
+  if (fa.starts() && fb.starts()) return !anyOverlap(*fa.starts(), bytesA, *fb.starts(), bytesB);
+  return apartByStrideAndRange(fa.value, bytesA, fb.value, bytesB) ||
+         apartBeyondTheGrid(fa.value, bytesA, fb.value, bytesB) || apartBeyondTheGrid(fb.value, bytesB, fa.value, bytesA);
+}
+
+// The integer kernel parameters that index an array alone: some access of
+// the function is at base + k * p + c with k its own size (`ptrs[rank]`, an
+// 8-byte load at base + 8 * rank; `ptrs[8 + rank]`). They are taken to be
+// valid indices, so never negative: an assumption about the host
+// (docs/checks/release-missing.md); nothing in the PTX bounds a rank. An
+// index that is a sum (`flags[8 * s + rank]`) says nothing of its parts.
+const std::vector<std::string>& MemoryAnalysis::arrayIndexParameters() const {
+  if (arrayIndexParameters_) return *arrayIndexParameters_;
+  arrayIndexParameters_.emplace();
+  if (!fn_.values || !fn_.function || !fn_.function->isEntry) return *arrayIndexParameters_;
+  for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i) {
+    const MemoryEffect& e = fn_.instructions[i].effect;
+    if (e.address < 0 || (e.kind != EffectKind::Load && e.kind != EffectKind::Store)) continue;
+    const AbstractValue v = fn_.values->operandValue(i, e.address);
+    if (!v.known || !v.hasBase()) continue;
+    const int64_t size = computeAccessSize(i, e.address);
+    if (v.terms.size() == 1 && v.terms[0].name.starts_with("param:") && size > 0 && v.terms[0].coefficient == size)
+      arrayIndexParameters_->push_back(v.terms[0].name);
+  }
+  auto& names = *arrayIndexParameters_;
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+// Offsets across the grid: a = k * s + ra with s at least %nctaid.x (the
+// slots of the blocks not in this launch, Values::atLeastGridSize) and
+// b = k * %ctaid.x + rb: s exceeds every block's index, so a - b is at least
+// k + min(ra) - max(rb), and a starts after b ends when that is sizeB or
+// more. Each side's other terms are independent; an array-index parameter
+// counts as non-negative (arrayIndexParameters).
+bool MemoryAnalysis::apartBeyondTheGrid(const AbstractValue& a, int64_t, const AbstractValue& b, int64_t sizeB) const {
+  if (!fn_.values || !a.known || !b.known) return false;
+  const std::vector<std::string>* indices = nullptr;
+  auto lowOf = [&](const AbstractValue::Term& t) {
+    int64_t low = t.low;
+    if (low < 0 && t.name.starts_with("param:")) {
+      if (!indices) indices = &arrayIndexParameters();
+      if (std::binary_search(indices->begin(), indices->end(), t.name)) low = 0;
+    }
+    return low;
+  };
+  // min (or max) of constant + sum(terms) over every term but `skip`.
+  auto bound = [&](const AbstractValue& v, size_t skip, bool lowest) -> std::optional<__int128> {
+    __int128 sum = v.constant;
+    for (size_t k = 0; k < v.terms.size(); ++k) {
+      if (k == skip) continue;
+      const auto& t = v.terms[k];
+      const bool useLow = (t.coefficient > 0) == lowest;
+      const int64_t end = useLow ? lowOf(t) : t.high;
+      if (end == INT64_MIN || end == INT64_MAX) return std::nullopt;
+      sum += __int128(t.coefficient) * end;
+    }
+    return sum;
+  };
+  for (char dim : {'x', 'y', 'z'}) {
+    const std::string block = std::string("%ctaid.") + dim;
+    for (size_t j = 0; j < b.terms.size(); ++j) {
+      if (b.terms[j].name != block || b.terms[j].coefficient <= 0) continue;
+      const int64_t k = b.terms[j].coefficient;
+      for (size_t i = 0; i < a.terms.size(); ++i) {
+        if (a.terms[i].coefficient != k || !fn_.values->atLeastGridSize(a.terms[i].name, dim)) continue;
+        const auto lowA = bound(a, i, true), highB = bound(b, j, false);
+        if (lowA && highB && __int128(k) + *lowA >= *highB + sizeB) return true;
+      }
+    }
+  }
+  return false;
 }
 
 bool MemoryAnalysis::copyMayBeginAt(InstId copy, InstId access, int accessOperand) const {

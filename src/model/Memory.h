@@ -111,6 +111,12 @@ class MemoryAnalysis {
   // for every thread.
   bool sameWord(InstId a, InstId b) const;
 
+  // The offsets of the two operands from their own bases never meet, whatever
+  // the bases are: the same buffer or two buffers, the words differ. For two
+  // entries of one pointer table (`flags[peer] + i` against
+  // `flags[rank] + j`: on another GPU the entries may be one buffer).
+  bool offsetsApart(InstId a, int operandA, InstId b, int operandB) const;
+
   // The object an operand points into: a symbol, a parameter (field), or a
   // pointer loaded from memory (precise: `s->a` and `s->b` differ).
   MemoryObject objectOf(InstId inst, int operand) const;
@@ -172,6 +178,9 @@ class MemoryAnalysis {
   const std::vector<InstId>& tensorCopies() const;  // every tensor copy, found once
   int64_t copiesOfOneBox(InstId copy) const;
   bool slotsMayCoincide(const MemoryObject& a, const MemoryObject& b) const;
+  bool offsetsApart(const OperandFacts& a, int64_t sizeA, const OperandFacts& b, int64_t sizeB) const;
+  bool apartBeyondTheGrid(const AbstractValue& a, int64_t sizeA, const AbstractValue& b, int64_t sizeB) const;
+  const std::vector<std::string>& arrayIndexParameters() const;
   bool readFromLocalMemory(const MemoryObject& loaded) const;
   static constexpr int kMaxSlotDepth = 4;  // pointers read through pointers read through ...
   mutable int slotDepth_ = 0;
@@ -180,6 +189,7 @@ class MemoryAnalysis {
   const FunctionModel& fn_;
   mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;
   mutable std::optional<std::vector<InstId>> tensorCopies_;  // every tensor copy, found once
+  mutable std::optional<std::vector<std::string>> arrayIndexParameters_;  // sorted, found once
 
  public:
   ~MemoryAnalysis();

@@ -147,6 +147,7 @@ class ProtocolModel {
   // index a peer table with their rank) may be the same slot for two
   // threads: that is the case alias() keeps coarse.
   bool pointersFromDistinctFields(InstId a, InstId b) const;
+  bool entriesOfOneTable(InstId a, InstId b) const;
   // The access goes through a peer pointer: a pointer read from a table at
   // an index that varies from rank to rank (any index term other than the
   // block's position: a rank or peer parameter, a loop over peers, the

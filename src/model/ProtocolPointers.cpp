@@ -74,6 +74,20 @@ bool ProtocolModel::pointersFromDistinctFields(InstId a, InstId b) const {
   return sizeA > 0 && sizeB > 0 && apartByStride(va, sizeA, vb, sizeB);
 }
 
+// Two entries of one pointer table (`flags[peer]` and `flags[rank]`, read at
+// one base and one constant offset): on some GPU they may be the same
+// buffer, or two buffers; either way two accesses through them touch one
+// word only at equal offsets from the entries (MemoryAnalysis::offsetsApart).
+bool ProtocolModel::entriesOfOneTable(InstId a, InstId b) const {
+  const InstId la = pointerLoad(a), lb = pointerLoad(b);
+  if (la < 0 || lb < 0) return false;
+  const AbstractValue va = fn_.values->operandValue(la, addressOf(fn_, la)),
+                      vb = fn_.values->operandValue(lb, addressOf(fn_, lb));
+  return va.known && vb.known && va.hasBase() && va.baseKind == vb.baseKind && va.base == vb.base &&
+         va.constant == vb.constant && !va.terms.empty() && !vb.terms.empty() &&
+         memory_.accessSize(la, addressOf(fn_, la)) == memory_.accessSize(lb, addressOf(fn_, lb));
+}
+
 namespace {
 
 // Special registers that number a block of this launch (blockIdx, the

@@ -21,6 +21,7 @@
 #include "model/Values.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 
@@ -243,6 +244,29 @@ struct ValueAnalysis::Impl {
 
   std::string name(InstId i, const char* kind) const { return std::string(kind) + ":" + std::to_string(i); }
   std::string loopName(ValueReg r) const { return "loop:" + fn.registerNames[r] + "@" + std::to_string(r); }
+
+  // ValueAnalysis::atLeastGridSize for a loop counter: every definition of
+  // `reg` is %nctaid.<dim> or the counter itself, plus values that are never
+  // negative (`s = blockIdx.x + gridDim.x`, `s += gridDim.x`). The test that
+  // leaves the loop only bounds s from above, so it keeps the lower bound.
+  bool counterAtLeastGridSize(ValueReg reg, char dim) {
+    if (reg < 0 || static_cast<size_t>(reg) >= defs.size() || defs[reg].empty()) return false;
+    const std::string grid = std::string("%nctaid.") + dim, loop = loopName(reg);
+    for (InstId d : defs[reg]) {
+      const AbstractValue v = valueDefinedBy(d, reg);
+      if (!v.known || v.hasBase() || v.constant < 0) return false;
+      bool anchored = false;
+      for (const auto& t : v.terms) {
+        if (!anchored && t.coefficient == 1 && (t.name == grid || t.name == loop)) {
+          anchored = true;
+          continue;
+        }
+        if (!((t.coefficient > 0 && t.low >= 0) || (t.coefficient < 0 && t.high <= 0))) return false;
+      }
+      if (!anchored) return false;
+    }
+    return true;
+  }
 
   // The placeholder for a register's value from the previous trip (bounded
   // while a hypothesis about it is being verified).
@@ -730,8 +754,13 @@ struct ValueAnalysis::Impl {
     auto field = [&](int64_t offset) {
       return values::object(BaseKind::Param, offset ? param->name + "+" + std::to_string(offset) : param->name, sp);
     };
-    if (address.terms.empty()) return field(address.constant);
     const int64_t width = scalarWidth(*inst.syntax);
+    // A kernel's scalar of 32 bits or fewer is an integer (a rank, a count),
+    // never a pointer: a variable of its own, so that `8 * rank + s` stays
+    // affine (an object base cannot be scaled).
+    if (address.terms.empty() && fn.function->isEntry && width > 0 && width <= 4)
+      return term("param:" + (address.constant ? param->name + "+" + std::to_string(address.constant) : param->name));
+    if (address.terms.empty()) return field(address.constant);
     auto range = address.offsetRange();
     if (width <= 0 || !range || range->first < 0) return std::nullopt;
     const int64_t first = (range->first + width - 1) / width * width;
@@ -1267,6 +1296,20 @@ ValueAnalysis::Identities ValueAnalysis::identitiesNamed(InstId at, int operand)
 }
 
 const detail::ValueIdentity& ValueAnalysis::identityEngine() const { return *impl_->identity; }
+
+bool ValueAnalysis::atLeastGridSize(std::string_view termName, char dim) const {
+  if (termName == std::string("%nctaid.") + dim) return true;
+  if (!termName.starts_with("loop:")) return false;
+  const size_t at = termName.rfind('@');
+  if (at == std::string_view::npos) return false;
+  ValueReg reg = -1;
+  if (auto [end, error] = std::from_chars(termName.data() + at + 1, termName.data() + termName.size(), reg);
+      error != std::errc() || end != termName.data() + termName.size())
+    return false;
+  if (reg < 0 || static_cast<size_t>(reg) >= impl_->fn.registerNames.size() || impl_->loopName(reg) != termName)
+    return false;
+  return impl_->counterAtLeastGridSize(reg, dim);
+}
 
 InstId ValueAnalysis::pointerLoad(const std::string& loadedBase) const {
   auto found = impl_->pointerLoads.find(loadedBase);

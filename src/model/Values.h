@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/Program.h"
@@ -106,6 +107,13 @@ class ValueAnalysis {
   bool isMerged(InstId at, int operand) const;
   // The value is the special register `name` itself ("%cluster_ctarank").
   bool isSpecialRegister(InstId at, int operand, std::string_view name) const;
+
+  // The term's variable is at least %nctaid.<dim> for every thread: the
+  // register itself, or a loop counter that starts there or beyond and only
+  // grows (`for (s = blockIdx.x + gridDim.x; s < N; s += gridDim.x)`, the
+  // slots of the blocks not in this launch). So it exceeds every block's
+  // %ctaid.<dim> (32-bit wrap-around is not modelled, as elsewhere).
+  bool atLeastGridSize(std::string_view termName, char dim) const;
 
   // The load that read a Loaded base's pointer (its name, AbstractValue::base,
   // as a value of this analysis gave it), or -1.

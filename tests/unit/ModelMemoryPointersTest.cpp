@@ -150,16 +150,35 @@ TEST(ModelMemoryPointers, FieldsOfAParameterThroughItsAddress) {
 
 // slots[2 * rank + 1], slots[2 * peer], slots[2 * rank] of a flat table
 // (Inputs/model_protocol_fields.cu, slot_table): `2 * rank` of an integer
-// parameter keeps its factor in the value analysis (a multiple of 2, so the
-// byte offsets are 16 * x + 8 and 16 * y), so an odd slot never is an even
-// one, whichever ranks; two even slots may be one.
+// parameter keeps its factor in the value analysis (a 32-bit kernel
+// parameter is an integer variable of its own, so the byte offsets are
+// 16 * rank + 8 and 16 * peer), so an odd slot never is an even one,
+// whichever ranks; two even slots may be one.
 TEST(ModelMemoryPointers, SlotsOnOneStrideKeepTheFactorOfAParameter) {
   FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
   const auto& fn = p.fn("slot_table");
   const InstId odd = findOne(fn, "ld.global.u64", 0), peer = findOne(fn, "ld.global.u64", 1);
   const InstId mine = findOne(fn, "ld.global.u64", 2);
-  EXPECT_NE(valueText(fn, peer, 1).find("16*mul:"), std::string::npos) << valueText(fn, peer, 1);
+  EXPECT_NE(valueText(fn, peer, 1).find("16*param:slot_table_param_"), std::string::npos) << valueText(fn, peer, 1);
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, odd, 1, 0, mine, 1, 0));
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, odd, 1, 0, peer, 1, 0));
   EXPECT_TRUE(aliasIs(fn, AliasResult::May, peer, 1, 0, mine, 1, 0));
+}
+
+// Slots beyond the grid (Values::atLeastGridSize) against the block's own
+// slot: apart when the rank indexes an array (taken as non-negative), may
+// alias when nothing bounds it, and when the backfill starts at the block's
+// own slot.
+TEST(ModelMemoryPointers, SlotsBeyondTheGrid) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  auto check = [&](const char* kernel, AliasResult expected) {
+    const auto& fn = p.fn(kernel);
+    const InstId store = findOne(fn, "st.relaxed.sys"), poll = findOne(fn, "ld.acquire.sys");
+    EXPECT_TRUE(aliasIs(fn, expected, store, addressOf(fn, store), 0, poll, addressOf(fn, poll), 0)) << kernel;
+    EXPECT_EQ(fn.memory->offsetsApart(store, addressOf(fn, store), poll, addressOf(fn, poll)), expected == AliasResult::No)
+        << kernel;
+  };
+  check("beyond_grid_slots", AliasResult::No);
+  check("beyond_grid_signed_rank", AliasResult::May);
+  check("own_grid_slots", AliasResult::May);
 }

@@ -318,3 +318,22 @@ TEST(ModelValueRanges, LoopExitTestBoundsAGridStridedCounter) {
   const auto& fn = p.fn("grid_strided_counter");
   EXPECT_EQ(slotOffsets(fn, 0), "[4, 252]") << storeValue(fn, 0);
 }
+
+// Values::atLeastGridSize: the counter that starts one grid ahead and steps
+// by the grid is at least gridDim.x; one that starts at blockIdx.x is not.
+TEST(ModelValueRanges, CounterBeyondTheGrid) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  auto counterOf = [&](const FunctionModel& fn) {
+    const AbstractValue v = fn.values->operandValue(findOne(fn, "st.shared.u32"), 0);
+    for (const auto& t : v.terms)
+      if (t.name.starts_with("loop:")) return t.name;
+    return std::string("no loop term in ") + v.toString();
+  };
+  const auto& beyond = p.fn("grid_strided_counter");
+  EXPECT_TRUE(beyond.values->atLeastGridSize(counterOf(beyond), 'x')) << counterOf(beyond);
+  EXPECT_FALSE(beyond.values->atLeastGridSize(counterOf(beyond), 'y')) << counterOf(beyond);
+  EXPECT_TRUE(beyond.values->atLeastGridSize("%nctaid.x", 'x'));
+  EXPECT_FALSE(beyond.values->atLeastGridSize("%ctaid.x", 'x'));
+  const auto& own = p.fn("block_strided_counter");
+  EXPECT_FALSE(own.values->atLeastGridSize(counterOf(own), 'x')) << counterOf(own);
+}

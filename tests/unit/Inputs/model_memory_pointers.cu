@@ -91,3 +91,41 @@ extern "C" __global__ void param_tables(Tables t, const unsigned* slot_word, int
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(t.signals[0]), "r"(1u) : "memory");
   asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(t.signals[k & 7]), "r"(2u) : "memory");
 }
+
+// Slots of a flag array, 8 words per block: a block raises word
+// 8 * s + rank of the slots beyond the grid (s = blockIdx.x + gridDim.x,
+// s += gridDim.x) and polls word 8 * blockIdx.x + t of its own slot, t < 8.
+// `rank` indexes the pointer table `bufs`, so it is taken as non-negative:
+// the words never meet. In `beyond_grid_signed_rank` the rank indexes no
+// array (it is only added), so word 8 * s + rank may be any polled word.
+extern "C" __global__ void beyond_grid_slots(unsigned* flags, float* const* bufs, int rank, float* out) {
+  for (int s = blockIdx.x + gridDim.x; s < 64; s += gridDim.x)
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(flags + s * 8 + rank), "r"(1u) : "memory");
+  if (threadIdx.x < 8) {
+    unsigned v;
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + blockIdx.x * 8 + threadIdx.x) : "memory");
+    out[threadIdx.x] = bufs[rank][threadIdx.x] + float(v);
+  }
+}
+
+extern "C" __global__ void beyond_grid_signed_rank(unsigned* flags, int rank, float* out) {
+  for (int s = blockIdx.x + gridDim.x; s < 64; s += gridDim.x)
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(flags + s * 8 + rank), "r"(1u) : "memory");
+  if (threadIdx.x < 8) {
+    unsigned v;
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + blockIdx.x * 8 + threadIdx.x) : "memory");
+    out[threadIdx.x] = float(v);
+  }
+}
+
+// The same slots, the backfill starting at the block's own slot
+// (s = blockIdx.x): it writes the polled slot.
+extern "C" __global__ void own_grid_slots(unsigned* flags, float* const* bufs, int rank, float* out) {
+  for (int s = blockIdx.x; s < 64; s += gridDim.x)
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(flags + s * 8 + rank), "r"(1u) : "memory");
+  if (threadIdx.x < 8) {
+    unsigned v;
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + blockIdx.x * 8 + threadIdx.x) : "memory");
+    out[threadIdx.x] = bufs[rank][threadIdx.x] + float(v);
+  }
+}

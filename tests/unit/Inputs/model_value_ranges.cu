@@ -357,3 +357,11 @@ extern "C" __global__ void grid_strided_counter(int v, int* out) {
   __syncthreads();
   out[threadIdx.x] = slot[threadIdx.x & 63];
 }
+
+// The same loop from the block's own index: not beyond the grid.
+extern "C" __global__ void block_strided_counter(int v, int* out) {
+  __shared__ int slot[64];
+  for (int s = blockIdx.x; s < 64; s += gridDim.x) slot[s] = v;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x & 63];
+}

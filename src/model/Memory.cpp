@@ -358,13 +358,13 @@ int64_t ringStride(const AbstractValue& destination) {
 
 int64_t MemoryAnalysis::copyExtent(InstId copy, int operand) const {
   int64_t extent = copyExtent(copy);
-  if (fn_.values && operand >= 0 && fn_.instructions[copy].hasModifier("tensor"))
-    if (int64_t stride = ringStride(facts(copy, operand).value)) {
-      extent = extent > 0 ? std::min(extent, stride) : stride;
-      if (int64_t siblings = stageSiblingBound(copy, operand, stride); siblings > 0) extent = std::min(extent, siblings);
-    } else if (int64_t gap = unrolledRingGap(copy, operand); gap > 0) {
-      extent = extent > 0 ? std::min(extent, gap) : gap;
-    }
+  if (!fn_.values || operand < 0 || !fn_.instructions[copy].hasModifier("tensor")) return extent;
+  if (int64_t stride = ringStride(facts(copy, operand).value)) {
+    extent = extent > 0 ? std::min(extent, stride) : stride;
+    if (int64_t siblings = stageSiblingBound(copy, operand, stride); siblings > 0) extent = std::min(extent, siblings);
+  } else if (int64_t gap = unrolledRingGap(copy, operand); gap > 0) {
+    extent = extent > 0 ? std::min(extent, gap) : gap;
+  }
   return extent;
 }
 

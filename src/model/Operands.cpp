@@ -77,6 +77,39 @@ RegisterUse registerUse(const Inst& inst) {
   return use;
 }
 
+namespace {
+
+void visitOperand(const ptx::Operand& op, bool written, const std::function<void(ValueReg, bool)>& visit) {
+  switch (op.kind) {
+    case Kind::Register:
+      if (op.reg >= 0) visit(op.reg, written);
+      break;
+    case Kind::Address:
+      if (op.base.kind == Kind::Register && op.base.reg >= 0) visit(op.base.reg, written);
+      for (const auto& e : op.elements) visitOperand(e, written, visit);
+      break;
+    case Kind::Vector:
+    case Kind::ParamList:
+    case Kind::PredicatePair:
+      for (const auto& e : op.elements) visitOperand(e, written, visit);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void visitRegisters(const Inst& inst, const std::function<void(ValueReg, bool)>& visit) {
+  const auto& ops = inst.operands;
+  const bool writes = !ops.empty() && isDestinationKind(ops[0].kind) && writesFirstOperand(*inst.syntax);
+  // wgmma.mma_async accumulates into operand 0: read as well as written.
+  if (writes && inst.opcode() == "wgmma") visitOperand(ops[0], false, visit);
+  for (size_t k = writes ? 1 : 0; k < ops.size(); ++k) visitOperand(ops[k], false, visit);
+  if (inst.guard && inst.guard->reg >= 0) visit(inst.guard->reg, false);
+  if (writes) visitOperand(ops[0], true, visit);
+}
+
 int64_t typeWidth(std::string_view m) {
   if (m.size() < 2) return 0;
   char c = m[0];

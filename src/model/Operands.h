@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <functional>
 #include <vector>
 
 #include "model/Program.h"
@@ -24,6 +25,10 @@ struct RegisterUse {
   std::vector<ValueReg> addressed;  // base registers of `[...]` operands
 };
 RegisterUse registerUse(const Inst& inst);
+// The same registers, with no allocation: `visit(reg, false)` for each read
+// (data operands, address bases, the guard), then `visit(reg, true)` for each
+// written. For walks that ask every instruction of many blocks.
+void visitRegisters(const Inst& inst, const std::function<void(ValueReg, bool)>& visit);
 
 // The registers operand 0 defines (empty when the instruction writes none).
 std::vector<ValueReg> writtenRegisters(const Inst& inst);

@@ -176,6 +176,15 @@ struct ValueAnalysis::Impl {
   // Assumed ranges of loop-carried registers while a bound is being verified.
   std::unordered_map<ValueReg, Range> hypothesis;
   std::unordered_map<uint64_t, bool> deadAtEntry;  // deadAt, per (block, reg)
+  struct FirstUses {
+    std::vector<ValueReg> read, written;  // sorted (firstUse)
+    bool computed = false;
+  };
+  std::vector<uint32_t> registerSeen;  // firstUse's summary: the build that last met each register
+  uint32_t registerSeenGeneration = 0;
+  std::vector<FirstUses> firstUses;                 // per block, built on first use
+  std::vector<uint32_t> visitStamp;                 // deadAt's walk: visited in this generation
+  uint32_t visitGeneration = 0;
   // The load behind each Loaded base (the first of identical loads).
   std::unordered_map<std::string, InstId> pointerLoads;
   // Every integer constant a setp compares with, and its neighbours (the
@@ -380,16 +389,35 @@ struct ValueAnalysis::Impl {
   }
 
   // What `block` does with `reg` first: reads it, writes it (unguarded)
-  // before any read, or neither.
+  // before any read, or neither. From a per-block summary built on the
+  // block's first visit (one registerUse per instruction): the registers it
+  // reads before writing them, and those it writes before reading them
+  // (visitRegisters: reads of an instruction before its writes).
   enum class FirstUse { Read, Write, None };
-  FirstUse firstUse(BlockId block, ValueReg reg) const {
-    const BasicBlock& b = fn.blocks[block];
-    for (InstId i = b.first; i < b.last; ++i) {
-      const RegisterUse use = registerUse(fn.instructions[i]);
-      auto has = [reg](const std::vector<ValueReg>& regs) { return std::find(regs.begin(), regs.end(), reg) != regs.end(); };
-      if (has(use.read) || has(use.addressed)) return FirstUse::Read;
-      if (has(use.written) && !fn.instructions[i].guard) return FirstUse::Write;
+  FirstUse firstUse(BlockId block, ValueReg reg) {
+    if (firstUses.empty()) firstUses.resize(fn.blocks.size());
+    FirstUses& uses = firstUses[block];
+    if (!uses.computed) {
+      uses.computed = true;
+      if (registerSeen.size() != fn.registerNames.size()) registerSeen.assign(fn.registerNames.size(), 0);
+      const uint32_t here = ++registerSeenGeneration;
+      auto firstTime = [&](ValueReg r) {
+        if (r < 0 || static_cast<size_t>(r) >= registerSeen.size() || registerSeen[r] == here) return false;
+        registerSeen[r] = here;
+        return true;
+      };
+      for (InstId i = fn.blocks[block].first; i < fn.blocks[block].last; ++i) {
+        const bool guarded = fn.instructions[i].guard.has_value();
+        visitRegisters(fn.instructions[i], [&](ValueReg r, bool written) {
+          if (written && guarded) return;  // a guarded write may not happen
+          if (firstTime(r)) (written ? uses.written : uses.read).push_back(r);
+        });
+      }
+      std::sort(uses.read.begin(), uses.read.end());
+      std::sort(uses.written.begin(), uses.written.end());
     }
+    if (std::binary_search(uses.read.begin(), uses.read.end(), reg)) return FirstUse::Read;
+    if (std::binary_search(uses.written.begin(), uses.written.end(), reg)) return FirstUse::Write;
     return FirstUse::None;
   }
 
@@ -399,14 +427,15 @@ struct ValueAnalysis::Impl {
   bool deadAt(BlockId block, ValueReg reg) {
     const uint64_t key = (uint64_t(uint32_t(block)) << 32) | uint32_t(reg);
     if (auto known = deadAtEntry.find(key); known != deadAtEntry.end()) return known->second;
-    std::vector<char> seen(fn.blocks.size(), 0);
+    if (visitStamp.size() != fn.blocks.size()) visitStamp.assign(fn.blocks.size(), 0);
+    const uint32_t stamp = ++visitGeneration;
     std::vector<BlockId> work{block};
     bool dead = true;
     while (!work.empty() && dead) {
       const BlockId b = work.back();
       work.pop_back();
-      if (b < 0 || static_cast<size_t>(b) >= fn.blocks.size() || seen[b]) continue;
-      seen[b] = 1;
+      if (b < 0 || static_cast<size_t>(b) >= fn.blocks.size() || visitStamp[b] == stamp) continue;
+      visitStamp[b] = stamp;
       switch (firstUse(b, reg)) {
         case FirstUse::Read: dead = false; break;
         case FirstUse::Write: break;

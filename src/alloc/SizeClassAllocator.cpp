@@ -7,8 +7,9 @@
 // terms) and frees them a function later. glibc's malloc and free cost about
 // 120 instructions each on that pattern (its per-thread cache holds 7 blocks
 // per size): a fifth of the instructions of checking a 50 KB PTX file
-// (docs/performance.md, session 8). A free list costs a few. Chunks are
-// mapped with MAP_POPULATE: one call instead of a page fault per page.
+// (docs/performance.md, session 8). A free list costs a few. (Chunks
+// mapped with MAP_POPULATE, or of 1 MiB, measured no faster: the pages a
+// small file never touches cost as much as the faults they save.)
 //
 // Every block carries a 16-byte header before it: its size class, or a tag
 // for a block from malloc (large blocks, over-aligned blocks) with the
@@ -22,13 +23,11 @@
 #include <cstdlib>
 #include <new>
 
-#include <sys/mman.h>
-
 namespace {
 
 constexpr std::size_t kGranule = 16;
 constexpr std::size_t kClasses = 32;  // blocks of up to 512 bytes
-constexpr std::size_t kChunkBytes = std::size_t(1) << 20;
+constexpr std::size_t kChunkBytes = std::size_t(256) << 10;
 constexpr std::uint64_t kFromMalloc = ~std::uint64_t(0);
 
 struct alignas(16) Header {
@@ -68,9 +67,8 @@ void* allocate(std::size_t bytes, std::size_t alignment) noexcept {
   }
   const std::size_t need = sizeof(Header) + sizeClass * kGranule;
   if (!chunkCursor || static_cast<std::size_t>(chunkEnd - chunkCursor) < need) {
-    void* mapped = mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (mapped == MAP_FAILED) return nullptr;
-    char* chunk = static_cast<char*>(mapped);
+    char* chunk = static_cast<char*>(std::malloc(kChunkBytes));  // 16-byte aligned
+    if (!chunk) return nullptr;
     chunkCursor = chunk;
     chunkEnd = chunk + kChunkBytes;
   }

@@ -2,6 +2,7 @@
 #include "fix/Planner.h"
 
 #include <filesystem>
+#include <unordered_map>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -35,9 +36,20 @@ std::string ownershipProblem(const std::string& file, const FixSettings& setting
   return "";
 }
 
+// weakly_canonical (a readlink per path component), once per path and
+// thread: every frame of every finding asks it again for the same few files.
+const std::string& canonicalPath(const std::string& path) {
+  thread_local std::unordered_map<std::string, std::string> known;
+  auto [it, fresh] = known.try_emplace(path, path);
+  if (fresh) {
+    std::error_code error;
+    if (auto normal = std::filesystem::weakly_canonical(path, error); !error) it->second = normal.string();
+  }
+  return it->second;
+}
+
 SourceFrame normalized(SourceFrame frame) {
-  std::error_code error;
-  if (auto normal = std::filesystem::weakly_canonical(frame.file, error); !error) frame.file = normal.string();
+  frame.file = canonicalPath(frame.file);
   return frame;
 }
 
@@ -188,7 +200,7 @@ const SourceLines* SourceCache::get(const std::string& path, std::string& why) {
 
 SyncStyle SourceCache::styleOf(const SourceLines& source) {
   auto [it, fresh] = styles_.try_emplace(&source, SyncStyle::Intrinsics);
-  if (fresh) it->second = detectStyle(source.lines());
+  if (fresh) it->second = detectStyle(source.text());
   return it->second;
 }
 
@@ -213,8 +225,7 @@ void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& se
       !(settings.isLibrary && settings.isLibrary(callers.front().file)))
     at = callers.front();
   // One name per file (`a/../b/x.cuh` and `b/x.cuh` are one file), so that its edits are applied together.
-  std::error_code error;
-  if (auto normal = std::filesystem::weakly_canonical(at.file, error); !error) at.file = normal.string();
+  at.file = canonicalPath(at.file);
   std::string why = ownershipProblem(at.file, settings);
   const SourceLines* source = why.empty() ? sources.get(at.file, why) : nullptr;
   if (source) {

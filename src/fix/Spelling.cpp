@@ -81,9 +81,20 @@ std::optional<SyncStyle> namedStyle(const std::optional<std::string>& name) {
 
 }  // namespace
 
-SyncStyle detectStyle(const std::vector<std::string>& lines) {
+SyncStyle detectStyle(std::string_view text) {
+  // mentions() over the whole text at once: a hit counts unless a `//` comes
+  // before it on its line (one search per marker, not one per line).
+  auto mentionsInCode = [&](const std::vector<std::string>& markers) {
+    for (const auto& marker : markers)
+      for (size_t at = text.find(marker); at != std::string_view::npos; at = text.find(marker, at + 1)) {
+        const size_t newline = text.rfind('\n', at);
+        const size_t lineStart = newline == std::string_view::npos ? 0 : newline + 1;
+        if (text.substr(lineStart, at - lineStart).find("//") == std::string_view::npos) return true;
+      }
+    return false;
+  };
   for (const auto& entry : styleMarkers())
-    if (mentions(lines, entry.markers)) return entry.style;
+    if (mentionsInCode(entry.markers)) return entry.style;
   return SyncStyle::Intrinsics;
 }
 

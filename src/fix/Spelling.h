@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/Fix.h"
@@ -32,7 +33,7 @@ struct SpellingSettings {
 
 // The style the file's text uses (the first that appears: CUTLASS, libcu++, intrinsics, inline asm;
 // none: intrinsics).
-SyncStyle detectStyle(const std::vector<std::string>& lines);
+SyncStyle detectStyle(std::string_view text);
 
 // The statement (without indentation or newline) that performs `fence` at `scope` ("cta", "cluster",
 // "gpu", "sys") in `style`, with the settings' overrides.

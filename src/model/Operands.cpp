@@ -45,7 +45,14 @@ bool isDestinationKind(Kind kind) {
   return kind == Kind::Register || kind == Kind::Vector || kind == Kind::PredicatePair;
 }
 
+
 }  // namespace
+
+bool writesOperand0(const Inst& inst) {
+  if (inst.operands.empty() || !isDestinationKind(inst.operands[0].kind)) return false;
+  if (inst.writesOperand0 < 0) inst.writesOperand0 = writesFirstOperand(*inst.syntax) ? 1 : 0;
+  return inst.writesOperand0 == 1;
+}
 
 bool writesFirstOperand(const ptx::Instruction& i) {
   const std::string& op = i.opcode;
@@ -65,7 +72,7 @@ RegisterUse registerUse(const Inst& inst) {
   RegisterUse use;
   const auto& ops = inst.operands;
   size_t first = 0;
-  if (!ops.empty() && isDestinationKind(ops[0].kind) && writesFirstOperand(*inst.syntax)) {
+  if (writesOperand0(inst)) {
     std::vector<ValueReg> none;
     collect(ops[0], use.written, none);
     // wgmma.mma_async accumulates into operand 0: read as well as written.
@@ -102,7 +109,7 @@ void visitOperand(const ptx::Operand& op, bool written, const std::function<void
 
 void visitRegisters(const Inst& inst, const std::function<void(ValueReg, bool)>& visit) {
   const auto& ops = inst.operands;
-  const bool writes = !ops.empty() && isDestinationKind(ops[0].kind) && writesFirstOperand(*inst.syntax);
+  const bool writes = writesOperand0(inst);
   // wgmma.mma_async accumulates into operand 0: read as well as written.
   if (writes && inst.opcode() == "wgmma") visitOperand(ops[0], false, visit);
   for (size_t k = writes ? 1 : 0; k < ops.size(); ++k) visitOperand(ops[k], false, visit);
@@ -133,7 +140,7 @@ int vectorLength(const ptx::Instruction& instruction) {
 
 std::vector<ValueReg> writtenRegisters(const Inst& inst) {
   std::vector<ValueReg> written, none;
-  if (!inst.operands.empty() && isDestinationKind(inst.operands[0].kind) && writesFirstOperand(*inst.syntax))
+  if (writesOperand0(inst))
     collect(inst.operands[0], written, none);
   return written;
 }

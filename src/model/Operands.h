@@ -18,6 +18,9 @@ namespace fenceline::model {
 // Does operand 0 of this instruction receive a result (when it is a register,
 // a vector of registers or a predicate pair)?
 bool writesFirstOperand(const ptx::Instruction& instruction);
+// Operand 0 is a register (or vector, predicate pair) the instruction
+// writes: writesFirstOperand, found once per Inst.
+bool writesOperand0(const Inst& inst);
 
 struct RegisterUse {
   std::vector<ValueReg> written;

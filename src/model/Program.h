@@ -48,6 +48,9 @@ struct Inst {
   // caller, after the call), the `st.param` whose operand 1 holds the value.
   InstId boundStore = -1;
   int32_t inlineDepth = 0;                   // 0 = the function's own body
+  // writesFirstOperand(*syntax), found on first use (model/Operands.cpp):
+  // -1 not yet, else 0 / 1. Every register walk asks it of every instruction.
+  mutable int8_t writesOperand0 = -1;
 
   const std::string& opcode() const { return syntax->opcode; }
   bool hasModifier(std::string_view m) const { return syntax->hasModifier(m); }

@@ -246,7 +246,7 @@ struct ValueAnalysis::Impl {
       if (inst.operands.empty() || inst.operands[0].kind != Kind::Register) continue;
       ValueReg r = inst.operands[0].reg;
       if (r < 0 || static_cast<size_t>(r) >= defs.size() || fn.registerTypes[r] == ".pred") continue;
-      if (!writesFirstOperand(*inst.syntax)) continue;
+      if (!writesOperand0(inst)) continue;
       valueDefinedBy(static_cast<InstId>(i), r);
     }
   }

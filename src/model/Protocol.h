@@ -23,7 +23,8 @@
 // coarsening (pointers read from memory compare by their table, since two
 // entries of a peer table read by two ranks may point into one buffer),
 // except for pointers read from two distinct fields of one record
-// (pointersFromDistinctFields). The rules for pointers read from memory
+// (pointersFromDistinctFields) and for offsets from two entries of one table
+// that never meet (entriesOfOneTable). The rules for pointers read from memory
 // (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
@@ -147,6 +148,12 @@ class ProtocolModel {
   // index a peer table with their rank) may be the same slot for two
   // threads: that is the case alias() keeps coarse.
   bool pointersFromDistinctFields(InstId a, InstId b) const;
+  // The two accesses go through two entries of one pointer table (read at one
+  // base and one constant offset, at indices that may differ): on some rank
+  // the entries may be one buffer, so the words meet only where the offsets
+  // from the entries do (MemoryAnalysis::offsetsApart; the slots a barrier
+  // backfills beyond the grid, `flags[tid] + 8 * s + rank`, against the one
+  // it polls, `flags[rank] + 8 * blockIdx.x + t`).
   bool entriesOfOneTable(InstId a, InstId b) const;
   // The access goes through a peer pointer: a pointer read from a table at
   // an index that varies from rank to rank (any index term other than the

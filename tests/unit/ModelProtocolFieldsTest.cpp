@@ -4,6 +4,9 @@
 // same field of a table read at a variable index stays May), goesThroughPeerPointer
 // (which loaded pointers are evidence of an off-GPU partner) and
 // rereadsPolledWord (a second load of the polled word is no guarded data).
+#include <algorithm>
+#include <string_view>
+
 #include <gtest/gtest.h>
 
 #include "ModelInputs.h"
@@ -133,4 +136,23 @@ TEST(ModelProtocolFields, ReadingThePolledWordAgainIsNoGuardedData) {
   EXPECT_TRUE(m.rereadsPolledWord(pointerAgain, poll));
   EXPECT_FALSE(m.isGuardedRead(pointerAgain, poll));
   EXPECT_FALSE(m.rereadsPolledWord(otherPointer, poll));
+}
+
+// Two entries of one pointer table compare by their offsets: the slots
+// beyond the grid are no signal on the polled word; shifted one word down,
+// they may be (Memory::offsetsApart, Values::atLeastGridSize).
+TEST(ModelProtocolFields, EntriesOfOneTableCompareByOffset) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  for (const char* kernel : {"table_backfill", "table_backfill_shifted"}) {
+    const bool shifted = std::string_view(kernel).ends_with("shifted");
+    const auto& fn = p.fn(kernel);
+    const ProtocolModel& m = protocolOf(fn);
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    InstId backfill = findOne(fn, "st.relaxed");
+    EXPECT_TRUE(m.entriesOfOneTable(backfill, poll)) << kernel << "\n" << dump(fn);
+    EXPECT_EQ(m.alias(backfill, poll), shifted ? Alias::May : Alias::No) << kernel << "\n" << dump(fn);
+    const auto& signals = m.signals();
+    EXPECT_EQ(std::find(signals.begin(), signals.end(), backfill) != signals.end(), shifted) << kernel;
+  }
 }

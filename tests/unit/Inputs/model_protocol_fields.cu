@@ -86,3 +86,27 @@ extern "C" __global__ void reread(const Mailbox* mb, unsigned* out) {
   out[0] = ld_volatile(mb->inbound);
   out[1] = *mb->expected;
 }
+
+// entriesOfOneTable: a cross-rank barrier's slots behind one pointer table,
+// `flags[tid] + 8 * s + rank` raised for the slots beyond the grid and
+// `flags[rank] + 8 * blockIdx.x + tid` polled. `data[rank]` makes rank an
+// array index (non-negative). The two entries may be one buffer on another
+// rank, so the words are compared by offset: apart. Shifted one word down
+// (`8 * s + rank - 1`), the first backfilled word may be the last polled one.
+template <int kShift>
+__device__ void backfill(unsigned** flags, float** data, int rank, float v) {
+  data[rank][threadIdx.x] = v;
+  if (threadIdx.x < 8) {
+    for (int s = blockIdx.x + gridDim.x; s < 64; s += gridDim.x) st_relaxed(flags[threadIdx.x] + s * 8 + rank + kShift, 1);
+    while (ld_volatile(flags[rank] + blockIdx.x * 8 + threadIdx.x) == 0) {
+    }
+  }
+}
+
+extern "C" __global__ void table_backfill(unsigned** flags, float** data, int rank, float v) {
+  backfill<0>(flags, data, rank, v);
+}
+
+extern "C" __global__ void table_backfill_shifted(unsigned** flags, float** data, int rank, float v) {
+  backfill<-1>(flags, data, rank, v);
+}

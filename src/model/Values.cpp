@@ -702,6 +702,7 @@ struct ValueAnalysis::Impl {
       return nonTop(add(src(d, 1), src(d, 2), opaque), opaque);
     if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64")) {
       if (auto largest = remainderBound(d)) return term(opaque, 0, *largest);
+      if (auto remainder = lockstepRemainder(d, opaque)) return *remainder;
       if (auto r = signedRemainderRange(d)) return term(opaque, r->first, r->second);
       return nonTop(subtract(src(d, 1), src(d, 2), opaque), opaque);
     }
@@ -935,6 +936,96 @@ struct ValueAnalysis::Impl {
     return c - 1;
   }
 
+  // `sub r, x, c * q` with q = floor(y / m) and x = a * y kept in lockstep by
+  // the loop (x and y start at constants ix = a * iy and grow by sx = a * sy
+  // in one block): r = a * (y mod m) when c = a * m, in [0, a * (m - 1)] on
+  // multiples of a. Triton's strength-reduced stage offset: the loop counts
+  // k in a 64-bit register and the byte offset 8192 * k in a 32-bit one, and
+  // the stage is 8192 * k - 24576 * (k / 3) (the product wraps at 2^32 the
+  // same way on both sides, so the small difference is exact).
+  std::optional<AbstractValue> lockstepRemainder(InstId d, const std::string& opaque) {
+    const auto& ops = fn.instructions[d].operands;
+    if (ops.size() < 3 || ops[1].kind != Kind::Register) return std::nullopt;
+    const InstId product = definitionOf(d, 2);
+    if (product < 0) return std::nullopt;
+    const Inst& mul = fn.instructions[product];
+    int64_t c = 0;
+    if (mul.opcode() == "mul" && mul.hasModifier("lo") && src(product, 2).isConstant()) c = src(product, 2).constant;
+    else if (mul.opcode() == "shl" && src(product, 2).isConstant() && src(product, 2).constant > 0 &&
+             src(product, 2).constant < 31)
+      c = int64_t(1) << src(product, 2).constant;
+    const InstId q = definitionOf(product, 1);
+    if (c <= 1 || q < 0) return std::nullopt;
+    const ValueReg y = dividend(q);
+    if (y < 0) return std::nullopt;
+    const std::optional<int64_t> a = lockstepRatio(ops[1].reg, y);
+    if (!a || *a <= 0 || c % *a != 0 || c / *a < 2) return std::nullopt;
+    const int64_t m = c / *a;
+    // The dividend as the multiply reads it: its bits, unsigned.
+    const InstId q0 = quotientMultiply(q);
+    const bool wide64 = q0 >= 0 && fn.instructions[q0].hasModifier("u64");
+    const int64_t yMax = wide64 ? INT64_MAX : (int64_t(1) << 32) - 1;
+    if (!isQuotient(q, valueOf(y, q0), m, yMax)) return std::nullopt;
+    AbstractValue r = term(opaque, 0, m - 1);
+    r.terms[0].coefficient = *a;
+    return r;
+  }
+
+  // The multiply of a magic-number quotient (through cvt and shr), or -1.
+  InstId quotientMultiply(InstId q) {
+    for (int hops = 0; hops < 2 && q >= 0 && fn.instructions[q].opcode() == "cvt"; ++hops) q = definitionOf(q, 1);
+    if (q < 0 || fn.instructions[q].opcode() != "shr") return -1;
+    const InstId m = definitionOf(q, 1);
+    return m >= 0 && fn.instructions[m].opcode() == "mul" ? m : -1;
+  }
+
+  // The register a magic-number quotient divides, or -1.
+  ValueReg dividend(InstId q) {
+    const InstId m = quotientMultiply(q);
+    if (m < 0) return -1;
+    const auto& ops = fn.instructions[m].operands;
+    return ops.size() > 1 && ops[1].kind == Kind::Register ? ops[1].reg : -1;
+  }
+
+  // a with x = a * y on every trip: each register has one constant start and
+  // one update `add r, r, step` (no guard), the two starts in one block and
+  // the two updates in one block, ix = a * iy and sx = a * sy.
+  std::optional<int64_t> lockstepRatio(ValueReg x, ValueReg y) {
+    struct Counter {
+      InstId start = -1, update = -1;
+      int64_t first = 0, step = 0;
+    };
+    auto counterOf = [&](ValueReg r) -> std::optional<Counter> {
+      if (r < 0 || static_cast<size_t>(r) >= defs.size() || defs[r].size() != 2) return std::nullopt;
+      Counter counter;
+      for (InstId def : defs[r]) {
+        const Inst& in = fn.instructions[def];
+        if (in.guard) return std::nullopt;
+        const auto& ops = in.operands;
+        const bool update = in.opcode() == "add" && ops.size() == 3 && ops[1].kind == Kind::Register &&
+                            ops[1].reg == r && src(def, 2).isConstant();
+        if (update) {
+          counter.update = def;
+          counter.step = src(def, 2).constant;
+        } else {
+          const AbstractValue v = valueDefinedBy(def, r);
+          if (!v.isConstant()) return std::nullopt;
+          counter.start = def;
+          counter.first = v.constant;
+        }
+      }
+      if (counter.start < 0 || counter.update < 0 || counter.step == 0) return std::nullopt;
+      return counter;
+    };
+    const auto cx = counterOf(x), cy = counterOf(y);
+    if (!cx || !cy || fn.instructions[cx->start].block != fn.instructions[cy->start].block ||
+        fn.instructions[cx->update].block != fn.instructions[cy->update].block || cx->step % cy->step != 0)
+      return std::nullopt;
+    const int64_t a = cx->step / cy->step;
+    if (cx->first != a * cy->first) return std::nullopt;
+    return a;
+  }
+
   // Is the value defined at `q` floor(x / c) for every x in [0, xMax]?
   // Forms: div.u32 x, c; cvt.u32.u64 (shr.u64 (mul.wide.u32 x, M), s);
   // shr.u32 (mul.hi.u32 x, M), s. A magic multiplier M is exact when
@@ -953,11 +1044,13 @@ struct ValueAnalysis::Impl {
     if (m < 0) return false;
     const Inst& mul = fn.instructions[m];
     if (mul.opcode() != "mul" || !sameAs(m, 1, x)) return false;
-    if (mul.hasModifier("hi")) shift += 32;
+    const bool sixtyFour = mul.hasModifier("u64");
+    if (mul.hasModifier("hi")) shift += sixtyFour ? 64 : 32;
     else if (!mul.hasModifier("wide")) return false;
     AbstractValue multiplier = src(m, 2);
     if (!multiplier.isConstant()) return false;
-    unsigned __int128 M = static_cast<uint32_t>(multiplier.constant);  // a .u32 immediate, maybe printed negative
+    // A .u32 (or .u64) immediate, maybe printed negative.
+    unsigned __int128 M = sixtyFour ? static_cast<uint64_t>(multiplier.constant) : static_cast<uint32_t>(multiplier.constant);
     unsigned __int128 power = static_cast<unsigned __int128>(1) << shift;
     unsigned __int128 product = M * static_cast<unsigned __int128>(c);
     return product >= power && product - power <= power / (static_cast<unsigned __int128>(xMax) + 1);

@@ -3,6 +3,9 @@
 // loop-carried stage indices and phases, declared block sizes and shuffled
 // warp ids. Each kernel stores to a static shared array `slot` at the index
 // under test, so the store's offset range is 4 * the index's range.
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "ModelInputs.h"
@@ -336,4 +339,25 @@ TEST(ModelValueRanges, CounterBeyondTheGrid) {
   EXPECT_FALSE(beyond.values->atLeastGridSize("%ctaid.x", 'x'));
   const auto& own = p.fn("block_strided_counter");
   EXPECT_FALSE(own.values->atLeastGridSize(counterOf(own), 'x')) << counterOf(own);
+}
+
+// Triton's strength-reduced stage offsets (tests/checks/memory/Inputs/
+// triton_ws_matmul_sm90.ptx, the producer's loop): the loop counts k in a
+// 64-bit register and 8192 * k in a 32-bit one, and a stage's offset is
+// 8192 * k - 24576 * (k / 3) (mul.hi.u64 by 0xAAAAAAAAAAAAAAAB, shr 1):
+// 8192 * (k mod 3), so each TMA copy stays in its third of the ring.
+TEST(ModelValueRanges, LockstepCountersGiveTheStageOfAStrengthReducedRing) {
+  std::ifstream in(std::string(FENCELINE_TEST_DIR) + "/checks/memory/Inputs/triton_ws_matmul_sm90.ptx");
+  ASSERT_TRUE(in) << "the Triton PTX input is missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  auto owner = loadProgram("triton_ws_matmul_sm90", text.str());
+  const auto& fn = owner->fn("ws_matmul_kernel");
+  std::vector<std::string> ranges;
+  for (InstId copy : find(fn, "cp.async.bulk.tensor.2d.shared"))
+    ranges.push_back(fn.memory->copyDestination(copy).toString());
+  ASSERT_EQ(ranges.size(), 3u);
+  EXPECT_EQ(ranges[0], "dynamic-shared[49152, 73728)") << dump(fn);
+  EXPECT_EQ(ranges[1], "dynamic-shared[0, 49152)");
+  EXPECT_EQ(ranges[2], "dynamic-shared[73728, 98304)");
 }

@@ -294,6 +294,13 @@ struct DescriptorDecoder {
         auto d = decode(ops[k], def, shifted, depth + 1);
         if (!d) return std::nullopt;
         int64_t step = op == "sub" ? -*c : *c;
+        if (shifted && step > 0 && (step >> 14) != 0) {
+          // `add d, field, (1 << 25) + 384` (Triton sets the leading byte
+          // offset and advances to a K slice in one add): the bits above the
+          // 14-bit address field are layout fields, the rest advances it.
+          d->layout |= uint64_t(step) & ~uint64_t(0x3FFF);
+          step &= 0x3FFF;
+        }
         d->advance = saturatingAdd(d->advance, shifted ? step * 16 : step);
         return d;
       }

@@ -958,7 +958,8 @@ struct ValueAnalysis::Impl {
     if (c <= 1 || q < 0) return std::nullopt;
     const ValueReg y = dividend(q);
     if (y < 0) return std::nullopt;
-    const std::optional<int64_t> a = lockstepRatio(ops[1].reg, y);
+    AbstractValue base;  // x's start beyond a * y's: a loop-invariant base, or nothing
+    const std::optional<int64_t> a = lockstepRatio(ops[1].reg, y, &base);
     if (!a || *a <= 0 || c % *a != 0 || c / *a < 2) return std::nullopt;
     const int64_t m = c / *a;
     // The dividend as the multiply reads it: its bits, unsigned.
@@ -968,6 +969,7 @@ struct ValueAnalysis::Impl {
     if (!isQuotient(q, valueOf(y, q0), m, yMax)) return std::nullopt;
     AbstractValue r = term(opaque, 0, m - 1);
     r.terms[0].coefficient = *a;
+    if (base.hasBase()) return add(base, r, opaque);
     return r;
   }
 
@@ -989,8 +991,12 @@ struct ValueAnalysis::Impl {
 
   // a with x = a * y on every trip: each register has one constant start and
   // one update `add r, r, step` (no guard), the two starts in one block and
-  // the two updates in one block, ix = a * iy and sx = a * sy.
-  std::optional<int64_t> lockstepRatio(ValueReg x, ValueReg y) {
+  // the two updates in one block, ix = a * iy and sx = a * sy. x may also
+  // start at a base plus a constant (`mov x, global_smem`: Triton's 32-bit
+  // stage address counts from the shared array while the 64-bit trip count
+  // counts from 0); then x = b + a * y, and `base` receives b (a symbol and
+  // nothing else: the same on every trip).
+  std::optional<int64_t> lockstepRatio(ValueReg x, ValueReg y, AbstractValue* base = nullptr) {
     struct Counter {
       InstId start = -1, update = -1;
       int64_t first = 0, step = 0;
@@ -1009,7 +1015,14 @@ struct ValueAnalysis::Impl {
           counter.step = src(def, 2).constant;
         } else {
           const AbstractValue v = valueDefinedBy(def, r);
-          if (!v.isConstant()) return std::nullopt;
+          const bool based = r == x && base && v.known && v.terms.empty() &&
+                             (v.baseKind == BaseKind::SharedSymbol || v.baseKind == BaseKind::GlobalSymbol ||
+                              v.baseKind == BaseKind::Param);
+          if (!v.isConstant() && !based) return std::nullopt;
+          if (based) {
+            *base = v;
+            base->constant = 0;
+          }
           counter.start = def;
           counter.first = v.constant;
         }
@@ -1017,6 +1030,7 @@ struct ValueAnalysis::Impl {
       if (counter.start < 0 || counter.update < 0 || counter.step == 0) return std::nullopt;
       return counter;
     };
+    if (base) *base = AbstractValue{};
     const auto cx = counterOf(x), cy = counterOf(y);
     if (!cx || !cy || fn.instructions[cx->start].block != fn.instructions[cy->start].block ||
         fn.instructions[cx->update].block != fn.instructions[cy->update].block || cx->step % cy->step != 0)

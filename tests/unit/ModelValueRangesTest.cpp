@@ -361,3 +361,30 @@ TEST(ModelValueRanges, LockstepCountersGiveTheStageOfAStrengthReducedRing) {
   EXPECT_EQ(ranges[1], "dynamic-shared[0, 49152)");
   EXPECT_EQ(ranges[2], "dynamic-shared[73728, 98304)");
 }
+
+// The consumer's B operand of the same kernel: its 32-bit stage address
+// starts at global_smem itself (`mov.b32 %r395, %r19`, %r19 = global_smem)
+// and grows by 16384 per trip in lockstep with the 64-bit trip count, so
+// %r395 - 49152 * (k / 3) is global_smem + 16384 * (k mod 3): the wgmma's B
+// descriptor stays in the B ring, [0, 49152), instead of anywhere in the
+// buffer. The K slices' descriptors add (1 << 25) + 128 * j in one add: the
+// high bits are the leading byte offset field, not an advance.
+TEST(ModelValueRanges, LockstepCounterFromABaseGivesTheStageAddress) {
+  std::ifstream in(std::string(FENCELINE_TEST_DIR) + "/checks/memory/Inputs/triton_ws_matmul_sm90.ptx");
+  ASSERT_TRUE(in) << "the Triton PTX input is missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  auto owner = loadProgram("triton_ws_matmul_sm90", text.str());
+  const auto& fn = owner->fn("ws_matmul_kernel");
+  std::vector<std::string> operandB;
+  for (InstId mma : find(fn, "wgmma.mma_async")) {
+    const auto operands = fn.memory->matrixOperands(mma);
+    ASSERT_TRUE(operands.decoded);
+    ASSERT_EQ(operands.operands.size(), 2u);
+    operandB.push_back(operands.operands[1].toString());
+  }
+  ASSERT_EQ(operandB.size(), 8u);
+  EXPECT_EQ(operandB[0], "dynamic-shared[0, 43008)") << dump(fn);
+  EXPECT_EQ(operandB[1], "dynamic-shared[2048, 45056)");
+  EXPECT_EQ(operandB[3], "dynamic-shared[6144, 49152)");
+}

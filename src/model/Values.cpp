@@ -698,8 +698,10 @@ struct ValueAnalysis::Impl {
     }
     if (op == "mapa") return withSpace(src(d, 1), Space::SharedCluster);
     if (op == "cvt") return isIntegerConversion(s) ? src(d, 1) : term(opaque);
-    if (op == "add" && !s.hasModifier("f32") && !s.hasModifier("f64") && !s.hasModifier("f16"))
+    if (op == "add" && !s.hasModifier("f32") && !s.hasModifier("f64") && !s.hasModifier("f16")) {
+      if (auto remainder = lockstepMadRemainder(d, opaque)) return *remainder;
       return nonTop(add(src(d, 1), src(d, 2), opaque), opaque);
+    }
     if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64")) {
       if (auto largest = remainderBound(d)) return term(opaque, 0, *largest);
       if (auto remainder = lockstepRemainder(d, opaque)) return *remainder;
@@ -954,12 +956,45 @@ struct ValueAnalysis::Impl {
     else if (mul.opcode() == "shl" && src(product, 2).isConstant() && src(product, 2).constant > 0 &&
              src(product, 2).constant < 31)
       c = int64_t(1) << src(product, 2).constant;
-    const InstId q = definitionOf(product, 1);
-    if (c <= 1 || q < 0) return std::nullopt;
+    return wrappedLockstep(ops[1].reg, definitionOf(product, 1), c, opaque);
+  }
+
+  // The same wrap with the base folded into a multiply-add, as nvcc writes
+  // smem + 8192 * k - 24576 * (k / 3): `mad.lo t, q, -c, b` then
+  // `add r, t, x` (either order), b a symbol or parameter with no terms:
+  // r = b + a * (y mod m).
+  std::optional<AbstractValue> lockstepMadRemainder(InstId d, const std::string& opaque) {
+    const auto& ops = fn.instructions[d].operands;
+    if (ops.size() < 3) return std::nullopt;
+    for (int k = 1; k <= 2; ++k) {
+      if (ops[3 - k].kind != Kind::Register) continue;
+      const InstId mad = definitionOf(d, k);
+      if (mad < 0 || fn.instructions[mad].opcode() != "mad" || !fn.instructions[mad].hasModifier("lo") ||
+          fn.instructions[mad].operands.size() < 4)
+        continue;
+      const AbstractValue base = src(mad, 3);
+      if (!base.known || !base.terms.empty() ||
+          !(base.baseKind == BaseKind::SharedSymbol || base.baseKind == BaseKind::GlobalSymbol ||
+            base.baseKind == BaseKind::Param))
+        continue;
+      for (int f = 1; f <= 2; ++f) {
+        const AbstractValue factor = src(mad, 3 - f);
+        if (!factor.isConstant() || factor.constant >= 0 || factor.constant == INT64_MIN) continue;
+        auto r = wrappedLockstep(ops[3 - k].reg, definitionOf(mad, f), -factor.constant, opaque);
+        if (r) return add(base, *r, opaque);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // x - c * q as a * (y mod m) + x's base, where q = floor(y / m) and x is kept
+  // at b + a * y by the loop (lockstepRatio), c = a * m.
+  std::optional<AbstractValue> wrappedLockstep(ValueReg x, InstId q, int64_t c, const std::string& opaque) {
+    if (c <= 1 || q < 0 || x < 0) return std::nullopt;
     const ValueReg y = dividend(q);
     if (y < 0) return std::nullopt;
     AbstractValue base;  // x's start beyond a * y's: a loop-invariant base, or nothing
-    const std::optional<int64_t> a = lockstepRatio(ops[1].reg, y, &base);
+    const std::optional<int64_t> a = lockstepRatio(x, y, &base);
     if (!a || *a <= 0 || c % *a != 0 || c / *a < 2) return std::nullopt;
     const int64_t m = c / *a;
     // The dividend as the multiply reads it: its bits, unsigned.

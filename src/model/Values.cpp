@@ -187,6 +187,8 @@ struct ValueAnalysis::Impl {
   uint32_t visitGeneration = 0;
   // The load behind each Loaded base (the first of identical loads).
   std::unordered_map<std::string, InstId> pointerLoads;
+  // The Loaded objects whose load some cvta converts (known pointers).
+  std::unordered_set<std::string> convertedLoads;
   // Every integer constant a setp compares with, and its neighbours (the
   // widening thresholds: `s + 1 == N` bounds s by N - 1).
   std::vector<int64_t> thresholds;
@@ -211,6 +213,18 @@ struct ValueAnalysis::Impl {
         if (r >= 0 && static_cast<size_t>(r) < defs.size()) defs[r].push_back(static_cast<InstId>(i));
     reaching = std::make_unique<ReachingDefinitions>(fn, defs);
     identity = std::make_unique<detail::ValueIdentity>(fn, defs);
+    // Pointers read from memory that some cvta converts to a state space: the
+    // objects of those loads are pointers wherever else they are used (see
+    // the add rule in evaluate).
+    for (size_t i = 0; i < n; ++i) {
+      const Inst& inst = fn.instructions[i];
+      if (inst.opcode() != "cvta" || inst.operands.size() < 2 || inst.operands[1].kind != Kind::Register) continue;
+      const InstId def = definition(inst.operands[1].reg, static_cast<InstId>(i));
+      if (def < 0 || fn.instructions[def].effect.kind != EffectKind::Load || fn.instructions[def].effect.address < 0)
+        continue;
+      std::string from = identity->addressKey(def, fn.instructions[def].effect.address);
+      if (!from.empty()) convertedLoads.insert("load(" + from + ")");
+    }
     for (const Inst& inst : fn.instructions)
       if (inst.opcode() == "setp")
         for (const auto& op : inst.operands)
@@ -700,7 +714,23 @@ struct ValueAnalysis::Impl {
     if (op == "cvt") return isIntegerConversion(s) ? src(d, 1) : term(opaque);
     if (op == "add" && !s.hasModifier("f32") && !s.hasModifier("f64") && !s.hasModifier("f16")) {
       if (auto remainder = lockstepMadRemainder(d, opaque)) return *remainder;
-      return nonTop(add(src(d, 1), src(d, 2), opaque), opaque);
+      AbstractValue a = src(d, 1), b = src(d, 2);
+      // A pointer (converted to a state space by cvta or mapa, or read by a
+      // load that a cvta converts elsewhere) plus a value read from memory
+      // that is never converted: the pointer plus an unknown offset
+      // (NVSHMEM's `psync + team->offset`), not two bases. Adding two
+      // pointers means nothing, and an offset is never converted.
+      auto isPointer = [&](const AbstractValue& v) {
+        return v.hasBase() && ((v.space != Space::Generic && v.space != Space::None) ||
+                               (v.baseKind == BaseKind::Loaded && convertedLoads.count(v.base)));
+      };
+      auto convertedPlusLoaded = [&](const AbstractValue& p, const AbstractValue& q) {
+        return p.known && q.known && isPointer(p) && q.baseKind == BaseKind::Loaded && q.space == Space::Generic &&
+               !convertedLoads.count(q.base);
+      };
+      if (convertedPlusLoaded(a, b)) return nonTop(add(a, term(name(d, "offset")), opaque), opaque);
+      if (convertedPlusLoaded(b, a)) return nonTop(add(b, term(name(d, "offset")), opaque), opaque);
+      return nonTop(add(a, b, opaque), opaque);
     }
     if (op == "sub" && !s.hasModifier("f32") && !s.hasModifier("f64")) {
       if (auto largest = remainderBound(d)) return term(opaque, 0, *largest);

@@ -182,3 +182,18 @@ TEST(ModelMemoryPointers, SlotsBeyondTheGrid) {
   check("beyond_grid_signed_rank", AliasResult::May);
   check("own_grid_slots", AliasResult::May);
 }
+
+// `pool + offsets[team]`: pool read from a __constant__ state and converted by
+// cvta, the offset read from memory and never converted: the sum points into
+// pool's object (Values' add rule), so the poll and the store through the
+// state's counter field are two objects. Without the rule the poll's object is
+// unknown and may be the counter.
+TEST(ModelMemoryPointers, LoadedOffsetFromAConvertedPointer) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("loaded_offset_from_pointer");
+  const InstId poll = findOne(fn, "ld.volatile.global"), store = findOne(fn, "st.global");
+  const MemoryObject object = fn.memory->objectOf(poll, addressOf(fn, poll));
+  EXPECT_EQ(object.kind, MemoryObject::Kind::Loaded) << object.toString() << "\n" << valueText(fn, poll, addressOf(fn, poll));
+  EXPECT_NE(object.name.find("offset_state+8"), std::string::npos) << object.toString();
+  EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, addressOf(fn, poll), 0, store, addressOf(fn, store), 0));
+}

@@ -129,3 +129,22 @@ extern "C" __global__ void own_grid_slots(unsigned* flags, float* const* bufs, i
     out[threadIdx.x] = bufs[rank][threadIdx.x] + float(v);
   }
 }
+
+// A pointer read from a __constant__ state (converted by cvta) plus a byte
+// offset read from a record (never converted): the pointer's object with an
+// unknown offset, apart from a pointer read from another field of the state.
+struct OffsetState {
+  int mype;
+  long* pool;
+  long* counter;
+  const long* offsets;
+};
+__constant__ OffsetState offset_state;
+
+extern "C" __global__ void loaded_offset_from_pointer(int team, long value) {
+  volatile long* word =
+      reinterpret_cast<volatile long*>(reinterpret_cast<char*>(offset_state.pool) + offset_state.offsets[team]);
+  while (*word < value) {
+  }
+  offset_state.counter[2 * team] = value;
+}

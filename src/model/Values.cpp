@@ -222,8 +222,7 @@ struct ValueAnalysis::Impl {
       const InstId def = definition(inst.operands[1].reg, static_cast<InstId>(i));
       if (def < 0 || fn.instructions[def].effect.kind != EffectKind::Load || fn.instructions[def].effect.address < 0)
         continue;
-      std::string from = identity->addressKey(def, fn.instructions[def].effect.address);
-      if (!from.empty()) convertedLoads.insert("load(" + from + ")");
+      if (std::string object = loadedObjectName(def); !object.empty()) convertedLoads.insert(std::move(object));
     }
     for (const Inst& inst : fn.instructions)
       if (inst.opcode() == "setp")
@@ -853,6 +852,13 @@ struct ValueAnalysis::Impl {
   // entry): its value is an object of its own, named by the address it was
   // read from, so that `s->inbound` and `s->expected` are different objects
   // and two loads of `ptrs[peer]` the same one.
+  // The name of the object a pointer read by the load `d` points into,
+  // "load(<address form>)", or empty when the address has no form.
+  std::string loadedObjectName(InstId d) const {
+    std::string from = identity->addressKey(d, fn.instructions[d].effect.address);
+    return from.empty() ? from : "load(" + from + ")";
+  }
+
   AbstractValue loadedValue(InstId d, const std::string& opaque) {
     const Inst& inst = fn.instructions[d];
     const MemoryEffect& e = inst.effect;
@@ -863,9 +869,8 @@ struct ValueAnalysis::Impl {
       if (m == "u64" || m == "b64" || m == "s64") pointerWide = true;
     }
     if (!pointerWide) return term(opaque);
-    std::string from = identity->addressKey(d, e.address);
-    if (from.empty()) return term(opaque);
-    std::string object = "load(" + from + ")";
+    std::string object = loadedObjectName(d);
+    if (object.empty()) return term(opaque);
     pointerLoads.emplace(object, d);
     return values::object(BaseKind::Loaded, std::move(object), Space::Generic);
   }
@@ -1003,10 +1008,7 @@ struct ValueAnalysis::Impl {
           fn.instructions[mad].operands.size() < 4)
         continue;
       const AbstractValue base = src(mad, 3);
-      if (!base.known || !base.terms.empty() ||
-          !(base.baseKind == BaseKind::SharedSymbol || base.baseKind == BaseKind::GlobalSymbol ||
-            base.baseKind == BaseKind::Param))
-        continue;
+      if (!isFixedBase(base)) continue;
       for (int f = 1; f <= 2; ++f) {
         const AbstractValue factor = src(mad, 3 - f);
         if (!factor.isConstant() || factor.constant >= 0 || factor.constant == INT64_MIN) continue;
@@ -1015,6 +1017,14 @@ struct ValueAnalysis::Impl {
       }
     }
     return std::nullopt;
+  }
+
+  // A symbol or parameter plus a constant, nothing else: the same value on
+  // every trip of any loop (a wrapped lockstep counter's base).
+  static bool isFixedBase(const AbstractValue& v) {
+    return v.known && v.terms.empty() &&
+           (v.baseKind == BaseKind::SharedSymbol || v.baseKind == BaseKind::GlobalSymbol ||
+            v.baseKind == BaseKind::Param);
   }
 
   // x - c * q as a * (y mod m) + x's base, where q = floor(y / m) and x is kept
@@ -1080,9 +1090,7 @@ struct ValueAnalysis::Impl {
           counter.step = src(def, 2).constant;
         } else {
           const AbstractValue v = valueDefinedBy(def, r);
-          const bool based = r == x && base && v.known && v.terms.empty() &&
-                             (v.baseKind == BaseKind::SharedSymbol || v.baseKind == BaseKind::GlobalSymbol ||
-                              v.baseKind == BaseKind::Param);
+          const bool based = r == x && base && isFixedBase(v);
           if (!v.isConstant() && !based) return std::nullopt;
           if (based) {
             *base = v;

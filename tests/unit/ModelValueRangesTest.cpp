@@ -341,17 +341,24 @@ TEST(ModelValueRanges, CounterBeyondTheGrid) {
   EXPECT_FALSE(own.values->atLeastGridSize(counterOf(own), 'x')) << counterOf(own);
 }
 
+// Triton's warp-specialized matmul (tests/checks/memory/Inputs/triton_ws_matmul_sm90.ptx),
+// or null when the input is missing.
+std::unique_ptr<LoadedProgram> loadTritonWsMatmul() {
+  std::ifstream in(std::string(FENCELINE_TEST_DIR) + "/checks/memory/Inputs/triton_ws_matmul_sm90.ptx");
+  if (!in) return nullptr;
+  std::stringstream text;
+  text << in.rdbuf();
+  return loadProgram("triton_ws_matmul_sm90", text.str());
+}
+
 // Triton's strength-reduced stage offsets (tests/checks/memory/Inputs/
 // triton_ws_matmul_sm90.ptx, the producer's loop): the loop counts k in a
 // 64-bit register and 8192 * k in a 32-bit one, and a stage's offset is
 // 8192 * k - 24576 * (k / 3) (mul.hi.u64 by 0xAAAAAAAAAAAAAAAB, shr 1):
 // 8192 * (k mod 3), so each TMA copy stays in its third of the ring.
 TEST(ModelValueRanges, LockstepCountersGiveTheStageOfAStrengthReducedRing) {
-  std::ifstream in(std::string(FENCELINE_TEST_DIR) + "/checks/memory/Inputs/triton_ws_matmul_sm90.ptx");
-  ASSERT_TRUE(in) << "the Triton PTX input is missing";
-  std::stringstream text;
-  text << in.rdbuf();
-  auto owner = loadProgram("triton_ws_matmul_sm90", text.str());
+  auto owner = loadTritonWsMatmul();
+  ASSERT_TRUE(owner) << "the Triton PTX input is missing";
   const auto& fn = owner->fn("ws_matmul_kernel");
   std::vector<std::string> ranges;
   for (InstId copy : find(fn, "cp.async.bulk.tensor.2d.shared"))
@@ -370,11 +377,8 @@ TEST(ModelValueRanges, LockstepCountersGiveTheStageOfAStrengthReducedRing) {
 // buffer. The K slices' descriptors add (1 << 25) + 128 * j in one add: the
 // high bits are the leading byte offset field, not an advance.
 TEST(ModelValueRanges, LockstepCounterFromABaseGivesTheStageAddress) {
-  std::ifstream in(std::string(FENCELINE_TEST_DIR) + "/checks/memory/Inputs/triton_ws_matmul_sm90.ptx");
-  ASSERT_TRUE(in) << "the Triton PTX input is missing";
-  std::stringstream text;
-  text << in.rdbuf();
-  auto owner = loadProgram("triton_ws_matmul_sm90", text.str());
+  auto owner = loadTritonWsMatmul();
+  ASSERT_TRUE(owner) << "the Triton PTX input is missing";
   const auto& fn = owner->fn("ws_matmul_kernel");
   std::vector<std::string> operandB;
   for (InstId mma : find(fn, "wgmma.mma_async")) {

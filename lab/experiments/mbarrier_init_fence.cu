@@ -58,7 +58,7 @@ __device__ __forceinline__ void initRounds(const Params& p) {
 }
 
 __global__ void __launch_bounds__(kThreads) mbarrierInitFenceUnfixed(const __grid_constant__ Params p) {
-  initRounds<false>(p);  // expect: mbarrier-init-fence
+  initRounds<false>(p);  // expect-strict: mbarrier-init-fence
 }
 __global__ void __launch_bounds__(kThreads) mbarrierInitFenceFixed(const __grid_constant__ Params p) {
   initRounds<true>(p);

@@ -27,7 +27,7 @@ template <Reader R, Copy C>
 __global__ void __launch_bounds__(32 * (1 + kMaxConsumerWarps)) proxyWarUnfixed(const __grid_constant__ Params p) {
   stageRing<R, C>(p, [](unsigned, unsigned) {}, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     if (lane == 0)
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect-strict: proxy-war
   });
 }
 
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(32 * (1 + kMaxConsumerWarps)) proxyWarElectedF
   stageRing<R, C>(p, [](unsigned, unsigned) {}, [](uint32_t emptyBar, unsigned lane, unsigned, unsigned) {
     if (lane == 0) {
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect: proxy-war
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(emptyBar) : "memory");  // expect-strict: proxy-war
     }
   });
 }

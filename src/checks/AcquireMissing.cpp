@@ -40,6 +40,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll); };
       auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
       InstId read = model::findReachable(fn, poll, guarded, acquire);
+      if (read >= 0) read = decidedReadAfter(ctx, poll, read, guarded, acquire);
       if (read >= 0) {
         if (!reported.insert(siteKey(fn, poll)).second) continue;
         std::string semantics(model::toString(fn.instructions[poll].effect.semantics));
@@ -57,6 +58,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
         d.fixRequest.before.push_back(report::locationOf(fn, read));
         addNote(d, fn, read, "this read is not ordered after the flag observation; it may see the data as it was "
                              "before the signal");
+        addWaitEvidence(d, ctx, poll, read);
         out.push_back(std::move(d));
         continue;
       }
@@ -71,6 +73,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
                               "that pointer (use a plain load, __ldcg, or ld.relaxed/ld.acquire)");
       d.fixRequest = noMachineFix("the fix changes how the data is loaded (its pointer's qualifiers), not one line");
       addNote(d, fn, nc, "non-coherent load (ld.global.nc) of data written while the kernel runs");
+      addWaitEvidence(d, ctx, poll, nc);
       out.push_back(std::move(d));
     }
   }

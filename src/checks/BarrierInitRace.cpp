@@ -122,7 +122,8 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
   // of 20,000 inlined calls has as many stores and no atomic).
   std::vector<InstId> updates;
   for (InstId j = 0; j < static_cast<InstId>(fn.instructions.size()); ++j)
-    if (fn.instructions[j].effect.kind == EffectKind::ReadModifyWrite && model::writesGlobalMemory(fn, j))
+    if (fn.instructions[j].effect.kind == EffectKind::ReadModifyWrite && model::writesGlobalMemory(fn, j) &&
+        !ctx.isIdentityUpdate(j))
       updates.push_back(j);
   if (updates.empty()) return;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
@@ -143,6 +144,10 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
         "initialize the counter on the host (cudaMemsetAsync before the launch) or in an earlier kernel; to reuse "
         "it, let the last arriver reset it (if (atomicAdd(count, 1) == expected - 1) *count = 0;)");
     addNote(d, fn, update, "other blocks update the counter here");
+    d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, i, "one-thread-of-one-block",
+                                      "one thread of one block stores the counter's initial value"));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Use, update, "same-word",
+                                      "threads of other blocks update the same word in the same launch"));
     out.push_back(std::move(d));
   }
 }

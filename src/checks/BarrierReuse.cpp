@@ -99,6 +99,13 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
         "or use cooperative_groups::this_grid().sync()");
     if (loop) addNote(d, fn, first.poll, fmt::format("the wait compares the counter with a fixed threshold"));
     else addNote(d, fn, first.arrival, "first use of the counter");
+    d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, second.arrival, "arrival"));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Poll, second.poll, "fixed-threshold",
+                                      "the wait compares the counter with a value that does not change between uses"));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Use, loop ? second.arrival : first.arrival,
+                                      loop ? "loop-trip" : "same-word",
+                                      loop ? "the enclosing loop reaches the arrival again"
+                                           : "an earlier use of the same counter word"));
     out.push_back(std::move(d));
   };
   for (const Use& use : uses) {

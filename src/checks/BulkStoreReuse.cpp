@@ -152,6 +152,11 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
         "before the kernel ends, the issuing thread executes cp.async.bulk.commit_group and then "
         "cp.async.bulk.wait_group.read 0 (CUTLASS tma_store_wait<0>(), "
         "cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>()))");
+    d.evidence.push_back(report::link(fn, report::LinkKind::AsyncOperation, r.store, store));
+    d.evidence.push_back(report::link(fn, report::LinkKind::HandOff, -1, "kernel-exit",
+                                      "a path from the store reaches the end of the kernel with the store unsettled"));
+    d.disputed = "whether a CTA that exits with a bulk store still reading its shared memory can have that memory "
+                 "handed to a new CTA before the read completes is not documented (CUTLASS always drains first)";
     return d;
   }
   auto d = protocol::makeDiagnostic(
@@ -166,6 +171,26 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
   protocol::addNote(d, fn, r.store, "the bulk store that reads this shared memory asynchronously");
   if (r.barrier >= 0)
     protocol::addNote(d, fn, r.barrier, "the writers leave this barrier while the issuing thread has not waited");
+  d.evidence.push_back(report::link(fn, report::LinkKind::AsyncOperation, r.store, store));
+  d.evidence.push_back(r.barrier >= 0 ? report::link(fn, report::LinkKind::HandOff, r.barrier, "bar.sync")
+                                      : report::link(fn, report::LinkKind::HandOff, -1, "program-order",
+                                                     "the issuing thread itself writes the buffer next"));
+  d.evidence.push_back(report::link(fn, report::LinkKind::Access, r.write,
+                                    proxy::isAsyncSharedWrite(fn, r.write) ? "async-write" : "generic-write"));
+  const int source = fn.instructions[r.store].effect.source;
+  const int address = fn.instructions[r.write].effect.kind == EffectKind::AsyncCopy
+                          ? fn.instructions[r.write].effect.destination
+                          : fn.instructions[r.write].effect.address;
+  if (fn.memory && address >= 0) {
+    const bool asyncWrite = fn.instructions[r.write].effect.kind == EffectKind::AsyncCopy;
+    model::AliasEvidence same =
+        fn.memory->aliasEvidence(fn.memory->location(r.write, address, asyncWrite ? proxy::copyExtent(fn, r.write, address) : 0),
+                                 fn.memory->location(r.store, source, proxy::copyExtent(fn, r.store, source)));
+    d.evidence.push_back(report::link(fn, report::LinkKind::SameBytes, -1, same.how, same.detail, same.decided));
+  } else {
+    d.evidence.push_back(report::undecidedLink(fn, report::LinkKind::SameBytes, -1, "unknown-pointer",
+                                               "the overwrite's address could not be analysed"));
+  }
   return d;
 }
 

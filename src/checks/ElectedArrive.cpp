@@ -131,6 +131,70 @@ struct Finding {
   InstId write = -1;
 };
 
+// The evidence that a consumer reads what `write` wrote after a wait that
+// the release is for: the wait (the same barrier for an arrive, an acquire of
+// the same word for a release to global memory) and the read, decided when
+// both the barrier or flag and the bytes are.
+std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, InstId release, ReleaseKind kind,
+                                                   InstId write) {
+  using report::LinkKind;
+  const auto& rel = fn.instructions[release].effect;
+  std::vector<report::EvidenceLink> best;
+  bool bestDecided = false;
+  for (InstId wait = 0; wait < static_cast<InstId>(fn.instructions.size()) && !bestDecided; ++wait) {
+    const auto& e = fn.instructions[wait].effect;
+    if (fn.instructions[wait].block < 0) continue;
+    model::AliasEvidence same;
+    if (kind == ReleaseKind::Arrive) {
+      if (e.kind != EffectKind::MbarrierWait || !proxy::sameBarrier(fn, release, wait)) continue;
+      same = fn.memory->aliasEvidence(release, rel.address, 0, wait, e.address, 0);
+    } else {
+      if (!((e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && model::hasAcquireSemantics(e)) ||
+          e.address < 0)
+        continue;
+      same = model::protocolOf(fn).aliasEvidence(release, wait);
+      if (same.result == model::AliasResult::No) continue;
+    }
+    auto isWaitAgain = [&](InstId i) { return i != wait && fn.instructions[i].effect.kind == e.kind && i > wait; };
+    auto reads = [&](InstId i) {
+      const auto& r = fn.instructions[i].effect;
+      if (r.kind == EffectKind::Load && r.address >= 0) return !fn.instructions[i].hasModifier("nc") && mayRead(fn, i, write);
+      return proxy::isAsyncSharedRead(fn, i) && mayRead(fn, i, write);
+    };
+    auto bytesOf = [&](InstId read) {
+      const auto& r = fn.instructions[read].effect;
+      model::AliasEvidence bytes;
+      if (r.kind == EffectKind::Load)
+        return fn.memory->aliasEvidence(read, r.address, 0, write, fn.instructions[write].effect.address, 0);
+      const int64_t extent = proxy::copyExtent(fn, read, r.source);
+      if (!proxy::readsThroughDescriptor(fn, read))
+        return fn.memory->aliasEvidence(fn.memory->location(write, fn.instructions[write].effect.address),
+                                        fn.memory->location(read, r.source, extent));
+      bytes.decided = proxy::overlapOf(fn, write, read, r.source, extent) == proxy::Overlap::Yes;
+      bytes.how = bytes.decided ? "decoded-descriptor" : "undecoded-descriptor";
+      return bytes;
+    };
+    // The nearest read, or a later one whose bytes are decidedly the write's.
+    InstId read = model::findReachable(fn, wait, [&](InstId i) { return reads(i) && bytesOf(i).decided; }, isWaitAgain);
+    if (read < 0) read = model::findReachable(fn, wait, reads, isWaitAgain);
+    if (read < 0) continue;
+    const model::AliasEvidence bytes = bytesOf(read);
+    std::vector<report::EvidenceLink> links;
+    links.push_back(report::link(fn, LinkKind::Poll, wait, same.decided ? (kind == ReleaseKind::Arrive ? "same-barrier" : "same-flag") : "wait-" + same.how,
+                                 same.detail, same.decided));
+    links.push_back(report::link(fn, LinkKind::GuardedRead, read, bytes.how, bytes.detail, bytes.decided));
+    const bool decided = same.decided && bytes.decided;
+    if (best.empty() || decided) {
+      best = std::move(links);
+      bestDecided = decided;
+    }
+  }
+  if (best.empty())
+    best.push_back(report::undecidedLink(fn, LinkKind::GuardedRead, -1, "no-reader",
+                                         "no read after a wait for this release reads what was written"));
+  return best;
+}
+
 report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind kind) {
   const ThreadSet set = fn.roles->instructionSet(f.release);
   const char* who = set == ThreadSet::OneLane ? "one lane of the warp" : "one thread";
@@ -146,6 +210,10 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind
             "before the elected release; or let every writing thread arrive");
   protocol::addNote(d, fn, f.write, "written by more threads than the one that releases; no warp or block "
                                     "synchronization orders this write before the release");
+  d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, f.write, "other-threads",
+                                    "threads other than the releasing one write it"));
+  d.evidence.push_back(report::link(fn, report::LinkKind::Signal, f.release, "elected-release"));
+  for (auto& link : consumerEvidence(fn, f.release, kind, f.write)) d.evidence.push_back(std::move(link));
   return d;
 }
 

@@ -113,6 +113,18 @@ report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse
       "cuda::ptx::scope_cluster)), then a barrier publishes it (__syncthreads(), or cluster arrive/wait for "
       "other CTAs)");
   protocol::addNote(d, fn, u.inst, std::string(whoUses(u.use)));
+  d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, init, "mbarrier.init"));
+  model::AliasEvidence same =
+      fn.memory->aliasEvidence(init, fn.instructions[init].effect.address, 0, u.inst, u.operand, 0);
+  d.evidence.push_back(report::link(fn, report::LinkKind::Use, u.inst,
+                                    same.decided ? std::string(u.use == Use::AsyncLocal ? "async-proxy" : "remote")
+                                                 : "barrier-" + same.how,
+                                    same.detail, same.decided));
+  // Within one CTA the field disagrees (ordering-rules.md, "mbarrier init").
+  if (u.use == Use::AsyncLocal)
+    d.disputed =
+        "the barrier is used inside one CTA only; the CUDA Programming Guide fences after the init in its TMA "
+        "example, while compiler teams (Triton, TLX) state no fence is needed for a CTA-local barrier";
   return d;
 }
 
@@ -131,12 +143,16 @@ void checkMbarrierInitFence(const model::FunctionModel& fn, Findings& out) {
   std::map<std::string, bool> reported;
   for (InstId init : inits) {
     const int address = fn.instructions[init].effect.address;
+    // The use to report: one by another CTA of the cluster when there is one
+    // (a warning), else a CTA-local async-proxy use (disputed: strict tier).
+    const BarrierUse* found = nullptr;
     for (const BarrierUse& u : uses) {
       if (fn.memory->alias(init, address, u.inst, u.operand) == model::AliasResult::No) continue;
       if (!model::reachable(fn, init, u.inst) || fenced(fn, init, u)) continue;
-      if (reported.try_emplace(protocol::siteKey(fn, init), true).second) out.push_back(render(fn, init, u));
-      break;
+      if (!found || (found->use == Use::AsyncLocal && u.use != Use::AsyncLocal)) found = &u;
+      if (found->use != Use::AsyncLocal) break;
     }
+    if (found && reported.try_emplace(protocol::siteKey(fn, init), true).second) out.push_back(render(fn, init, *found));
   }
 }
 

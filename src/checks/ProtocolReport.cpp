@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "model/Paths.h"
+
 namespace fenceline::checks::protocol {
 
 std::string describe(const FunctionModel& fn, InstId inst) {
@@ -36,6 +38,125 @@ report::Diagnostic makeDiagnostic(const FunctionModel& fn, InstId at, std::strin
 
 void addNote(report::Diagnostic& diagnostic, const FunctionModel& fn, InstId at, std::string message) {
   diagnostic.notes.push_back({std::move(message), report::locationOf(fn, at)});
+}
+
+namespace {
+
+report::EvidenceLink aliasLink(const FunctionModel& fn, report::LinkKind kind, InstId at,
+                               const model::AliasEvidence& e) {
+  return report::link(fn, kind, at, e.how, e.detail, e.decided);
+}
+
+// The signal and the poll are entries of one table of pointers to the
+// ranks' counters (one indexed by rank).
+bool peerTable(const ProtocolModel& ctx, InstId signal, InstId poll) {
+  const std::string how = ctx.aliasEvidence(signal, poll).how;
+  return how == "peer-table" || how == "same-table-entry";
+}
+
+}  // namespace
+
+void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId poll, InstId read) {
+  using report::LinkKind;
+  const FunctionModel& fn = ctx.function();
+  d.evidence.push_back(report::link(fn, LinkKind::Poll, poll, "spin-loop"));
+  const ProtocolModel::Link signal = ctx.observedSignal(poll);
+  if (signal.inst < 0) {
+    d.evidence.push_back(report::undecidedLink(
+        fn, LinkKind::Partner, -1, "unknown-partner",
+        "no write of this kernel raises the polled flag: the partner is outside the kernel, and what it writes "
+        "before raising it is not in the PTX"));
+    d.evidence.push_back(report::link(fn, LinkKind::GuardedRead, read, "after-the-wait"));
+    return;
+  }
+  d.evidence.push_back(aliasLink(fn, LinkKind::Signal, signal.inst, signal.evidence));
+  d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "in-kernel",
+                                    "the partner runs this kernel (another block, or another rank's copy)"));
+  const ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
+  // The partner is another rank (its signal comes through a peer pointer)
+  // and this read is of that rank's memory: what it wrote there before
+  // raising the flag (in this kernel or before it) is the data.
+  if ((write.inst < 0 || !write.evidence.decided) && signal.evidence.decided &&
+      ctx.goesThroughPeerPointer(signal.inst) && ctx.readsThroughPeerPointer(read)) {
+    d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
+                                      "the read is of another rank's memory (through a peer pointer), which that rank "
+                                      "wrote before raising the flag"));
+  } else if (write.inst < 0)
+    d.evidence.push_back(report::undecidedLink(fn, LinkKind::DataWrite, -1, "no-partner-write",
+                                               "no write of the partner before its signal reaches this read"));
+  else
+    d.evidence.push_back(aliasLink(fn, LinkKind::DataWrite, write.inst, write.evidence));
+  d.evidence.push_back(report::link(fn, LinkKind::GuardedRead, read, "after-the-wait"));
+}
+
+void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId write) {
+  using report::LinkKind;
+  const FunctionModel& fn = ctx.function();
+  d.evidence.push_back(report::link(fn, LinkKind::DataWrite, write, "before-the-signal"));
+  d.evidence.push_back(report::link(fn, LinkKind::Signal, signal, "flag-write"));
+  const ProtocolModel::Reader reader = ctx.readerOf(write, signal);
+  if (reader.poll >= 0 && !reader.endOfKernel) {
+    d.evidence.push_back(report::link(fn, LinkKind::Poll, reader.poll, "spin-loop"));
+    d.evidence.push_back(aliasLink(fn, LinkKind::GuardedRead, reader.read, reader.evidence));
+    return;
+  }
+  // The reader is outside the PTX: the next launch, the host, another device.
+  if (reader.poll >= 0) d.evidence.push_back(report::link(fn, LinkKind::Poll, reader.poll, "end-of-kernel-wait"));
+  if (ctx.isSystemScopeSignal(signal))
+    d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "sys-scope-signal",
+                                      "the signal is a .sys store or atomic: the kernel states that the host or "
+                                      "another device reads what it publishes (those reads are not in the PTX)"));
+  else if (reader.endOfKernel && (ctx.goesThroughPeerPointer(signal) || peerTable(ctx, signal, reader.poll)))
+    d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "peer-next-launch",
+                                      "the signal goes to another GPU, whose next kernel reads the data after the "
+                                      "wait (those reads are not in the PTX)"));
+  else
+    d.evidence.push_back(report::undecidedLink(
+        fn, LinkKind::Partner, -1, reader.endOfKernel ? "next-launch" : "unknown-partner",
+        reader.endOfKernel ? "no data access follows the wait on this flag: its readers are later kernels, which "
+                             "the launch order may already order after these writes"
+                           : "no wait in this kernel observes the signal, and nothing says who does"));
+}
+
+InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
+                        const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop) {
+  auto allDecided = [&](InstId read) {
+    report::Diagnostic probe;
+    addWaitEvidence(probe, ctx, poll, read);
+    return probe.undecidedLink() == nullptr;
+  };
+  report::Diagnostic probe;
+  addWaitEvidence(probe, ctx, poll, first);
+  const report::EvidenceLink* undecided = probe.undecidedLink();
+  if (!undecided || undecided->kind != report::LinkKind::DataWrite) return first;
+  InstId better = model::findReachable(
+      ctx.function(), poll, [&](InstId i) { return guarded(i) && allDecided(i); }, stop);
+  return better >= 0 ? better : first;
+}
+
+InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId nearest,
+                                    const std::function<bool(InstId)>& published,
+                                    const std::function<bool(InstId)>& stop) {
+  const size_t mark = d.evidence.size();
+  addSignalEvidence(d, ctx, signal, nearest);
+  if (d.tier() == report::Tier::Default) return nearest;
+  std::vector<InstId> all;
+  model::findReachingBackward(
+      ctx.function(), signal,
+      [&](InstId i) {
+        if (published(i)) all.push_back(i);
+        return false;
+      },
+      stop);
+  for (InstId w : all) {
+    report::Diagnostic probe;
+    addSignalEvidence(probe, ctx, signal, w);
+    if (probe.tier() != report::Tier::Default) continue;
+    d.evidence.resize(mark);
+    for (auto& link : probe.evidence) d.evidence.push_back(std::move(link));
+    return w;
+  }
+  return nearest;
 }
 
 std::string siteKey(const FunctionModel& fn, InstId inst) {

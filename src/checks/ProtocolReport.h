@@ -6,6 +6,7 @@
 // model's: model/Protocol.h.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "model/Program.h"
@@ -30,6 +31,32 @@ std::string fenceSpelling(Scope scope);
 report::Diagnostic makeDiagnostic(const FunctionModel& fn, InstId at, std::string check, std::string message,
                                   std::string fix);
 void addNote(report::Diagnostic& diagnostic, const FunctionModel& fn, InstId at, std::string message);
+
+// The evidence of a flag protocol's hazard (report/Evidence.h), from the
+// partner model's answers (model/Protocol.h, "Evidence").
+// Acquire side: the poll, the signal of this kernel it observes and its
+// partner, the partner's write and this read of it.
+void addWaitEvidence(report::Diagnostic& diagnostic, const ProtocolModel& ctx, InstId poll, InstId read);
+// Release side: the write, the signal, and the reader: a wait on the signal
+// and a read after it of what was written, or a partner outside the kernel
+// (decided only when the signal is .sys, or for a peer's next launch).
+void addSignalEvidence(report::Diagnostic& diagnostic, const ProtocolModel& ctx, InstId signal, InstId write);
+
+// The read to report after `poll`: `first` (the nearest guarded read the
+// walk found), or a later one, reached from the poll without passing `stop`,
+// whose evidence links are all decided when the nearest one's data link is
+// not (the other links are the poll's own).
+InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
+                        const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop);
+
+// addSignalEvidence for the write to show: `nearest` (the nearest published
+// write without a release on the way), or an earlier one, also reaching the
+// signal without passing `stop`, whose reader is decided when the nearest
+// one's is not (a bookkeeping counter bumped after the data was written).
+// Returns the write shown.
+InstId addSignalEvidenceOfBestWrite(report::Diagnostic& diagnostic, const ProtocolModel& ctx, InstId signal,
+                                    InstId nearest, const std::function<bool(InstId)>& published,
+                                    const std::function<bool(InstId)>& stop);
 
 // One finding per source site within a check (an unrolled loop or a helper
 // inlined twice at one call site is one site).

@@ -473,7 +473,6 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     // fence draw a finding per pair, and each search would walk everything.)
     result.fence = reach.hasProxyFence() ? model::findReachable(fn, access, anyProxyFence, [&](InstId i) { return i == async; })
                                          : -1;
-    if (reportAtAsync) return result;
     InstId h = model::findReachable(
         fn, access,
         [&](InstId i) {
@@ -481,7 +480,8 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
           return reach.isHandOffArrive(i) && matchesAWait(i);
         },
         [&](InstId i) { return i == async; });
-    if (h >= 0) {
+    if (h >= 0) result.via = h;
+    if (h >= 0 && !reportAtAsync) {
       result.site = h;
       result.kind = effectOf(fn, h).kind == EffectKind::CtaBarrier ? HandOff::Kind::Barrier : HandOff::Kind::Arrive;
     }
@@ -504,6 +504,7 @@ HandOff analyzeHandOff(const FunctionModel& fn, ReachCache& reach, InstId access
     result.hazard = true;
     result.site = reportAtAsync ? async : arrive;
     result.kind = reportAtAsync ? HandOff::Kind::SameThread : HandOff::Kind::Arrive;
+    result.via = arrive;
     if (!reach.hasProxyFence()) return result;
     result.fence = model::findReachable(fn, access, anyProxyFence, [&, arrive = arrive](InstId i) { return i == arrive; });
     if (result.fence < 0) {  // the issuer's fence, if it has one, is before its wait
@@ -526,7 +527,7 @@ int FindingSet::siteOf(const FunctionModel& fn, InstId inst) {
 }
 
 void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAccess generic, InstId async,
-                     Overlap overlap) {
+                     int operand, int64_t extent, Overlap overlap) {
   const InstId access = generic.access;
   const int site = siteOf(fn, handOff.site);
   auto [it, inserted] = entries_.try_emplace(site);
@@ -543,6 +544,15 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
     f.fenceAccess = generic.from;
   }
   if (overlap != Overlap::Uncertain) f.certainOverlap = true;
+  if (!f.decided) {
+    auto [waits, fresh] = waitsOf_.try_emplace(async);
+    if (fresh && handOff.via >= 0 && effectOf(fn, handOff.via).kind == EffectKind::MbarrierArrive)
+      waits->second = waitsBefore(fn, async);
+    std::vector<report::EvidenceLink> links =
+        pairEvidence(fn, handOff, access, async, operand, extent, overlap, waits->second);
+    f.decided = std::all_of(links.begin(), links.end(), [](const report::EvidenceLink& l) { return l.decided; });
+    if (f.decided || f.evidence.empty()) f.evidence = std::move(links);
+  }
   const int accessSite = siteOf(fn, access);
   auto known = std::find(e.accessSites.begin(), e.accessSites.end(), accessSite);
   if (known != e.accessSites.end()) {
@@ -572,6 +582,64 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
     f.asyncs.push_back(async);
     e.asyncSites.push_back(asyncSite);
   }
+}
+
+std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const HandOff& handOff, InstId access,
+                                               InstId async, int operand, int64_t extent, Overlap overlap,
+                                               const std::vector<InstId>& waits) {
+  using report::LinkKind;
+  std::vector<report::EvidenceLink> links;
+  const bool writes = effectOf(fn, access).writes;
+  links.push_back(report::link(fn, LinkKind::Access, access, writes ? "generic-write" : "generic-read"));
+  // The hand-off: program order, a bar.sync, or an arrive on a barrier the issuer waits on.
+  const InstId via = handOff.via;
+  if (via < 0) {
+    links.push_back(report::link(fn, LinkKind::HandOff, -1, "program-order",
+                                 "the same thread makes the access and then issues the async operation"));
+  } else if (effectOf(fn, via).kind == EffectKind::CtaBarrier) {
+    links.push_back(report::link(fn, LinkKind::HandOff, via, "bar.sync"));
+  } else {
+    // The arrive and the issuer's wait must be one barrier.
+    model::AliasEvidence same;
+    const int arriveAddress = effectOf(fn, via).address;
+    for (InstId w : waits) {
+      const int waitAddress = effectOf(fn, w).address;
+      if (!fn.memory || arriveAddress < 0 || waitAddress < 0) continue;
+      model::AliasEvidence e = fn.memory->aliasEvidence(via, arriveAddress, 0, w, waitAddress, 0);
+      if (e.result == model::AliasResult::No) continue;
+      if (e.decided || same.how.empty()) same = e;
+      if (e.decided) break;
+    }
+    if (same.how.empty()) {
+      same.how = "unknown-barrier";
+      same.detail = "the barrier the issuer waits on could not be matched to this arrive's";
+    }
+    links.push_back(same.decided ? report::link(fn, LinkKind::HandOff, via, "mbarrier")
+                                 : report::undecidedLink(fn, LinkKind::HandOff, via, "barrier-" + same.how,
+                                                         "arrive and the issuer's wait: " + same.detail));
+  }
+  links.push_back(report::link(fn, LinkKind::AsyncOperation, async, describe(fn, async)));
+  // Why the two touch the same bytes.
+  if (readsThroughDescriptor(fn, async)) {
+    links.push_back(overlap == Overlap::Uncertain
+                        ? report::undecidedLink(fn, LinkKind::SameBytes, -1, "undecoded-descriptor",
+                                                "the access meets the operands only where their matrix descriptors "
+                                                "are not decoded")
+                        : report::link(fn, LinkKind::SameBytes, -1, "decoded-descriptor",
+                                       "the access meets the shared memory its decoded matrix descriptors read"));
+    return links;
+  }
+  const int address = effectOf(fn, access).address;
+  if (!fn.memory || address < 0 || operand < 0) {
+    links.push_back(report::undecidedLink(fn, LinkKind::SameBytes, -1, "unknown-pointer",
+                                          "the addresses could not be analysed"));
+    return links;
+  }
+  int64_t size = fn.memory->accessSize(access, address);
+  if (size <= 0) size = kMaxAccessBytes;
+  model::AliasEvidence e = fn.memory->aliasEvidence(access, address, size, async, operand, extent);
+  links.push_back(report::link(fn, LinkKind::SameBytes, -1, e.how, e.detail, e.decided));
+  return links;
 }
 
 namespace {

@@ -135,6 +135,9 @@ struct HandOff {
   // before the async operation (placed before its wait).
   InstId fence = -1;
   bool fenceIsIssuers = false;
+  // What hands the access over: the bar.sync or mbarrier arrive on the way
+  // (-1: the same thread's program order, no barrier between).
+  InstId via = -1;
 };
 
 // Per async operation: the nearest mbarrier waits before it on its own thread's paths.
@@ -263,12 +266,18 @@ struct Finding {
   // some access meets them for certain: a finding with none is a note.
   std::vector<bool> accessUncertain;
   bool certainOverlap = false;
+  // The links of one (access, async operation) pair (report/Evidence.h): a
+  // pair whose links are all decided when some pair's are, else the first.
+  std::vector<report::EvidenceLink> evidence;
+  bool decided = false;
 };
 
 class FindingSet {
  public:
-  void add(const FunctionModel& fn, const HandOff& handOff, GenericAccess access, InstId async,
-           Overlap overlap = Overlap::Yes);
+  // `operand`, `extent`: the async operation's shared operand and its bytes
+  // (as for overlapOf), for the evidence that the two touch the same bytes.
+  void add(const FunctionModel& fn, const HandOff& handOff, GenericAccess access, InstId async, int operand,
+           int64_t extent, Overlap overlap = Overlap::Yes);
   template <class Render>
   void emit(const FunctionModel& fn, Render render, std::vector<report::Diagnostic>& out) const {
     for (int site : order_) out.push_back(render(fn, entries_.at(site).finding));
@@ -287,7 +296,17 @@ class FindingSet {
   int siteOf(const FunctionModel& fn, InstId inst);
   std::unordered_map<InstId, int> siteOfInst_;
   std::unordered_map<std::string, int> siteNumbers_;
+  std::unordered_map<InstId, std::vector<InstId>> waitsOf_;  // waitsBefore, per async operation
 };
+
+// The evidence of one (access, async operation) pair handed over by
+// `handOff`: the access, the hand-off (and, for an mbarrier, that the
+// arrive and the issuer's wait are one barrier), the async operation, and
+// why the two touch the same bytes (model/Memory.h AliasEvidence; a decoded
+// matrix descriptor). `waits`: the issuer's waits before the operation.
+std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const HandOff& handOff, InstId access,
+                                               InstId async, int operand, int64_t extent, Overlap overlap,
+                                               const std::vector<InstId>& waits);
 
 // A note on a fence that is present but does not count, saying why.
 report::Note fenceNote(const FunctionModel& fn, const Finding& finding);

@@ -222,10 +222,28 @@ report::Diagnostic renderRead(const FunctionModel& fn, const Finding& f) {
   protocol::addNote(d, fn, f.write, "generic write of global memory that the copy may read");
   protocol::addNote(d, fn, f.release, "the writer releases here without a proxy fence before it");
   protocol::addNote(d, fn, f.acquire, "the issuer acquires here; no proxy fence follows before the copy");
+  using report::LinkKind;
+  const model::ProtocolModel& ctx = model::protocolOf(fn);
+  d.evidence.push_back(report::link(fn, LinkKind::Access, f.write, "generic-write"));
+  d.evidence.push_back(report::link(fn, LinkKind::Signal, f.release, "release"));
+  model::AliasEvidence flag = ctx.aliasEvidence(f.release, f.acquire);
+  d.evidence.push_back(report::link(fn, LinkKind::Poll, f.acquire, flag.decided ? "same-flag" : "flag-" + flag.how,
+                                    flag.detail, flag.decided));
+  d.evidence.push_back(report::link(fn, LinkKind::AsyncOperation, f.copy, copy));
+  const int operand = asyncGlobalReadOperand(fn, f.copy);
+  model::AliasEvidence same = fn.memory->aliasEvidence(
+      fn.memory->location(f.write, fn.instructions[f.write].effect.address),
+      fn.memory->location(f.copy, operand, fn.memory->copyExtent(f.copy, operand)));
+  if (!same.decided && fn.instructions[f.copy].opcode() == "cp" && fn.instructions[f.copy].hasModifier("tensor")) {
+    same.how = "tensor-map";
+    same.detail = "the copy reads through a tensor map whose global address the PTX does not show";
+  }
+  d.evidence.push_back(report::link(fn, LinkKind::SameBytes, -1, same.how, same.detail, same.decided));
   return d;
 }
 
-report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId release) {
+report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId release,
+                               const std::vector<InstId>& acquires) {
   const std::string what = proxy::describe(fn, copy);
   auto d = protocol::makeDiagnostic(
       fn, release, "proxy-global",
@@ -235,6 +253,38 @@ report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId rele
       "before the release, the issuing thread commits the copy and waits for it with cp.async.bulk.wait_group N "
       "(not .read: that only covers the source; CUTLASS tma_store_wait<0>() is .read)");
   protocol::addNote(d, fn, copy, "async-proxy write of global memory, still in flight at the release");
+  // The reader: a read after a wait on this release's flag that may read what the copy wrote.
+  using report::LinkKind;
+  const model::ProtocolModel& ctx = model::protocolOf(fn);
+  d.evidence.push_back(report::link(fn, LinkKind::AsyncOperation, copy, what));
+  d.evidence.push_back(report::link(fn, LinkKind::Signal, release, "release"));
+  const int destination = fn.instructions[copy].effect.destination;
+  report::EvidenceLink readLink = report::undecidedLink(fn, LinkKind::GuardedRead, -1, "no-reader",
+                                                        "no read after a wait on this flag reads what the copy wrote");
+  for (InstId acquire : acquires) {
+    if (!ctx.aliasEvidence(release, acquire).decided) continue;
+    auto reads = [&](InstId i) {
+      const auto& e = fn.instructions[i].effect;
+      return e.kind == EffectKind::Load && e.address >= 0 && model::isDataRead(fn, i) &&
+             fn.memory->alias(i, e.address, copy, destination) != model::AliasResult::No;
+    };
+    auto sameAs = [&](InstId read) {
+      return fn.memory->aliasEvidence(fn.memory->location(read, fn.instructions[read].effect.address),
+                                      fn.memory->location(copy, destination));
+    };
+    // The nearest read, or a later one whose bytes are decidedly the copy's.
+    InstId read = model::findReachable(
+        fn, acquire, [&](InstId i) { return reads(i) && sameAs(i).decided; }, [](InstId) { return false; });
+    if (read < 0) read = model::findReachable(fn, acquire, reads, [](InstId) { return false; });
+    if (read < 0) continue;
+    model::AliasEvidence same = sameAs(read);
+    readLink = report::link(fn, LinkKind::GuardedRead, read, same.how, same.detail, same.decided);
+    if (same.decided) {
+      d.evidence.push_back(report::link(fn, LinkKind::Poll, acquire, "same-flag"));
+      break;
+    }
+  }
+  d.evidence.push_back(std::move(readLink));
   return d;
 }
 
@@ -264,7 +314,7 @@ void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
       return release < 0;
     });
     if (release >= 0 && reported.try_emplace(protocol::siteKey(fn, release) + "#w", true).second)
-      out.push_back(renderWrite(fn, copy, release));
+      out.push_back(renderWrite(fn, copy, release, points.acquires));
   }
 }
 

@@ -61,6 +61,7 @@ report::Diagnostic renderUncertain(const FunctionModel& fn, const Finding& f) {
       "writing thread before the barrier that gathers them; or by each thread that issues the {} after that barrier",
       describe(fn, f.site));
   d.fixRequest.reason = "the write may be outside the operands; no fence is inserted for a note";
+  d.evidence = f.evidence;
   return d;
 }
 
@@ -93,6 +94,7 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   d.fixRequest = insertBefore(fn, f.site, report::FenceToInsert::ProxyAsyncShared);
   d.fixRequest.beforeHelperCall = true;
   for (size_t k = 0; k < f.accesses.size(); ++k) d.fixRequest.after.push_back(report::locationOf(fn, fenceAfter(f, k)));
+  d.evidence = f.evidence;
   return d;
 }
 
@@ -135,7 +137,7 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
       if (overlapping.empty()) continue;
       HandOff h = analyzeHandOff(fn, reach, from, read, issuer, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
-      for (const auto& [write, overlap] : overlapping) findings.add(fn, h, write, read, overlap);
+      for (const auto& [write, overlap] : overlapping) findings.add(fn, h, write, read, source, extent, overlap);
     }
   }
   findings.emit(fn, render, out);

@@ -87,6 +87,7 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   d.fix = fixFor(f.kind);
   d.fixRequest = consumerFix(fn, f);
   d.producerFixRequest = producerFix(fn, f);
+  d.evidence = f.evidence;
   return d;
 }
 
@@ -102,8 +103,9 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
   const std::vector<GenericAccess> accesses = genericSharedAccesses(fn, /*writesOnly=*/false);
   if (debug) {
     for (InstId c : copies)
-      fmt::print(stderr, "copy   ptx:{} {} -> {}\n", fn.instructions[c].syntax->pos.line, describe(fn, c),
-                 fn.memory->copyDestination(c).toString());
+      fmt::print(stderr, "copy   ptx:{} {} -> {} ({})\n", fn.instructions[c].syntax->pos.line, describe(fn, c),
+                 fn.memory->copyDestination(c).toString(),
+                 fn.values->operandValue(c, fn.instructions[c].effect.destination).toString());
     for (const GenericAccess& g : accesses) {
       const InstId a = g.access;
       fmt::print(stderr, "access ptx:{} {} -> {} ({}){}\n", fn.instructions[a].syntax->pos.line, describe(fn, a),
@@ -157,7 +159,7 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
       if (overlapping.empty()) continue;
       HandOff h = analyzeHandOff(fn, reach, from, copy, issuer, /*reportAtAsync=*/false);
       if (!h.hazard) continue;
-      for (const GenericAccess& access : overlapping) findings.add(fn, h, access, copy);
+      for (const GenericAccess& access : overlapping) findings.add(fn, h, access, copy, destination, extent);
     }
   }
   findings.emit(fn, render, out);

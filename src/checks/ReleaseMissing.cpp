@@ -54,7 +54,8 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, std::set<std::string>&
   d.fixRequest = insertBefore(fn, signal, report::FenceToInsert::AcquireRelease, scopeWord(scope));
   d.fixRequest.beforeHelperCall = true;
   for (InstId w : writes) d.fixRequest.after.push_back(report::locationOf(fn, w));
-  addNote(d, fn, writes.front(), "this write reaches the signal on a path without a release");
+  const InstId shown = addSignalEvidenceOfBestWrite(d, ctx, signal, writes.front(), published, release);
+  addNote(d, fn, shown, "this write reaches the signal on a path without a release");
   out.push_back(std::move(d));
 }
 

@@ -25,6 +25,20 @@ namespace {
 
 const auto kNever = [](InstId) { return false; };
 
+// The links of a too-narrow ordering: the operation, and why the partner
+// needs the wider scope (model/Protocol.h requiredScopeEvidence).
+void addScopeEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId narrow, InstId flag) {
+  const FunctionModel& fn = ctx.function();
+  d.evidence.push_back(report::link(fn, report::LinkKind::Ordering, narrow,
+                                    "scope-" + std::string(model::toString(ctx.scopeOf(narrow)))));
+  const ProtocolModel::ScopeEvidence need = ctx.requiredScopeEvidence(flag);
+  if (need.how.empty())
+    d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, "another-cta",
+                                      "the partner is another block of this kernel"));
+  else
+    d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, need.how, need.detail, need.decided));
+}
+
 std::string partnerOf(Scope need) {
   return need == Scope::Sys ? "another GPU or the host" : need == Scope::Cluster ? "another CTA of the cluster"
                                                                                   : "another CTA";
@@ -57,6 +71,9 @@ void checkAcquireSide(const ProtocolModel& ctx, std::set<std::string>& reported,
                          : fmt::format("use {} here", fenceSpelling(need)));
       d.fixRequest = widenScope(fn, narrow, scopeOf(narrow), need);
       if (narrow != poll) addNote(d, fn, poll, "the flag is polled here");
+      InstId read = model::findReachable(fn, poll, guarded, kNever);
+      if (read >= 0) addWaitEvidence(d, ctx, poll, decidedReadAfter(ctx, poll, read, guarded, kNever));
+      addScopeEvidence(d, ctx, narrow, poll);
       out.push_back(std::move(d));
     }
   }
@@ -90,6 +107,9 @@ void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported,
                          : fmt::format("use {} here", fenceSpelling(need)));
     d.fixRequest = widenScope(fn, narrow, scopeOf(narrow), need);
     if (narrow != signal) addNote(d, fn, signal, "the signal the release should order the writes before");
+    std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, kNever);
+    if (!writes.empty()) addSignalEvidenceOfBestWrite(d, ctx, signal, writes.front(), published, kNever);
+    addScopeEvidence(d, ctx, narrow, signal);
     out.push_back(std::move(d));
   }
 }
@@ -164,6 +184,10 @@ void checkRemoteArrives(const ProtocolModel& ctx, std::set<std::string>& reporte
                     scopeName(e.scope == Scope::None ? Scope::Cta : e.scope)),
         "use mbarrier.arrive.release.cluster.shared::cluster");
     d.fixRequest = widenScope(fn, i, e.scope, Scope::Cluster);
+    d.evidence.push_back(report::link(fn, report::LinkKind::Ordering, i, "remote-arrive",
+                                      "an arrive on a barrier of another CTA (.shared::cluster)"));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, "another-cta-of-the-cluster",
+                                      "the barrier's address is mapped to another CTA's rank"));
     out.push_back(std::move(d));
   }
 }

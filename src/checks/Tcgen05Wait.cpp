@@ -180,7 +180,20 @@ struct Report {
   enum Kind { MissingWaitLd, MissingWaitSt, MissingBefore, MissingAfter } kind = MissingWaitLd;
 };
 
+report::Diagnostic renderReport(const FunctionModel& fn, const Report& r);
+
+// The links: the tcgen05 operation and the synchronization that hands its
+// tensor memory (or its work) to another thread, both on this thread's path.
 report::Diagnostic render(const FunctionModel& fn, const Report& r) {
+  report::Diagnostic d = renderReport(fn, r);
+  const bool workFirst = r.kind != Report::MissingAfter;
+  d.evidence.push_back(report::link(fn, report::LinkKind::Access, workFirst ? r.other : r.at, "tcgen05-operation"));
+  d.evidence.push_back(report::link(fn, report::LinkKind::HandOff, workFirst ? r.at : r.other, "thread-sync",
+                                    "the synchronization passes the tensor memory or the work to another thread"));
+  return d;
+}
+
+report::Diagnostic renderReport(const FunctionModel& fn, const Report& r) {
   const std::string at = proxy::describe(fn, r.at);
   switch (r.kind) {
     case Report::MissingWaitLd:

@@ -28,6 +28,7 @@ struct ConfigError {
 // A value as written: a string or an array of strings, with where it started.
 struct Value {
   bool isArray = false;
+  std::optional<bool> boolean;  // true / false (bare words)
   std::string text;
   std::vector<std::string> items;
   uint32_t line = 0, column = 0;
@@ -141,9 +142,16 @@ Value readValue(Cursor& in) {
   }
   if (in.peek() != '[') {
     std::string word;
-    while (!in.atEnd() && in.peek() != '\n' && in.peek() != ' ' && in.peek() != '#') word += in.next();
+    while (!in.atEnd() && in.peek() != '\n' && in.peek() != '\r' && in.peek() != ' ' && in.peek() != '\t' &&
+           in.peek() != '#')
+      word += in.next();
+    if (word == "true" || word == "false") {
+      value.boolean = word == "true";
+      return value;
+    }
     throw ConfigError{value.line, value.column,
-                      fmt::format("expected a string (\"...\") or an array of strings ([\"...\"]), found '{}'", word)};
+                      fmt::format("expected a string (\"...\"), an array of strings ([\"...\"]) or true/false, "
+                                  "found '{}'", word)};
   }
   value.isArray = true;
   in.next();
@@ -173,7 +181,13 @@ Value readValue(Cursor& in) {
 
 const std::string& expectString(const Value& value, std::string_view key) {
   if (value.isArray) failAt(value, fmt::format("'{}' takes a string, not an array", key));
+  if (value.boolean) failAt(value, fmt::format("'{}' takes a string, not {}", key, *value.boolean ? "true" : "false"));
   return value.text;
+}
+
+bool expectBoolean(const Value& value, std::string_view key) {
+  if (!value.boolean) failAt(value, fmt::format("'{}' takes true or false", key));
+  return *value.boolean;
 }
 
 void storeGlobs(std::optional<std::string>& field, const Value& value, std::string_view key) {
@@ -209,6 +223,8 @@ const KeyRule kKeys[] = {
        c.headerFilter = pattern;
      }},
     {"arch", [](Config& c, const Value& v) { c.arch = expectString(v, "arch"); }},
+    // Also report strict-tier findings (report/Evidence.h), at note level.
+    {"strict", [](Config& c, const Value& v) { c.strict = expectBoolean(v, "strict"); }},
     {"nvcc-flags",
      [](Config& c, const Value& v) {
        if (!v.isArray) failAt(v, "'nvcc-flags' takes an array of strings, e.g. [\"-DNDEBUG\", \"-Iinclude\"]");

@@ -2,7 +2,7 @@
 // each input (the input's folder, then its parents, up to the filesystem
 // root; the nearest file wins, files are not merged). It is read by a small
 // strict parser for a documented subset of TOML (docs/cli.md): comments,
-// `key = value` with bare keys, basic and literal strings, arrays of strings
+// `key = value` with bare keys, basic and literal strings, true and false, arrays of strings
 // (which may span lines), and the one table `[severity]`. Anything else
 // (an unknown key, a duplicate key, a value of the wrong type, other TOML
 // syntax) is an error at file:line:column, so a typo never silently does
@@ -29,6 +29,7 @@ struct Config {
   std::optional<std::string> failOn;          // fail-on = "error" | "warning" | "note" | "never"
   std::optional<std::string> headerFilter;    // header-filter = "REGEX"
   std::optional<std::string> arch;            // arch = "sm_90a"
+  std::optional<bool> strict;                 // strict = true: also the strict tier (report/Evidence.h)
   std::vector<std::string> nvccFlags;         // nvcc-flags = ["-I...", ...]
   std::optional<std::string> helpUri;         // help-uri = "https://.../{id}.md" (SARIF)
   std::optional<std::string> informationUri;  // information-uri = "https://..." (SARIF)

@@ -36,11 +36,19 @@ std::string siteKey(const report::Diagnostic& diagnostic) {
   return key;
 }
 
+// Of the copies of one site the first is kept, or the first of the highest
+// severity: a copy whose links are all decided (a warning) stands for a site
+// where another copy is only strict tier (a note).
 std::vector<report::Diagnostic> dropUnrolledCopies(std::vector<report::Diagnostic> diagnostics) {
-  std::set<std::string> seen;
+  std::map<std::string, size_t> seen;
   std::vector<report::Diagnostic> kept;
-  for (auto& diagnostic : diagnostics)
-    if (seen.insert(copyKey(diagnostic)).second) kept.push_back(std::move(diagnostic));
+  for (auto& diagnostic : diagnostics) {
+    auto [it, inserted] = seen.try_emplace(copyKey(diagnostic), kept.size());
+    if (inserted)
+      kept.push_back(std::move(diagnostic));
+    else if (kept[it->second].severity < diagnostic.severity)
+      kept[it->second] = std::move(diagnostic);
+  }
   return kept;
 }
 

@@ -49,6 +49,7 @@ struct CheckOptions {
   std::optional<std::string> warningsAsErrors;  // --warnings-as-errors GLOBS
   std::optional<std::string> failOn;            // --fail-on error|warning|note|never
   std::optional<std::string> headerFilter;      // --header-filter REGEX
+  std::optional<bool> strict;                   // --strict / --no-strict: the strict tier too (report/Evidence.h)
   // Baselines (see Baseline.h).
   std::string baseline;                 // --baseline FILE ("" = none)
   std::string writeBaseline;            // --write-baseline FILE

@@ -33,11 +33,13 @@ bool resolveSettings(const CheckOptions& cli, const Config* config, InputSetting
     settings.options.nvccFlags.insert(settings.options.nvccFlags.end(), cli.nvccFlags.begin(), cli.nvccFlags.end());
     settings.severity = config->severity;
     if (config->warningsAsErrors) settings.warningsAsErrors = *config->warningsAsErrors;
+    if (config->strict) settings.strict = *config->strict;
     if (config->headerFilter) {
       settings.headerFilter = compileFilter(*config->headerFilter, "header-filter", error);
       if (!settings.headerFilter) return false;
     }
   }
+  if (cli.strict) settings.strict = *cli.strict;
   globLists.push_back(cli.checks);
   if (!selectChecks(globLists, settings.checks, error)) {
     if (config && config->checks && error.find("--checks") != std::string::npos)
@@ -58,17 +60,46 @@ bool resolveSettings(const CheckOptions& cli, const Config* config, InputSetting
   return true;
 }
 
+namespace {
+
+// The note that says why a strict-tier finding is not a warning: its
+// undecided link (at that link's location when it has one), or the dispute.
+report::Note strictTierNote(const report::Diagnostic& diagnostic) {
+  report::Note note;
+  note.location = diagnostic.location;
+  if (const report::EvidenceLink* link = diagnostic.undecidedLink()) {
+    note.message = fmt::format("strict tier: the {} link is not decided ({}){}", report::toString(link->kind),
+                               link->how, link->detail.empty() ? "" : ": " + link->detail);
+    if (link->location) note.location = *link->location;
+  } else {
+    note.message = "strict tier: the rule is disputed: " + diagnostic.disputed;
+  }
+  return note;
+}
+
+}  // namespace
+
 std::vector<report::Diagnostic> applyPolicy(std::vector<report::Diagnostic> diagnostics,
-                                            const InputSettings& settings) {
+                                            const InputSettings& settings,
+                                            std::vector<report::Diagnostic>* strictHidden) {
   std::vector<report::Diagnostic> kept;
   for (auto& diagnostic : diagnostics) {
-    if (auto level = settings.severity.find(diagnostic.check); level != settings.severity.end())
-      diagnostic.severity = level->second;
-    if (diagnostic.severity == report::Severity::Warning && globsSelect(settings.warningsAsErrors, diagnostic.check))
-      diagnostic.severity = report::Severity::Error;
     if (settings.headerFilter) {
       std::string file = report::primaryFrame(diagnostic.location).file;
       if (!std::regex_search(file, *settings.headerFilter)) continue;
+    }
+    if (diagnostic.tier() == report::Tier::Strict) {
+      if (!settings.strict) {
+        if (strictHidden) strictHidden->push_back(std::move(diagnostic));
+        continue;
+      }
+      diagnostic.severity = report::Severity::Note;
+      diagnostic.notes.insert(diagnostic.notes.begin(), strictTierNote(diagnostic));
+    } else {
+      if (auto level = settings.severity.find(diagnostic.check); level != settings.severity.end())
+        diagnostic.severity = level->second;
+      if (diagnostic.severity == report::Severity::Warning && globsSelect(settings.warningsAsErrors, diagnostic.check))
+        diagnostic.severity = report::Severity::Error;
     }
     kept.push_back(std::move(diagnostic));
   }

@@ -28,17 +28,22 @@ struct InputSettings {
   std::map<std::string, report::Severity> severity;  // per-check override
   std::string warningsAsErrors;                     // globs ("" = none)
   std::optional<std::regex> headerFilter;
+  bool strict = false;                              // report the strict tier too (at note level)
 };
 
 // Returns false and sets error on a bad glob or regular expression.
 bool resolveSettings(const CheckOptions& cli, const Config* config, InputSettings& settings, std::string& error);
 
-// The policy, in this order: per-check severity, --warnings-as-errors (a
-// warning of a matching check becomes an error), --header-filter (keep only
-// findings whose primary location's file path the regex matches, searched
-// anywhere in the path as nvcc recorded it).
+// The policy, in this order: --header-filter (keep only findings whose
+// primary location's file path the regex matches, searched anywhere in the
+// path as nvcc recorded it); the tier (a strict-tier finding is dropped
+// unless `strict`, else reported as a note that names its undecided link;
+// those dropped go to `strictHidden`); per-check severity and
+// --warnings-as-errors for the default tier (a warning of a matching check
+// becomes an error).
 std::vector<report::Diagnostic> applyPolicy(std::vector<report::Diagnostic> diagnostics,
-                                            const InputSettings& settings);
+                                            const InputSettings& settings,
+                                            std::vector<report::Diagnostic>* strictHidden = nullptr);
 
 // --fail-on: whether a finding of this severity makes the exit status 1.
 // Levels: "error", "warning" (default), "note", "never".

@@ -66,6 +66,7 @@ struct InputResult {
   std::string notes;                     // what could not be checked (SASS-only kernels), printed as is
   std::string warning;                   // something skipped, printed as is
   bool checked = false;
+  std::vector<report::Diagnostic> strictHidden;  // strict-tier findings not reported (no --strict)
   size_t functions = 0, instructions = 0;
 };
 
@@ -111,6 +112,8 @@ void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCo
   for (auto& diagnostic : diagnostics) {
     place(diagnostic.location);
     for (auto& note : diagnostic.notes) place(note.location);
+    for (auto& link : diagnostic.evidence)
+      if (link.location) place(*link.location);
     for (auto* request : {&diagnostic.fixRequest, &diagnostic.producerFixRequest}) {
       userCode.choosePrimary(request->anchor);
       for (auto* locations : {&request->after, &request->before})
@@ -379,7 +382,7 @@ int runCheck(const CheckOptions& options) {
       inputs.size(), options.jobs,
       [&](size_t i) {
         results[i] = checkInput(inputs[i], settings[i].checks, settings[i].options, nvcc, toolkitRoot);
-        results[i].diagnostics = applyPolicy(std::move(results[i].diagnostics), settings[i]);
+        results[i].diagnostics = applyPolicy(std::move(results[i].diagnostics), settings[i], &results[i].strictHidden);
         planFixes(results[i].diagnostics, inputs[i], settings[i], toolkitRoot);
       },
       [&](size_t i) { return inputs[i].path; });
@@ -389,7 +392,9 @@ int runCheck(const CheckOptions& options) {
   std::vector<report::Diagnostic> diagnostics;
   std::vector<std::string> sourceFiles;
   bool uncheckedKernels = false;
+  std::vector<report::Diagnostic> strictHidden;
   for (auto& result : results) {
+    for (auto& diagnostic : result.strictHidden) strictHidden.push_back(std::move(diagnostic));
     if (!result.notes.empty()) {
       uncheckedKernels = true;
       std::cerr << result.notes;
@@ -416,6 +421,7 @@ int runCheck(const CheckOptions& options) {
 
   // One report per source site: unrolled copies of a line are one finding.
   diagnostics = deduplicate(std::move(diagnostics));
+  const size_t strictNotShown = deduplicate(std::move(strictHidden)).size();
 
   // Drop what `// fenceline: ignore(check-id)` comments suppress.
   report::SourceText sources;
@@ -425,7 +431,8 @@ int runCheck(const CheckOptions& options) {
 
   // --verify: compare with the `// expect:` comments instead of rendering.
   if (options.verify) {
-    VerifyResult verified = verify(diagnostics, sourceFiles, sources, {useColor(options), true});
+    const bool strict = options.strict.value_or(run.config && run.config->strict.value_or(false));
+    VerifyResult verified = verify(diagnostics, sourceFiles, sources, {useColor(options), true}, strict);
     if (!writeOutput(verified.output, options.output)) return 2;
     std::cerr << fmt::format("verify: {} expected diagnostics produced, {} missing, {} unexpected\n",
                              verified.matched, verified.missing, verified.unexpected);
@@ -447,6 +454,10 @@ int runCheck(const CheckOptions& options) {
   // Render: text, JSON or SARIF, to stdout or -o FILE.
   if (!writeOutput(render(diagnostics, stats, sources, options, run), options.output)) return 2;
   if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
+  if (strictNotShown > 0)
+    std::cerr << fmt::format("{} strict-tier finding{} not shown (a link of the hazard is not decided); --strict "
+                             "shows them\n",
+                             strictNotShown, strictNotShown == 1 ? "" : "s");
   if (baselined > 0) std::cerr << fmt::format("baseline: {} known findings not shown ({})\n", baselined, options.baseline);
   if (!inputErrors && stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
   return exitStatus(unfixed, inputErrors, options, run);
@@ -481,6 +492,10 @@ void addPolicyOptions(CLI::App& check, CheckOptions& options) {
   check.add_option("--fail-on", options.failOn,
                    "Lowest severity that makes the exit status 1: error, warning (default), note or never")
       ->check(CLI::IsMember({"error", "warning", "note", "never"}));
+  check.add_flag("--strict,!--no-strict", options.strict,
+                 "Also report the strict tier: findings with a link of the hazard the analysis could not decide "
+                 "(an unknown pointer, an undecoded descriptor, an unknown partner) or whose rule is disputed, at "
+                 "note level, each naming that link (default: off; configuration key `strict`)");
   check.add_option("--header-filter", options.headerFilter,
                    "Report only findings whose file path matches this regular expression (searched anywhere)");
   check.add_option("--baseline", options.baseline,

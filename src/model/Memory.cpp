@@ -3,6 +3,8 @@
 // matrix descriptors of wgmma / tcgen05 are decoded in MatrixDescriptors.cpp).
 #include "model/Memory.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 #include <limits>
@@ -329,8 +331,10 @@ MemoryLocation MemoryAnalysis::location(InstId inst, int operand, int64_t size) 
   const OperandFacts& f = facts(inst, operand);
   MemoryLocation loc = f.location;
   const int64_t bytes = size == 0 ? f.accessSize : size;
-  if (auto range = f.value.offsetRange(); range && loc.object.known())
+  if (auto range = f.value.offsetRange(); range && loc.object.known()) {
     loc.bytes = ByteRange{range->first, bytes > 0 ? saturatingAdd(range->second, bytes) : kUnbounded};
+    loc.lastStart = range->second;
+  }
   return loc;
 }
 
@@ -507,6 +511,140 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
   }
   if (a.bytes && b.bytes && !a.bytes->overlaps(*b.bytes)) return AliasResult::No;
   return AliasResult::May;
+}
+
+namespace {
+
+// An object that is one buffer of global memory: a pointer parameter (or a
+// field of a by-value struct), a pointer read from memory, a global variable.
+bool isOneBuffer(const MemoryObject& object) {
+  using K = MemoryObject::Kind;
+  return object.kind == K::Param || object.kind == K::Loaded ||
+         (object.kind == K::GlobalSymbol && object.space == Space::Global);
+}
+
+}  // namespace
+
+AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const MemoryLocation& b) const {
+  AliasEvidence e;
+  e.result = alias(a, b);
+  if (e.result == AliasResult::No) {
+    e.decided = true;
+    e.how = "disjoint";
+    return e;
+  }
+  if (e.result == AliasResult::Must) {
+    e.decided = true;
+    e.how = "must-alias";
+    e.detail = fmt::format("both use the same address ({})", a.toString());
+    return e;
+  }
+  auto bounded = [](const MemoryLocation& l) { return l.bytes && l.bytes->end != kUnbounded; };
+  // The same object, and a reason its bytes meet: both ranges bounded and
+  // overlapping; one side spans the whole object; or one side starts at one
+  // fixed offset (its size unknown) inside the other's bounded range.
+  auto meet = [&](const MemoryLocation& x, const MemoryLocation& y) -> std::string {
+    if (bounded(x) && bounded(y)) return x.bytes->overlaps(*y.bytes) ? "same-object" : "";
+    const int64_t size = objectSize(x.object);
+    if (size > 0 && bounded(x) && x.bytes->begin <= 0 && x.bytes->end >= size) return "covers-object";
+    if (x.bytes && x.bytes->end == kUnbounded && x.lastStart == x.bytes->begin && bounded(y) &&
+        y.bytes->begin <= x.bytes->begin && x.bytes->begin < y.bytes->end)
+      return "same-object";
+    return "";
+  };
+  if (!a.object.known() || !b.object.known()) {
+    e.how = "unknown-pointer";
+    e.detail = fmt::format("the memory of {} could not be traced to a named object",
+                           !a.object.known() && !b.object.known() ? "both sides" : "one side");
+  } else if (!a.object.alternatives.empty() || !b.object.alternatives.empty()) {
+    e.how = "one-of-several-objects";
+    e.detail = fmt::format("{} and {}: one of several objects, chosen at run time", a.toString(), b.toString());
+  } else if (!(a.object == b.object)) {
+    e.how = "distinct-pointers";
+    e.detail = fmt::format("{} and {} are different pointers that may or may not point to one buffer",
+                           a.object.toString(), b.object.toString());
+  } else if (std::string how = meet(a, b).empty() ? meet(b, a) : meet(a, b); !how.empty()) {
+    e.decided = true;
+    e.how = how;
+    e.detail = how == "covers-object"
+                   ? fmt::format("both touch {}, one of them all of it ({} and {})", a.object.toString(), a.toString(),
+                                 b.toString())
+                   : fmt::format("both touch {}: {} and {} overlap", a.object.toString(), a.toString(), b.toString());
+  } else if (isOneBuffer(a.object)) {
+    // A pointer (a parameter, one read from memory, a global variable) names
+    // one buffer: accesses through it at offsets not provably apart meet.
+    // Not so for shared memory, which kernels carve into many buffers.
+    e.decided = true;
+    e.how = "same-buffer";
+    e.detail = fmt::format("both go through {}, at offsets not provably apart", a.object.toString());
+  } else {
+    e.how = "unbounded-index";
+    e.detail = fmt::format("both are in {}, at offsets the analysis cannot bound ({} and {})", a.object.toString(),
+                           a.toString(), b.toString());
+  }
+  return e;
+}
+
+AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB) const {
+  const MemoryLocation la = location(a, oa, sizeA), lb = location(b, ob, sizeB);
+  AliasEvidence e = aliasEvidence(la, lb);
+  if (e.decided || e.how != "unbounded-index") return e;
+  const AbstractValue &va = facts(a, oa).value, &vb = facts(b, ob).value;
+  if (!va.known || !vb.known || va.terms.empty() || vb.terms.empty()) return e;
+  std::vector<int64_t> ca, cb;
+  for (const auto& t : va.terms) ca.push_back(t.coefficient);
+  for (const auto& t : vb.terms) cb.push_back(t.coefficient);
+  std::sort(ca.begin(), ca.end());
+  std::sort(cb.begin(), cb.end());
+  if (va.constant == vb.constant && ca == cb) {
+    e.decided = true;
+    e.how = "same-array";
+    e.detail = fmt::format("both are entries of one array in {} ({} and {}), at indices that take the same values",
+                           la.object.toString(), va.toString(), vb.toString());
+    return e;
+  }
+  // Two addresses into the stages of one ring: the same largest stride S on
+  // a stage index (a loop counter or a value computed from one), every other
+  // coefficient below S, and each side's extent within a stage. A ring's
+  // stage index takes every value, so the stage one side touches is the
+  // other's on some round ("same-ring-stage").
+  auto largest = [](const AbstractValue& v) {
+    int64_t s = 0;
+    for (const auto& t : v.terms) s = std::max(s, std::abs(t.coefficient));
+    return s;
+  };
+  auto subStage = [](const AbstractValue& v, int64_t stride) {
+    return std::all_of(v.terms.begin(), v.terms.end(),
+                       [&](const AbstractValue::Term& t) { return std::abs(t.coefficient) <= stride; });
+  };
+  const int64_t stride = largest(va);
+  const int64_t extentA = sizeA > 0 ? sizeA : facts(a, oa).accessSize, extentB = sizeB > 0 ? sizeB : facts(b, ob).accessSize;
+  if (stride >= 512 && stride == largest(vb) && subStage(va, stride) && subStage(vb, stride) && extentA > 0 &&
+      extentB > 0 && extentA <= stride && extentB <= stride) {
+    e.decided = true;
+    e.how = "same-ring-stage";
+    e.detail = fmt::format("both address the stages of one ring in {} (stride {}): {} and {}", la.object.toString(),
+                           stride, va.toString(), vb.toString());
+  }
+  return e;
+}
+
+int64_t MemoryAnalysis::objectSize(const MemoryObject& object) const {
+  using K = MemoryObject::Kind;
+  if ((object.kind != K::SharedSymbol && object.kind != K::GlobalSymbol) || !fn_.module) return -1;
+  auto sizeOf = [&](const ptx::Variable& v) -> int64_t {
+    // .b8 / .u16 / .f32 / .b64 ...: the digits of the type give its bits.
+    size_t digits = v.type.find_first_of("0123456789");
+    if (digits == std::string::npos || v.arraySize <= 0) return -1;
+    const int64_t bits = std::stoll(v.type.substr(digits));
+    return bits % 8 == 0 ? v.arraySize * (bits / 8) : -1;
+  };
+  for (const auto& v : fn_.module->globals)
+    if (v.name == object.name) return sizeOf(v);
+  if (fn_.function)
+    for (const auto& v : fn_.function->locals)
+      if (v.name == object.name) return sizeOf(v);
+  return -1;
 }
 
 // What says otherwise, first: the pointer was read from the thread's own

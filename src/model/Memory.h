@@ -45,6 +45,21 @@ enum class AliasResult : uint8_t {
   Must,  // the same address for every thread (the same word)
 };
 
+// Why two locations may touch the same bytes, and whether that is decided
+// (issue 29: a warning needs a reason the two touch the same bytes):
+//  - decided: the same address for every thread ("must-alias"), or the same
+//    named object with both offsets bounded and overlapping ("same-object");
+//  - undecided: an object the analysis cannot name ("unknown-pointer"), two
+//    different pointers that may or may not point to one buffer
+//    ("distinct-pointers"), an offset it cannot bound ("unbounded-index"),
+//    a choice of objects ("one-of-several-objects").
+struct AliasEvidence {
+  AliasResult result = AliasResult::May;
+  bool decided = false;
+  std::string how;     // the tag (report/Evidence.h)
+  std::string detail;  // one sentence: which objects and bytes
+};
+
 struct MemoryObject {
   enum class Kind : uint8_t {
     Unknown,        // the analysis cannot name it
@@ -80,6 +95,9 @@ struct ByteRange {
 struct MemoryLocation {
   MemoryObject object;
   std::optional<ByteRange> bytes;  // every byte it may touch; empty: anywhere in the object
+  // The highest offset it may start at, when `bytes` is known (the lowest is
+  // bytes->begin): equal to it for an access at one fixed offset.
+  int64_t lastStart = INT64_MIN;
   Space space = Space::Generic;    // the state space, narrowed where the values prove it
   int32_t address = -1;            // identity of the address (equal and >= 0: the same word)
   std::string toString() const;    // "shared:buf[16, 32)"
@@ -98,6 +116,18 @@ class MemoryAnalysis {
   MemoryLocation copySource(InstId copy) const;
 
   AliasResult alias(const MemoryLocation& a, const MemoryLocation& b) const;
+  // alias() with its evidence: how a May or Must was reached (AliasEvidence).
+  AliasEvidence aliasEvidence(const MemoryLocation& a, const MemoryLocation& b) const;
+  // The same for two operands, with one more decided reason when the
+  // location answer is "unbounded-index": both addresses have the same shape
+  // from one base (the same constant and the same index coefficients, as in
+  // `bar + 8*stage` against `bar + 8*stage'`): two entries of one array at
+  // indices the analysis cannot bound ("same-array": a ring's stage index
+  // takes every value, so the entries meet).
+  AliasEvidence aliasEvidence(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB) const;
+  // The size in bytes of a named variable (a shared or global symbol with a
+  // fixed size), or -1.
+  int64_t objectSize(const MemoryObject& object) const;
   // `size` as for location(): 0 = the access's own size, -1 = unknown.
   AliasResult alias(InstId a, int operandA, InstId b, int operandB) const;
   AliasResult alias(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB) const;

@@ -44,6 +44,17 @@ bool isNonCoherent(const Inst& inst) { return inst.hasModifier("nc"); }
 
 bool isLoaded(const MemoryObject& object) { return object.kind == MemoryObject::Kind::Loaded; }
 
+// Two choices of objects (model/Memory.h's alternatives: fields of a by-value
+// struct picked at run time) that share one.
+bool sharesAChoice(const MemoryObject& a, const MemoryObject& b) {
+  if (a.alternatives.empty() && b.alternatives.empty()) return false;
+  auto choices = [](const MemoryObject& o) { return o.alternatives.empty() ? std::vector<std::string>{o.name} : o.alternatives; };
+  const std::vector<std::string> x = choices(a), y = choices(b);
+  return a.kind == b.kind && std::any_of(x.begin(), x.end(), [&](const std::string& n) {
+           return std::find(y.begin(), y.end(), n) != y.end();
+         });
+}
+
 // `entry` is the root of pointers read from `table` (MemoryAnalysis names a
 // loaded root after the root it was read from).
 bool isEntryOf(const MemoryObject& entry, const MemoryObject& table) {
@@ -182,7 +193,7 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
 
 bool ProtocolModel::isSignalCandidate(InstId i) const {
   return isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) &&
-         !isConsumingDecrement(i);
+         !isConsumingDecrement(i) && !isIdentityUpdate(i);
 }
 
 // The partner is outside the kernel (the host through mapped memory, a later
@@ -288,6 +299,233 @@ Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
   if (precise == Alias::No && pointersFromDistinctFields(a, b)) return Alias::No;
   if (entriesOfOneTable(a, b) && memory_.offsetsApart(a, oa, b, ob)) return Alias::No;
   return Alias::May;
+}
+
+AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const {
+  AliasEvidence e;
+  e.result = alias(a, b);
+  int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
+  if (e.result == Alias::No) {
+    e.decided = true;
+    e.how = "disjoint";
+    return e;
+  }
+  if (oa < 0 || ob < 0) {
+    e.how = "unknown-pointer";
+    e.detail = "an access whose address the analysis cannot read";
+    return e;
+  }
+  AliasEvidence precise = memory_.aliasEvidence(memory_.location(a, oa), memory_.location(b, ob));
+  if (precise.decided && precise.result != Alias::No) return precise;
+  // The partner model's coarsening: pointers read from one table (or two
+  // choices of one by-value table that share an entry), at least one of them
+  // reached by a rank- or peer-varying index.
+  const MemoryObject oaObject = memory_.objectOf(a, oa), obObject = memory_.objectOf(b, ob);
+  // The table a pointer was read from: the root its load's address is based
+  // on, through any pointers read on the way (`boxes[peer]->inbound` and
+  // `boxes[rank]->inbound` are both the `inbound` field of an entry of
+  // `boxes`), with the constant field offset read at each level.
+  auto tableOf = [&](const MemoryObject& object) -> std::string {
+    std::string key;
+    std::string name = object.name;
+    for (int depth = 0; depth < 4; ++depth) {
+      const InstId load = fn_.values->pointerLoad(name);
+      if (load < 0) return {};
+      const AbstractValue slot = fn_.values->operandValue(load, addressOf(fn_, load));
+      if (!slot.known || !slot.hasBase()) return {};
+      key += "+" + std::to_string(slot.constant);
+      if (slot.baseKind != AbstractValue::BaseKind::Loaded) return slot.base + key;
+      name = memory_.objectOf(load, addressOf(fn_, load)).name;
+    }
+    return {};
+  };
+  const std::string table = isLoaded(oaObject) && isLoaded(obObject) ? tableOf(oaObject) : std::string();
+  const bool oneTable = (!table.empty() && table == tableOf(obObject)) || sharesAChoice(oaObject, obObject);
+  if (sharesAChoice(oaObject, obObject)) {
+    e.decided = true;
+    e.how = "same-table-entry";
+    e.detail = fmt::format("both pick a pointer from one table ({} and {}), and the choices share an entry",
+                           oaObject.toString(), obObject.toString());
+    return e;
+  }
+  if (oneTable && (goesThroughPeerPointer(a) || goesThroughPeerPointer(b))) {
+    e.decided = true;
+    e.how = "peer-table";
+    e.detail = fmt::format("both go through entries of one pointer table ({}): on the partner's rank, the entry it "
+                           "writes through is this rank's buffer",
+                           table.empty() ? oaObject.toString() : table);
+    return e;
+  }
+  if (precise.result == Alias::No) {
+    precise.how = oneTable ? "same-table" : "partner-model";
+    precise.detail = oneTable ? "two pointers read from one table may point into one buffer"
+                              : "the partner model takes the two accesses to meet";
+  }
+  precise.result = e.result;
+  precise.decided = false;
+  return precise;
+}
+
+ProtocolModel::Link ProtocolModel::observedSignal(InstId poll) const {
+  Link best;
+  for (InstId s : inKernelSignalsFor(poll)) {
+    AliasEvidence e = aliasEvidence(s, poll);
+    if (e.result == Alias::No) continue;
+    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {s, e};
+    if (e.decided) return best;
+  }
+  // The partner's signal seen through symmetric addressing: a call given
+  // this flag's address, or a peer's copy of the same field.
+  if (InstId call = callPassing(poll); call >= 0) {
+    AliasEvidence e;
+    e.decided = true;
+    e.how = "call-argument";
+    e.detail = "the kernel passes the flag's address to a call it cannot see into (a put or signal of a "
+               "communication library): the peers' copies of this kernel raise it there";
+    return {call, e};
+  }
+  if (InstId mirror = peerMirrorSignal(poll); mirror >= 0) {
+    AliasEvidence e;
+    e.decided = true;
+    e.how = "peer-mirror";
+    e.detail = "the kernel raises the same field of another rank's copy of this structure through a peer pointer";
+    return {mirror, e};
+  }
+  return best;
+}
+
+bool ProtocolModel::callPasses(InstId call, InstId access) const {
+  const int operand = addressOf(fn_, access);
+  if (operand < 0) return false;
+  const AbstractValue target = fn_.values->operandValue(access, operand);
+  if (!target.known || !target.hasBase()) return false;
+  // The arguments: the st.param instructions right before the call.
+  const InstId first = fn_.blocks[fn_.blockOf[call]].first;
+  for (InstId i = call - 1; i >= first; --i) {
+    const Inst& arg = fn_.instructions[i];
+    if (arg.opcode() != "st" || !arg.hasModifier("param") || arg.operands.size() < 2) break;
+    const AbstractValue value = fn_.values->operandValue(i, 1);
+    if (value.known && value.hasBase() && value.baseKind == target.baseKind && value.base == target.base) return true;
+  }
+  return false;
+}
+
+InstId ProtocolModel::callPassing(InstId access) const {
+  for (InstId call : calls_)
+    if (callPasses(call, access)) return call;
+  return -1;
+}
+
+bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
+  const int po = addressOf(fn_, ownAccess), so = addressOf(fn_, peerAccess);
+  if (po < 0 || so < 0 || !goesThroughPeerPointer(peerAccess)) return false;
+  const AbstractValue p = fn_.values->operandValue(ownAccess, po), v = fn_.values->operandValue(peerAccess, so);
+  if (!p.known || !p.hasBase() || !v.known || !v.hasBase() || (v.baseKind == p.baseKind && v.base == p.base))
+    return false;
+  const int64_t size = memory_.accessSize(ownAccess, po);
+  if (v.constant != p.constant || memory_.accessSize(peerAccess, so) != size || size <= 0) return false;
+  auto coefficients = [](const AbstractValue& x) {
+    std::vector<int64_t> c;
+    for (const auto& t : x.terms) c.push_back(t.coefficient);
+    std::sort(c.begin(), c.end());
+    return c;
+  };
+  if (v.terms.empty() || coefficients(v) != coefficients(p)) return false;
+  // Terms of one name (the block index) carry one coefficient on both sides.
+  for (const auto& t : v.terms)
+    for (const auto& u : p.terms)
+      if (t.name == u.name && t.coefficient != u.coefficient) return false;
+  return true;
+}
+
+InstId ProtocolModel::peerMirrorSignal(InstId poll) const {
+  for (InstId s : writes_)
+    if (isFlagWrite(fn_.instructions[s].effect) && isPeerMirror(s, poll)) return s;
+  return -1;
+}
+
+ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) const {
+  Link best;
+  // A call given both the flag and this buffer (a put with signal): the
+  // peers' copies write the data and raise the flag in it.
+  for (InstId call : calls_)
+    if (callPasses(call, poll) && callPasses(call, read)) {
+      AliasEvidence e;
+      e.result = Alias::May;
+      e.decided = true;
+      e.how = "call-argument";
+      e.detail = "the kernel passes this buffer and the flag to one call (a put with signal of a communication "
+                 "library): the peers' copies of this kernel write the data and raise the flag there";
+      return {call, e};
+    }
+  for (InstId w : partnerWrites(poll)) {
+    if (!mayReadWrite(read, w)) continue;
+    AliasEvidence e;
+    if (opaqueCallMayFence(w)) {
+      e.decided = callPasses(w, read);
+      e.how = e.decided ? "call-argument" : "opaque-call";
+      e.detail = e.decided ? "the kernel passes this buffer to that call (a put of a communication library): the "
+                             "peers' copies of this kernel write it there"
+                           : "a call the analysis cannot see into may have written it";
+    } else {
+      e = aliasEvidence(w, read);
+      if (!e.decided && isPeerMirror(w, read)) {
+        e.decided = true;
+        e.how = "peer-mirror";
+        e.detail = "the partner writes the same offsets of this rank's buffer through a peer pointer";
+      }
+      if (e.result == Alias::No) {  // a non-coherent read of the same root
+        e.result = Alias::May;
+        e.decided = false;
+        e.how = "non-coherent-root";
+      }
+    }
+    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, e};
+    if (e.decided) break;
+  }
+  return best;
+}
+
+ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const {
+  Reader best;
+  for (InstId poll : pollsOf(signal)) {
+    AliasEvidence flag = aliasEvidence(signal, poll);
+    if (isEndOfKernelWait(poll)) {
+      if (best.poll < 0) {
+        best.poll = poll;
+        best.endOfKernel = true;
+        best.evidence.how = "end-of-kernel-wait";
+        best.evidence.detail = "no data access follows the wait: the readers are the next launch, not in the PTX";
+      }
+      continue;
+    }
+    for (InstId read : afterWait(poll).guardedReads) {
+      if (!mayReadWrite(read, write)) continue;
+      AliasEvidence e = opaqueCallMayFence(write) ? AliasEvidence{} : aliasEvidence(write, read);
+      if (opaqueCallMayFence(write)) e.how = "opaque-call";
+      if (!e.decided && !opaqueCallMayFence(write) && isPeerMirror(write, read)) {
+        e.decided = true;
+        e.how = "peer-mirror";
+        e.detail = "the write goes through a peer pointer to the same offsets the reader reads in its own buffer";
+      }
+      // Decided only when the wait decidedly observes this signal too.
+      if (e.decided && !flag.decided) {
+        e.decided = false;
+        e.how = "flag-" + flag.how;
+        e.detail = "the wait may not observe this signal: " + flag.detail;
+      }
+      if (best.read < 0 || (e.decided && !best.evidence.decided)) best = {poll, read, e, false};
+      if (e.decided) return best;
+    }
+  }
+  return best;
+}
+
+bool ProtocolModel::isSystemScopeSignal(InstId signal) const {
+  // An explicit .sys scope (a volatile store also acts at .sys, but says
+  // nothing: it is how many kernels write their in-GPU flags).
+  const MemoryEffect& e = fn_.instructions[signal].effect;
+  return e.scope == Scope::Sys && (e.kind == EffectKind::ReadModifyWrite || e.semantics != Semantics::Weak);
 }
 
 bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {
@@ -577,23 +815,69 @@ Scope ProtocolModel::scopeOf(InstId inst) const {
   return s == Scope::None ? Scope::Gpu : s;
 }
 
-Scope ProtocolModel::requiredScope(InstId access) const {
+Scope ProtocolModel::requiredScope(InstId access) const { return requiredScopeEvidence(access).scope; }
+
+ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access) const {
+  ScopeEvidence e;
   int operand = fn_.instructions[access].effect.address;
-  if (operand < 0) return Scope::Gpu;
-  if (goesThroughPeerPointer(access)) return Scope::Sys;
+  if (operand < 0) return e;
+  e.scope = Scope::Sys;
+  if (goesThroughPeerPointer(access)) {
+    e.how = "peer-pointer";
+    e.detail = "the flag is reached through a peer pointer: another GPU touches it";
+    return e;
+  }
   // A flag for the host or another kernel: .sys covers either.
-  if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), access)) return Scope::Sys;
+  if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), access)) {
+    e.how = "outbound-flag";
+    e.detail = "no wait of this kernel reads the flag: the host or another kernel does";
+    return e;
+  }
   MemoryObject object = root(access);
   if (object.known())
     for (InstId s : systemSignalling_)
-      if (root(s) == object) return Scope::Sys;
+      if (root(s) == object) {
+        e.how = "sys-signal-on-object";
+        e.detail = "the kernel signals on this flag object at .sys scope";
+        return e;
+      }
   // A kernel that raises flags on peer GPUs and waits on a flag of its own:
-  // the flag it waits on is raised by the peers.
-  if (raisesPeerFlags_ && isPoll(access)) return Scope::Sys;
-  return Scope::Gpu;
+  // the flag it waits on is raised by the peers, unless it is the kernel's own
+  // grid barrier (decided only when a signal on the polled word itself goes
+  // through a peer pointer).
+  if (raisesPeerFlags_ && isPoll(access)) {
+    if (peerMirrorSignal(access) >= 0) {
+      e.how = "peer-signal";
+      e.detail = "the kernel raises the same field of another rank's copy through a peer pointer: another GPU "
+                 "writes this flag";
+      return e;
+    }
+    for (InstId s : inKernelSignalsFor(access))
+      if (goesThroughPeerPointer(s) && aliasEvidence(s, access).decided) {
+        e.how = "peer-signal";
+        e.detail = "the flag is raised through a peer pointer: another GPU writes it";
+        return e;
+      }
+    e.decided = false;
+    e.how = "peer-flags-elsewhere";
+    e.detail = "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one";
+    return e;
+  }
+  e.scope = Scope::Gpu;
+  return e;
 }
 
 // --- Named facts ----------------------------------------------------------
+
+bool ProtocolModel::isIdentityUpdate(InstId inst) const {
+  const auto& i = fn_.instructions[inst];
+  if (i.effect.kind != EffectKind::ReadModifyWrite || i.operands.empty()) return false;
+  const std::optional<int64_t> v = fn_.values->constantOf(inst, static_cast<int>(i.operands.size()) - 1);
+  if (!v) return false;
+  if (i.hasModifier("add") || i.hasModifier("or") || i.hasModifier("xor")) return *v == 0;
+  if (i.hasModifier("and")) return *v == -1 || (i.hasModifier("b32") && *v == 0xFFFFFFFF);
+  return false;
+}
 
 bool ProtocolModel::isConsumingDecrement(InstId inst) const {
   const auto& i = fn_.instructions[inst];

@@ -94,6 +94,69 @@ class ProtocolModel {
   // The two accesses may touch the same word.
   bool maySameWord(InstId a, InstId b) const;
 
+  // --- Evidence (issue 29): which links of a hazard are decided ------------
+  // alias() with how it was reached: Memory's AliasEvidence (must-alias, the
+  // same object at overlapping offsets), or "peer-table": two entries of one
+  // pointer table, one of them indexed by rank or peer (on the partner's
+  // rank, the entry it writes through is this rank's buffer). Undecided where
+  // alias() rests on "could not tell".
+  AliasEvidence aliasEvidence(InstId a, InstId b) const;
+  // One link found by the questions below: the instruction (or -1), and why
+  // it is that link (decided or not).
+  struct Link {
+    InstId inst = -1;
+    AliasEvidence evidence;
+  };
+  // The signal of this kernel the wait `poll` observes: a signal whose word
+  // is decidedly the polled word when there is one, else an undecided one;
+  // inst -1 when no write of this kernel raises the flag (the partner is
+  // outside the kernel).
+  Link observedSignal(InstId poll) const;
+  // For a guarded read after `poll` whose partner is in the kernel: the
+  // partner write it reads (partnerWrites), decidedly when one is; an opaque
+  // call (which may write anything) is never decided.
+  Link partnerWriteRead(InstId read, InstId poll) const;
+  // For a write published by `signal`: a read after a wait on the signal's
+  // word that may read it, with that wait's poll; decidedly when one is.
+  // `endOfKernel` when the only wait is one no data access follows (the
+  // readers are the next launch, outside the PTX).
+  struct Reader {
+    InstId poll = -1, read = -1;
+    AliasEvidence evidence;
+    bool endOfKernel = false;
+  };
+  Reader readerOf(InstId write, InstId signal) const;
+  // The signal is a strong store or atomic at .sys scope: the kernel's own
+  // statement that the host or another device reads what it publishes.
+  bool isSystemScopeSignal(InstId signal) const;
+  // An opaque call (a communication library's put or signal) among whose
+  // pointer arguments is one based on the same object as the access's
+  // address: the peers' copies of this kernel make the same call, with this
+  // rank's address of the buffer (symmetric addressing). -1 when none.
+  InstId callPassing(InstId access) const;
+  bool callPasses(InstId call, InstId access) const;
+  // The same pair, seen as an in-kernel signal for a poll: a flag write
+  // through a peer pointer to the same field of another rank's copy of the
+  // structure the poll reads its own copy of (vLLM's start barrier: peers
+  // write `peer[i]->start[b][rank]`, the rank polls `self->start[b][i]`):
+  // the same constant offset and access size, and the same index
+  // coefficients. -1 when none.
+  InstId peerMirrorSignal(InstId poll) const;
+  // `peerAccess` goes through a peer pointer to the same offsets (constant,
+  // size, index coefficients) that `ownAccess` reaches through another
+  // pointer: one field of another rank's copy and of this rank's copy.
+  bool isPeerMirror(InstId peerAccess, InstId ownAccess) const;
+  // requiredScope() with the evidence it rests on: "peer-pointer",
+  // "outbound-flag", "sys-signal-on-object" decide .sys; "peer-flags-elsewhere"
+  // (the kernel raises flags on peers, and this poll's own word is raised by
+  // none of them that the analysis can see) does not.
+  struct ScopeEvidence {
+    Scope scope = Scope::Gpu;
+    bool decided = true;
+    std::string how, detail;
+  };
+  ScopeEvidence requiredScopeEvidence(InstId access) const;
+
   // --- Ordering ------------------------------------------------------------
   // An ordering operation that acts as an acquire for the executing thread:
   // an acquire fence, or an opaque call (see opaqueCallMayFence).
@@ -120,6 +183,11 @@ class ProtocolModel {
   // back for the next launch (CUTLASS distributed GEMM's full_barrier). Nobody
   // waits for it: not a signal.
   bool isConsumingDecrement(InstId inst) const;
+  // A read-modify-write that leaves the word as it was (atom.add or .or or
+  // .xor of 0, atom.and of all ones): a read through an atomic, the poll of
+  // DSLs without an atomic load (Triton's tl.atomic_add(flag, 0)), never an
+  // update, a signal or an arrival.
+  bool isIdentityUpdate(InstId inst) const;
   // A floating-point atomic or store: a reduction into a workspace (split-K,
   // stream-K), never a flag.
   bool isFloatingPointData(InstId inst) const;
@@ -165,6 +233,10 @@ class ProtocolModel {
   // (`boxes[blockIdx.x]`), is not: such tables hold one entry per block of
   // this launch. Evidence of an off-GPU partner for requiredScope.
   bool goesThroughPeerPointer(InstId access) const;
+  // The same, also for an access whose address the identity walk loses (a
+  // pointer carried around a loop): the pointer its memory object was read
+  // through is a peer-table entry.
+  bool readsThroughPeerPointer(InstId access) const;
   // A load, after the wait, of the very word the poll read, or of a pointer
   // the poll reached it through: the same abstract address (same object,
   // offset and index terms; for a pointer read from memory, the same field of

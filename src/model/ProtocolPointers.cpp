@@ -120,6 +120,16 @@ bool ProtocolModel::isPeerPointerLoad(InstId load, int depth) const {
   return outer < 0 || isPeerPointerLoad(outer, depth + 1);
 }
 
+bool ProtocolModel::readsThroughPeerPointer(InstId access) const {
+  if (goesThroughPeerPointer(access)) return true;
+  const int operand = addressOf(fn_, access);
+  if (operand < 0) return false;
+  const MemoryObject object = memory_.objectOf(access, operand);
+  if (object.kind != MemoryObject::Kind::Loaded) return false;
+  const InstId load = fn_.values->pointerLoad(object.name);
+  return load >= 0 && isPeerPointerLoad(load, 0);
+}
+
 bool ProtocolModel::goesThroughPeerPointer(InstId access) const {
   const int operand = addressOf(fn_, access);
   if (operand < 0 || !memory_.isLoadedPointer(access, operand)) return false;

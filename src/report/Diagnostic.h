@@ -6,24 +6,13 @@
 #include <vector>
 
 #include "model/Program.h"
+#include "report/Evidence.h"
 #include "report/Fix.h"
+#include "report/Location.h"
 
 namespace fenceline::report {
 
 enum class Severity { Note, Warning, Error };
-
-// A location with its full inline chain: frames[0] is the innermost (where the
-// instruction is), the following frames are the sites it was inlined into.
-// `primary` is the frame reported first: the user's line (see report/Frames.h);
-// frames[0..primary) are library helpers, shown as notes.
-struct Location {
-  std::vector<model::SourceFrame> frames;
-  size_t primary = 0;
-  std::string ptxFile;   // the PTX the instruction came from
-  uint32_t ptxLine = 0;  // its line there (used when frames is empty)
-  uint32_t ptxColumn = 0;
-  std::string ptxText;   // the text of that PTX line, filled for --show-ptx
-};
 
 // What a check asks the fix planner for (report/Fix.h). `anchor` is placed
 // like the diagnostic's location (its primary frame is the user's line); an
@@ -66,10 +55,26 @@ struct Diagnostic {
   std::vector<std::string> instantiations;
   std::string input;       // the file checked when it is not the source (PTX, Triton kernel, binary)
   std::string fingerprint; // stable identity across runs (report/Fingerprint.h); set before rendering
+  // Every link of the hazard, located and decided or not (report/Evidence.h).
+  std::vector<EvidenceLink> evidence;
+  // Why the rule itself is disputed (strict tier however decided its links), or "".
+  std::string disputed;
+
+  // Strict when some link is undecided or the rule is disputed.
+  Tier tier() const;
+  // The first undecided link, or null.
+  const EvidenceLink* undecidedLink() const;
 };
 
 // Builds a Location for an instruction of a function model.
 Location locationOf(const model::FunctionModel& fn, model::InstId inst);
+
+// An evidence link at an instruction (inst < 0: no location).
+EvidenceLink link(const model::FunctionModel& fn, LinkKind kind, model::InstId inst, std::string how,
+                  std::string detail = {}, bool decided = true);
+// An undecided link: what could not be told, and why.
+EvidenceLink undecidedLink(const model::FunctionModel& fn, LinkKind kind, model::InstId inst, std::string how,
+                           std::string detail);
 
 std::string_view toString(Severity);
 

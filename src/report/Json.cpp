@@ -35,6 +35,18 @@ ordered_json helpers(const Location& location) {
   return list;
 }
 
+// The evidence links (report/Evidence.h): kind, decided, how, detail, location.
+ordered_json evidence(const Diagnostic& diagnostic) {
+  ordered_json list = ordered_json::array();
+  for (const EvidenceLink& link : diagnostic.evidence) {
+    ordered_json entry{{"kind", std::string(toString(link.kind))}, {"decided", link.decided}, {"how", link.how}};
+    if (!link.detail.empty()) entry["detail"] = link.detail;
+    if (link.location) entry["location"] = position(primaryFrame(*link.location));
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
 }  // namespace
 
 ordered_json toJson(const Diagnostic& diagnostic) {
@@ -46,14 +58,17 @@ ordered_json toJson(const Diagnostic& diagnostic) {
                                  {"inlined_at", callers(note.location)}});
   ordered_json result{{"check", diagnostic.check},
                       {"severity", std::string(toString(diagnostic.severity))},
+                      {"tier", std::string(toString(diagnostic.tier()))},
                       {"message", diagnostic.message},
                       {"function", diagnostic.function},
                       {"location", position(primaryFrame(diagnostic.location))},
                       {"expanded_from", helpers(diagnostic.location)},
                       {"inlined_at", callers(diagnostic.location)},
                       {"notes", std::move(notes)},
-                       {"fix", diagnostic.fix},
-                       {"fingerprint", diagnostic.fingerprint}};
+                      {"evidence", evidence(diagnostic)},
+                      {"fix", diagnostic.fix},
+                      {"fingerprint", diagnostic.fingerprint}};
+  if (!diagnostic.disputed.empty()) result["disputed"] = diagnostic.disputed;
   if (!diagnostic.instantiations.empty()) result["instantiations"] = diagnostic.instantiations;
   if (!diagnostic.input.empty()) result["input"] = diagnostic.input;
   if (!diagnostic.input.empty() && diagnostic.location.ptxLine)

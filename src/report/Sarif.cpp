@@ -110,6 +110,19 @@ ordered_json fixes(const Diagnostic& diagnostic, const std::filesystem::path& ro
       {ordered_json{{"description", {{"text", diagnostic.fix}}}, {"artifactChanges", std::move(artifactChanges)}}});
 }
 
+// The evidence links (report/Evidence.h) as a property bag entry: SARIF has
+// no place of its own for "how this was decided".
+ordered_json evidence(const Diagnostic& diagnostic, const std::filesystem::path& root) {
+  ordered_json list = ordered_json::array();
+  for (const EvidenceLink& link : diagnostic.evidence) {
+    ordered_json entry{{"kind", std::string(toString(link.kind))}, {"decided", link.decided}, {"how", link.how}};
+    if (!link.detail.empty()) entry["detail"] = link.detail;
+    if (link.location) entry["location"] = location(primaryFrame(*link.location), root);
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
 std::string expandHelpUri(std::string_view uriTemplate, std::string_view id) {
   std::string uri(uriTemplate);
   for (size_t at = uri.find("{id}"); at != std::string::npos; at = uri.find("{id}", at + id.size()))
@@ -156,8 +169,13 @@ std::string renderSarif(std::span<const Diagnostic> given, SourceText& sources, 
     if (diagnostic.location.frames.size() > 1) result["codeFlows"] = inlineFlow(diagnostic, root);
     if (!diagnostic.edits.empty()) result["fixes"] = fixes(diagnostic, root);
     result["partialFingerprints"] = {{"fencelineHash/v1", diagnostic.fingerprint}};
-    if (!diagnostic.function.empty()) result["properties"] = {{"function", diagnostic.function}};
-    if (!diagnostic.instantiations.empty()) result["properties"]["instantiations"] = diagnostic.instantiations;
+    ordered_json properties = ordered_json::object();
+    if (!diagnostic.function.empty()) properties["function"] = diagnostic.function;
+    if (!diagnostic.instantiations.empty()) properties["instantiations"] = diagnostic.instantiations;
+    properties["tier"] = std::string(toString(diagnostic.tier()));
+    properties["evidence"] = evidence(diagnostic, root);
+    if (!diagnostic.disputed.empty()) properties["disputed"] = diagnostic.disputed;
+    result["properties"] = std::move(properties);
     results.push_back(std::move(result));
   }
 

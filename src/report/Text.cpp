@@ -1,6 +1,8 @@
 // The text renderer (see Text.h for the shape of its output).
 #include "report/Text.h"
 
+#include <algorithm>
+
 #include <filesystem>
 #include <set>
 
@@ -132,6 +134,51 @@ void appendInstantiations(std::string& out, const Diagnostic& diagnostic, const 
                   style);
 }
 
+// What a link of the evidence is, for people.
+std::string_view linkPhrase(LinkKind kind) {
+  switch (kind) {
+    case LinkKind::Access: return "the access";
+    case LinkKind::AsyncOperation: return "the async-proxy operation";
+    case LinkKind::HandOff: return "the hand-off";
+    case LinkKind::SameBytes: return "the same bytes";
+    case LinkKind::DataWrite: return "the data written";
+    case LinkKind::Signal: return "the signal";
+    case LinkKind::Poll: return "the wait";
+    case LinkKind::GuardedRead: return "the read of the data";
+    case LinkKind::Partner: return "the partner";
+    case LinkKind::Ordering: return "the ordering";
+    case LinkKind::Barrier: return "the barrier";
+    case LinkKind::Use: return "its use";
+  }
+  return "the link";
+}
+
+// The evidence links that no line above shows (report/Evidence.h): a link at
+// an instruction that is neither the finding's nor a note's line, and the
+// links that are no one instruction (why two accesses touch the same bytes,
+// who the partner is). Each says how it was decided.
+void appendEvidence(std::string& out, const Diagnostic& diagnostic, const Style& style) {
+  auto shown = [&](const Location& at) {
+    auto same = [&](const Location& l) {
+      const auto a = primaryFrame(at), b = primaryFrame(l);
+      return a.file == b.file && a.line == b.line;
+    };
+    if (same(diagnostic.location)) return true;
+    return std::any_of(diagnostic.notes.begin(), diagnostic.notes.end(), [&](const Note& n) { return same(n.location); });
+  };
+  for (const auto& link : diagnostic.evidence) {
+    if (link.location && shown(*link.location)) continue;
+    if (!link.location && link.detail.empty()) continue;
+    std::string text = fmt::format("evidence: {} ({}{})", linkPhrase(link.kind), link.decided ? "" : "not decided: ",
+                                   link.how);
+    if (!link.detail.empty()) text += ": " + link.detail;
+    if (link.location)
+      appendNote(out, primaryFrame(*link.location), text, style);
+    else
+      appendPlainNote(out, text, style);
+  }
+}
+
 std::string plural(size_t count, std::string_view word) {
   return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
@@ -166,6 +213,7 @@ std::string renderText(const Diagnostic& diagnostic, SourceText& sources, const 
     appendMessage(out, primaryFrame(note.location), Severity::Note, note.message, sources, options, style);
     appendLocation(out, note.location, sources, options, style);
   }
+  appendEvidence(out, diagnostic, style);
   appendInstantiations(out, diagnostic, style);
   if (!diagnostic.input.empty()) appendPlainNote(out, "in " + diagnostic.input, style);
   if (!diagnostic.fix.empty()) out += style.paint(kCaret, "fix:") + " " + diagnostic.fix + "\n";

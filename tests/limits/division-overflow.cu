@@ -5,7 +5,7 @@
 // evaluated. The loop polls a plain load, so acquire-missing fires: the check
 // ran through the folded address rather than the process dying (exit 136).
 // RUN: %fenceline check --verify %s
-extern "C" __global__ void fold_division(int* data, volatile int* flag) {
+extern "C" __global__ void fold_division(int* data, volatile int* flag) { if (blockIdx.x == 0) { data[blockDim.x + threadIdx.x] = 1; __threadfence(); flag[1] = 1; return; }  // the producer
   long long low, minusOne;
   unsigned long long high, sixteen;
   asm("mov.b64 %0, -9223372036854775808;" : "=l"(low));

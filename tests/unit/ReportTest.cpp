@@ -137,8 +137,11 @@ TEST_F(ReportTest, JsonFollowsTheVersionOneSchema) {
   std::vector<std::string> keys;
   for (auto it = d.begin(); it != d.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
-  EXPECT_EQ(keys, (std::vector<std::string>{"check", "expanded_from", "fingerprint", "fix", "fix_edits", "function",
-                                            "inlined_at", "location", "message", "notes", "severity"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"check", "evidence", "expanded_from", "fingerprint", "fix", "fix_edits",
+                                            "function", "inlined_at", "location", "message", "notes", "severity",
+                                            "tier"}));
+  EXPECT_EQ(d["tier"], "default");
+  EXPECT_EQ(d["evidence"], nlohmann::json::array());
   EXPECT_EQ(d["expanded_from"], nlohmann::json::array());
   EXPECT_EQ(d["check"], "acquire-missing");
   EXPECT_EQ(d["severity"], "warning");

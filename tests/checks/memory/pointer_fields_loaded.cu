@@ -1,4 +1,5 @@
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 // Issue 11, shape 5: flag and data pointers loaded from memory (a mailbox
 // struct passed by pointer, an array of mailboxes indexed by block). The
 // struct holds the polled flag `inbound`, a consumption counter `expected`
@@ -109,7 +110,7 @@ __global__ void mailbox_ptr_reread_flag(const Mailbox* mb, unsigned* out) {
 // Broken: after the same spin it reads *mb->expected, another field's
 // object, which other blocks update: guarded data, read without acquire.
 __global__ void mailbox_ptr_read_other_field(const Mailbox* mb, unsigned* out) {
-  while (ld_volatile(mb->inbound) == 0) {  // expect: acquire-missing
+  while (ld_volatile(mb->inbound) == 0) {  // expect-strict: acquire-missing
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = *mb->expected;
 }

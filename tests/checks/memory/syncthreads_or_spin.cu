@@ -1,4 +1,5 @@
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 // Issue 11, shape 6: a block-wide spin loop through bar.red
 // (`while (__syncthreads_or(*flag == 0))`, and its __syncthreads_and and
 // __syncthreads_count forms): bar.red writes the predicate (or count) that
@@ -7,7 +8,7 @@
 // __threadfence() after the loop, silent.
 
 __global__ void syncthreads_or_spin(const volatile int* flag, const float* data, float* out) {
-  while (__syncthreads_or(*flag == 0)) {  // expect: acquire-missing
+  while (__syncthreads_or(*flag == 0)) {  // expect-strict: acquire-missing
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
 }
@@ -21,7 +22,7 @@ __global__ void syncthreads_or_spin_fenced(const volatile int* flag, const float
 
 // Only thread 0 polls; the others vote 0 (the libraries' "leader polls" form).
 __global__ void syncthreads_or_leader_spin(const volatile int* flag, const float* data, float* out) {
-  while (__syncthreads_or(threadIdx.x == 0 && *flag == 0)) {  // expect: acquire-missing
+  while (__syncthreads_or(threadIdx.x == 0 && *flag == 0)) {  // expect-strict: acquire-missing
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
 }
@@ -51,7 +52,7 @@ __global__ void syncthreads_or_leader_spin_acquire(const int* flag, const float*
 
 // Every thread polls its own flag; the block leaves when all saw it.
 __global__ void syncthreads_and_spin(const volatile int* flags, const float* data, float* out) {
-  while (!__syncthreads_and(flags[threadIdx.x] != 0)) {  // expect: acquire-missing
+  while (!__syncthreads_and(flags[threadIdx.x] != 0)) {  // expect-strict: acquire-missing
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
 }
@@ -65,7 +66,7 @@ __global__ void syncthreads_and_spin_fenced(const volatile int* flags, const flo
 
 // Counting form: wait until at least `need` of the block's flags are raised.
 __global__ void syncthreads_count_spin(const volatile int* flags, int need, const float* data, float* out) {
-  while (__syncthreads_count(flags[threadIdx.x] != 0) < need) {  // expect: acquire-missing
+  while (__syncthreads_count(flags[threadIdx.x] != 0) < need) {  // expect-strict: acquire-missing
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = data[threadIdx.x];
 }

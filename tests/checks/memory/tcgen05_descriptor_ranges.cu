@@ -10,14 +10,18 @@
 // read up to M = 128 and N = 256 rows (B up to smem+12288, over the scales).
 //  - a write into A's first row: certainly read, proxy-raw (a warning);
 //  - a write to the scales: read only if N > 128, which fenceline cannot
-//    tell: proxy-raw as a note saying the descriptor's N and M fields could
-//    not be decoded (issue 11: a note instead of assuming the overlap).
+//    tell: proxy-raw in the strict tier (shown with --strict, as a note
+//    saying the descriptor's N and M fields could not be decoded; issue 11:
+//    not a warning that assumes the overlap; issue 29: the same-bytes link
+//    is not decided).
 //  - with the shared-memory descriptors themselves kernel parameters, a write
-//    anywhere in shared memory is a note: the descriptor could not be decoded.
+//    anywhere in shared memory is strict tier too: the descriptor could not
+//    be decoded.
 // tcgen05_runtime_idesc.cu has the form CUTLASS emits, a runtime descriptor
 // whose N and M fields are constants, where the scale write draws nothing.
 // RUN: %fenceline check --arch sm_100a --verify %s
-// RUN: not %fenceline check --arch sm_100a %s > %t 2>&1
+// RUN: %fenceline check --strict --arch sm_100a --verify %s
+// RUN: not %fenceline check --strict --arch sm_100a %s > %t 2>&1
 // RUN: FileCheck %s < %t
 // CHECK: tcgen05_descriptor_ranges.cu:{{[0-9]+}}:{{[0-9]+}}: note: shared memory written through the generic proxy may be read by the async proxy (tcgen05.mma operand) without fence.proxy.async: the operands' descriptors are not fully decoded [proxy-raw]
 // CHECK: note: inlined from 'tc_late_scale_write(
@@ -72,7 +76,7 @@ __device__ __forceinline__ void body(const float* a, const float* scale, float* 
 // The write after the fence goes to the scale buffer, which B reads only if
 // N > 128: a note, not a warning.
 __global__ void tc_late_scale_write(const float* a, const float* s, float* out, uint32_t tmem, uint32_t idesc) {
-  body<kLateScale>(a, s, out, tmem, idesc);  // expect: proxy-raw
+  body<kLateScale>(a, s, out, tmem, idesc);  // expect-strict: proxy-raw
 }
 
 // Broken: the write after the fence goes to operand A.
@@ -90,5 +94,5 @@ __global__ void tc_param_descriptors(const float* a, uint64_t da, uint64_t db, u
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   if (threadIdx.x < 128) tileA[threadIdx.x] = 0;
   __syncthreads();
-  if (threadIdx.x == 0) umma_f16(tmem, da, db, idesc);  // expect: proxy-raw
+  if (threadIdx.x == 0) umma_f16(tmem, da, db, idesc);  // expect-strict: proxy-raw
 }

@@ -6,6 +6,7 @@
 // tma_store_arrive / tma_store_wait<N> wrappers with a TMA tensor store
 // (kernel end), and a TMA load refilling the source.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>
@@ -81,7 +82,7 @@ __device__ __forceinline__ void epilogue(const void* map, const float* acc) {
   tma_store_fence();
   __syncthreads();
   if (threadIdx.x == 0) {
-    tma_store_2d(map, tile, 0, blockIdx.x * 32);  // expect: bulk-store-reuse
+    tma_store_2d(map, tile, 0, blockIdx.x * 32);  // expect-strict: bulk-store-reuse
     tma_store_arrive();
     if (kWait) tma_store_wait<0>();
   }

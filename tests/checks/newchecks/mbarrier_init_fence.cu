@@ -6,6 +6,7 @@
 // it. Three shapes: inline asm, cuda::ptx, CUTLASS-style ClusterBarrier
 // wrappers of our own; and a clean barrier only generic threads use.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>
@@ -43,7 +44,7 @@ __device__ __forceinline__ float bulk_load(const float* src) {
 }
 
 __global__ void asm_init_no_fence(const float* src, float* out) {
-  out[threadIdx.x] = bulk_load<0>(src);  // expect: mbarrier-init-fence
+  out[threadIdx.x] = bulk_load<0>(src);  // expect-strict: mbarrier-init-fence
 }
 __global__ void asm_init_fenced(const float* src, float* out) { out[threadIdx.x] = bulk_load<1>(src); }
 __global__ void asm_init_proxy_fenced(const float* src, float* out) { out[threadIdx.x] = bulk_load<2>(src); }
@@ -68,7 +69,7 @@ __device__ __forceinline__ float ptx_bulk_load(const float* src) {
 }
 
 __global__ void ptx_init_no_fence(const float* src, float* out) {
-  out[threadIdx.x] = ptx_bulk_load<false>(src);  // expect: mbarrier-init-fence
+  out[threadIdx.x] = ptx_bulk_load<false>(src);  // expect-strict: mbarrier-init-fence
 }
 __global__ void ptx_init_fenced(const float* src, float* out) { out[threadIdx.x] = ptx_bulk_load<true>(src); }
 

@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // acquire-missing with inline PTX flag helpers, inlined (__forceinline__) and
 // out of line (__noinline__, a .func the model inlines back).
 
@@ -23,14 +24,14 @@ __device__ __forceinline__ void fence_acq_rel_gpu() {
 
 // Broken: ld.volatile polling, no fence.
 __global__ void asm_volatile_poll(const unsigned* flag, const float* data, float* out) {
-  while (ld_volatile(flag) != 1u) {  // expect: acquire-missing
+  while (ld_volatile(flag) != 1u) {  // expect-strict: acquire-missing
   }
   out[threadIdx.x] = data[threadIdx.x];
 }
 
 // Broken: ld.relaxed.gpu polling, no fence.
 __global__ void asm_relaxed_poll(const unsigned* flag, const float* data, float* out) {
-  while (ld_relaxed_gpu(flag) != 1u) {  // expect: acquire-missing
+  while (ld_relaxed_gpu(flag) != 1u) {  // expect-strict: acquire-missing
   }
   out[threadIdx.x] = data[threadIdx.x];
 }
@@ -56,7 +57,7 @@ __global__ void asm_fence_on_one_exit(const unsigned* flag, const float* data, f
                                       int limit) {
   int spins = 0;
   while (true) {
-    if (ld_relaxed_gpu(flag) == 1u) {  // expect: acquire-missing
+    if (ld_relaxed_gpu(flag) == 1u) {  // expect-strict: acquire-missing
       fence_acq_rel_gpu();
       break;
     }
@@ -68,7 +69,7 @@ __global__ void asm_fence_on_one_exit(const unsigned* flag, const float* data, f
 // An out-of-line wait helper (a .func): the loop lives in the helper, the
 // reads in the kernel.
 __device__ __noinline__ void wait_flag_noinline(const unsigned* flag, unsigned value) {
-  while (ld_volatile(flag) != value) {  // expect: acquire-missing
+  while (ld_volatile(flag) != value) {  // expect-strict: acquire-missing
   }
 }
 __global__ void noinline_wait_then_read(const unsigned* flag, const float* data, float* out) {
@@ -90,7 +91,7 @@ __global__ void noinline_wait_fenced_then_read(const unsigned* flag, const float
 
 // An inlined wait helper used by one kernel: reported at the helper's load.
 __device__ __forceinline__ void wait_flag_inline(const unsigned* flag, unsigned value) {
-  while (ld_relaxed_gpu(flag) < value) {  // expect: acquire-missing
+  while (ld_relaxed_gpu(flag) < value) {  // expect-strict: acquire-missing
   }
 }
 __global__ void inline_helper_wait(const unsigned* flag, const float* data, float* out) {

@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // acquire-missing with CUDA intrinsics: volatile pointers, atomicAdd polling,
 // cuda::atomic_ref, __threadfence(), and the block-wide wait through
 // __syncthreads(). One producer block publishes `data` and sets `flag`; the
@@ -8,7 +9,7 @@
 // Broken: volatile spin, then a plain read. ld.volatile is relaxed: nothing
 // orders the data read after the flag observation.
 __global__ void volatile_spin_no_fence(int* flag, const int* data, int* out) {
-  while (*(volatile int*)flag == 0) {  // expect: acquire-missing
+  while (*(volatile int*)flag == 0) {  // expect-strict: acquire-missing
   }
   out[threadIdx.x] = data[threadIdx.x];
 }
@@ -23,7 +24,7 @@ __global__ void volatile_spin_threadfence(int* flag, const int* data, int* out) 
 
 // Broken: polling with a relaxed atomic (atomicAdd(p, 0) is atom.add, relaxed).
 __global__ void atomic_poll_no_fence(int* flag, const int* data, int* out) {
-  while (atomicAdd(flag, 0) == 0) {  // expect: acquire-missing
+  while (atomicAdd(flag, 0) == 0) {  // expect-strict: acquire-missing
   }
   out[threadIdx.x] = data[threadIdx.x];
 }
@@ -31,7 +32,7 @@ __global__ void atomic_poll_no_fence(int* flag, const int* data, int* out) {
 // Broken: cuda::atomic_ref relaxed load in the loop.
 __global__ void atomic_ref_relaxed(int* flag, const int* data, int* out) {
   cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
-  while (f.load(cuda::memory_order_relaxed) == 0) {  // expect: acquire-missing
+  while (f.load(cuda::memory_order_relaxed) == 0) {  // expect-strict: acquire-missing
   }
   out[threadIdx.x] = data[threadIdx.x];
 }
@@ -57,7 +58,7 @@ __global__ void atomic_ref_relaxed_then_fence(int* flag, const int* data, int* o
 // every thread reads. bar.sync is not an acquire at gpu scope.
 __global__ void block_wait_no_fence(int* flag, const int* data, int* out) {
   if (threadIdx.x == 0) {
-    while (*(volatile int*)flag == 0) {  // expect: acquire-missing
+    while (*(volatile int*)flag == 0) {  // expect-strict: acquire-missing
     }
   }
   __syncthreads();

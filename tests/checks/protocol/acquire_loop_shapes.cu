@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // acquire-missing on spin loops that nvcc compiles into unusual shapes: a
 // warp-wide exit through vote.sync.all (__all_sync), exits through negated and
 // selected predicates, loops of several blocks (backoff with __nanosleep, an
@@ -8,7 +9,7 @@
 // Broken: each lane polls its own flag; the warp leaves when all lanes saw 1.
 __global__ void vote_all_spin(const int* flags, const float* data, float* out) {
   int lane = threadIdx.x & 31;
-  while (!__all_sync(0xffffffffu, *(volatile const int*)&flags[lane] == 1)) {  // expect: acquire-missing
+  while (!__all_sync(0xffffffffu, *(volatile const int*)&flags[lane] == 1)) {  // expect-strict: acquire-missing
   }
   out[threadIdx.x] = data[threadIdx.x];
 }
@@ -26,7 +27,7 @@ __global__ void vote_all_spin_fenced(const int* flags, const float* data, float*
 __global__ void backoff_spin(const unsigned* flag, unsigned expected, const float* data,
                              float* out) {
   unsigned delay = 8;
-  while (*(volatile const unsigned*)flag != expected) {  // expect: acquire-missing
+  while (*(volatile const unsigned*)flag != expected) {  // expect-strict: acquire-missing
     __nanosleep(delay);
     if (delay < 256) delay *= 2;
   }
@@ -53,14 +54,14 @@ __global__ void recomputed_address_spin(const int* flags, volatile unsigned long
   bool ready = false;
   do {
     unsigned long long slot = (unsigned long long)blockIdx.x * 4096ull / *stride;
-    ready = *(volatile const int*)&flags[slot] != 0;  // expect: acquire-missing
+    ready = *(volatile const int*)&flags[slot] != 0;  // expect-strict: acquire-missing
   } while (!ready);
   out[threadIdx.x] = data[threadIdx.x];
 }
 
 // Broken: a 64-bit flag polled through a mask.
 __global__ void masked_spin(const unsigned long long* word, const float* data, float* out) {
-  while ((*(volatile const unsigned long long*)word & 0xff00000000ull) == 0) {  // expect: acquire-missing
+  while ((*(volatile const unsigned long long*)word & 0xff00000000ull) == 0) {  // expect-strict: acquire-missing
   }
   out[threadIdx.x] = data[threadIdx.x];
 }

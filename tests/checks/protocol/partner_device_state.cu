@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // The partner model on a communication library's device state, in the shape
 // of NVSHMEM's dissemination barrier (non_abi/device/coll/barrier.cuh): the
 // library keeps its state in one __constant__ struct; the team's epoch
@@ -114,7 +115,7 @@ __global__ void put_then_sync_then_read(const float* __restrict__ in, float* rec
       int from = (me - shift + size) % size;
       __threadfence_system();
       *on_peer(psync + me, to) = epoch;
-      while (psync[from] < epoch) {  // expect: acquire-missing
+      while (psync[from] < epoch) {  // expect-strict: acquire-missing
       }
     }
     counter[0] = epoch;

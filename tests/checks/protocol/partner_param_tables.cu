@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // The partner model on a collective whose pointers live in tables inside one
 // by-value parameter struct, in the shape of FlashInfer's PCIe IPC all-gather
 // and reduce-scatter (comm/pcie_ipc_*.cuh): per-rank signal pages and two
@@ -67,7 +68,7 @@ __device__ __forceinline__ void rank_barrier(const CollectiveParams& p, unsigned
     if (Release)
       asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(flag), "r"(generation) : "memory");
     else
-      asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(flag), "r"(generation) : "memory");  // expect: release-missing
+      asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(flag), "r"(generation) : "memory");  // expect-strict: release-missing
     const unsigned* mine = signal_page(p, Rank) + p.flag_base + 8 * blockIdx.x + peer;
     while (load_acquire_sys(mine) < generation) {
     }

@@ -4,6 +4,7 @@
 // on sm_90), and a __syncthreads() at the end of each iteration hands the tile
 // back. Broken kernels carry the expectation on that __syncthreads().
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cuda/barrier>
 #include <cuda/std/utility>
 #include <cstdint>
@@ -54,7 +55,7 @@ __device__ __forceinline__ float memcpy_tiles(const float* src, int iters) {
   __shared__ alignas(128) float tile[kTileFloats];
 #pragma nv_diag_suppress static_var_with_dynamic_init
   __shared__ block_barrier bar;
-  if (threadIdx.x == 0) init(&bar, blockDim.x);  // expect: mbarrier-init-fence, mbarrier-init-fence
+  if (threadIdx.x == 0) init(&bar, blockDim.x);  // expect-strict: mbarrier-init-fence// expect-strict: mbarrier-init-fence
   __syncthreads();
   float acc = 0.f;
   for (int k = 0; k < iters; ++k) {

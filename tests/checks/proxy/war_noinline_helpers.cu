@@ -2,6 +2,7 @@
 // (through a generic pointer) and released in another; the fence, when there
 // is one, lives in yet another helper. The checker follows the calls.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include "Inputs/ring.cuh"
 
 using namespace proxy_test;
@@ -40,7 +41,7 @@ __device__ __forceinline__ void consume(const float* src, float* out, int iters)
 }
 
 __global__ void noinline_no_fence(const float* src, float* out, int iters) {
-  consume<false>(src, out, iters);  // expect: proxy-war
+  consume<false>(src, out, iters);  // expect-strict: proxy-war
 }
 
 __global__ void noinline_fenced(const float* src, float* out, int iters) { consume<true>(src, out, iters); }

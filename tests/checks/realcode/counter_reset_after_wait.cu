@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // Fixed false positive (docs/real-code.md, "counter reset after its wait"): shape found in CUTLASS's
 // distributed-GEMM full barrier. Each GPU resets its own iteration flags, adds one to every
 // peer's arrival counter (peer pointers), waits until its own counter holds all peers'
@@ -26,7 +27,7 @@ __global__ void any_to_any_barrier(Pointers arrival, Pointers flags, unsigned me
   for (int i = 0; i < kIterations; ++i) flags.p[i][0] = 0;
 #pragma unroll
   for (unsigned d = 0; d < kGpus; ++d)
-    if (d != me) atomicAdd(arrival.p[d], 1u);  // expect: release-missing
+    if (d != me) atomicAdd(arrival.p[d], 1u);  // expect-strict: release-missing
   while (load_uncached(arrival.p[me]) < kGpus - 1) __nanosleep(40);
   atomicSub(arrival.p[me], kGpus - 1);
 }

@@ -11,6 +11,7 @@
 // publishes its stores by raising an epoch word with a relaxed integer atomicMax that the
 // epoch waiter polls: a real missing release.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 
 struct Params {
   float* out;
@@ -67,7 +68,7 @@ __global__ void split_tiles_then_amax(const __grid_constant__ Params p, const fl
 __global__ void split_tiles_then_epoch(const __grid_constant__ Params p, const float* in, int iteration) {
   split_tile(p, in);
   __syncthreads();
-  if (threadIdx.x == 0) atomicMax(p.epoch, iteration);  // expect: release-missing
+  if (threadIdx.x == 0) atomicMax(p.epoch, iteration);  // expect-strict: release-missing
 }
 
 __global__ void wait_epoch(const __grid_constant__ Params p, float* copy, int iteration) {

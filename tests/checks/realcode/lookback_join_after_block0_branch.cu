@@ -11,6 +11,7 @@
 // The broken twin is a real initialization inside the kernel: block 0 alone (the condition
 // holds on the only path) resets a status word the other blocks exchange into.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 
 __device__ __forceinline__ void publish(int* slot, int state) {
   asm volatile("atom.release.gpu.global.exch.b32 _, [%0], %1;" ::"l"(slot), "r"(state) : "memory");
@@ -54,5 +55,5 @@ __global__ void status_reset_in_kernel(const float* x, float* out, int* status) 
   if (blockIdx.x == 0) publish(status, 0);  // expect: barrier-init-race
   out[blockIdx.x] = x[blockIdx.x];
   // A flag for the host (no poll here): data, then an exchange of a constant.
-  atomicExch(status, 1);  // expect: release-missing
+  atomicExch(status, 1);  // expect-strict: release-missing
 }

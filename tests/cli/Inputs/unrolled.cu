@@ -3,7 +3,7 @@
 __device__ int flags[4];
 __device__ int payload[4];
 
-__global__ void unrolled(int* out) {
+__global__ void unrolled(int* out) { if (blockIdx.x == 0) { for (int i = 0; i < 4; ++i) { payload[i] = 1; __threadfence(); *(volatile int*)&flags[i] = 1; } return; }  // the producer
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     while (*(volatile int*)&flags[i] == 0) {  // expect: acquire-missing

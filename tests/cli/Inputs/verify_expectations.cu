@@ -13,7 +13,7 @@ __device__ __forceinline__ void spin(const int* f) {
 #endif
 }
 
-__global__ void direct(int* out) {
+__global__ void direct(int* out) { if (blockIdx.x == 0) { payload = 1; __threadfence(); *(volatile int*)&flag = 1; return; }  // the producer (issue 29: the partner is in the kernel)
   while (*(volatile int*)&flag == 0) {  // expect: acquire-missing
   }
 #ifdef FIXED
@@ -22,7 +22,7 @@ __global__ void direct(int* out) {
   out[0] = payload;
 }
 
-__global__ void through_helper(int* out) {
+__global__ void through_helper(int* out) { if (blockIdx.x == 0) { payload = 1; __threadfence(); *(volatile int*)&flag = 1; return; }  // the producer (issue 29: the partner is in the kernel)
   spin(&flag);  // expect: acquire-missing
   out[1] = payload;
 }

@@ -3,7 +3,7 @@
 // (acquire-missing) and a signal after plain writes (release-missing).
 
 // acquire-missing: --fix puts __threadfence() after the loop.
-__global__ void wait_then_read(const int* flag, const float* data, float* out) {
+__global__ void wait_then_read(int* flag, float* data, float* out) { if (blockIdx.x == 0) { data[threadIdx.x] = 1.0f; __threadfence(); *(volatile int*)flag = 1; return; }  // the producer
   while (*(volatile const int*)flag == 0) {
     __nanosleep(32);
   }

@@ -1,7 +1,7 @@
 // One finding per source site: the template kernel below is instantiated for
 // three element types; its one missing acquire is one diagnostic.
 template <typename T>
-__global__ void consume(const T* payload, volatile int* ready, T* out) {
+__global__ void consume(const T* payload, volatile int* ready, T* out) { if (blockIdx.x == 0) { const_cast<T*>(payload)[threadIdx.x] = T(1); __threadfence(); *ready = 1; return; }  // the producer
   while (*ready == 0) {}  // expect: acquire-missing
   out[threadIdx.x] = payload[threadIdx.x];
 }

@@ -14,7 +14,7 @@ __device__ __forceinline__ int wait_nonzero(const volatile int* flag) {
   return v;
 }
 
-extern "C" __global__ void base_kernel(int* out, const volatile int* flag, int n) {
+extern "C" __global__ void base_kernel(int* out, const volatile int* flag, int n) { if (blockIdx.x == 0) { out[threadIdx.x] = 1; __threadfence(); *const_cast<volatile int*>(flag) = 1; return; }  // block 0 produces: the hazard's partner is in the kernel
   int sum = wait_nonzero(flag);
   for (int i = threadIdx.x; i < n; i += blockDim.x) sum += out[i];
   out[threadIdx.x] = sum;

@@ -68,8 +68,8 @@ __global__ void cuda_barrier_memcpy_ring(const float4* in, float4* out, int tile
   __shared__ Barrier bar[2];
   cg::thread_block block = cg::this_thread_block();
   if (block.thread_rank() == 0) {
-    init(&bar[0], block.size());  // expect: mbarrier-init-fence
-    init(&bar[1], block.size());  // expect: mbarrier-init-fence
+    init(&bar[0], block.size());  // expect-strict: mbarrier-init-fence
+    init(&bar[1], block.size());  // expect-strict: mbarrier-init-fence
   }
   block.sync();
   float4 acc = make_float4(0, 0, 0, 0);

@@ -3,7 +3,7 @@
 // as given to fenceline with --flags-file.
 #include <jit_helpers.cuh>
 
-__global__ void spin_kernel(int* out) {
+__global__ void spin_kernel(int* out) { if (blockIdx.x == 0) { payload = 1; __threadfence(); *(volatile int*)&flag = 1; return; }  // the producer
   if (threadIdx.x == 0) {
     while (jit::load_flag(&flag) == 0) {}  // expect: acquire-missing
     out[blockIdx.x] = payload;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compiles the translation units of kernels.txt to PTX (sm_90a unless the line says `arch=...`),
+# Compiles the translation units of kernels.txt to PTX (sm_90a unless the line says `arch=...`;
+# `set=...` and `project=...` words are tags that run.py reads),
 # one at a time at the lowest CPU priority, and caches the PTX in $FENCELINE_REALCODE_DIR/ptx
 # (default .scratch/realcode/ptx; a PTX newer than its source and built from the same
 # kernels.txt line is kept; headers are not tracked: use --force). Then times ptxas on each PTX:
@@ -25,7 +26,18 @@ only=("$@")
 [[ -d "$cutlass/include/cute" ]] || { echo "build.sh: run tools/realcode/fetch.sh first" >&2; exit 1; }
 mkdir -p "$ptxdir"
 
-expand() { local s=${1//@cutlass/$cutlass}; s=${s//@flashinfer/$flashinfer}; s=${s//@nvshmem/$nvshmem}; echo "${s//@tus/$here/tus}"; }
+# Session 10's fresh set: @src/ = unpacked sdists (fetch.sh), @cccl = CCCL 2.8's include folder,
+# @torch = the corpus venv's torch/include (for sources that include torch or c10 headers),
+# @pyinc = this Python's C headers (torch's extension headers include Python.h).
+sdists="$scratch/src"
+cccl="$scratch/pkgs-cccl/nvidia/cuda_cccl/include"
+torch_inc=$(ls -d "$scratch"/venv/lib/python3*/site-packages/torch/include 2>/dev/null | head -1 || true)
+pyinc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+expand() {
+  local s=${1//@cutlass/$cutlass}; s=${s//@flashinfer/$flashinfer}; s=${s//@nvshmem/$nvshmem}
+  s=${s//@src/$sdists}; s=${s//@cccl/$cccl}; s=${s//@torch/$torch_inc}; s=${s//@pyinc/$pyinc}
+  echo "${s//@tus/$here/tus}"
+}
 now() { date +%s.%N; }
 
 while read -r name src extra; do
@@ -35,7 +47,9 @@ while read -r name src extra; do
   flags=()
   arch=sm_90a  # an `arch=sm_100a` word in the list overrides the target
   for f in $extra; do
-    if [[ "$f" == arch=* ]]; then arch=${f#arch=}; else flags+=("$(expand "$f")"); fi
+    if [[ "$f" == arch=* ]]; then arch=${f#arch=}
+    elif [[ "$f" == set=* || "$f" == project=* ]]; then continue  # tags for run.py
+    else flags+=("$(expand "$f")"); fi
   done
   ptx="$ptxdir/$name.ptx"
   # Cached when the PTX is newer than the source and was built from the same kernels.txt line.

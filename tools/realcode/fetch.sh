@@ -65,3 +65,48 @@ else
     "triton==$TRITON_VERSION" "tilelang==$TILELANG_VERSION" "nvidia-cutlass-dsl==$CUTEDSL_VERSION"
   echo "realcode: installed triton $TRITON_VERSION, tilelang $TILELANG_VERSION and nvidia-cutlass-dsl $CUTEDSL_VERSION into $scratch/venv"
 fi
+
+# Session 10's fresh set (kernels.txt and generated.txt lines tagged set=fresh10; docs/real-code.md,
+# "Session 10: a fresh corpus, first look"). Source distributions are unpacked into
+# $scratch/src/<name>-<version>: `pip download --no-binary :all:` prepares an sdist's metadata,
+# which runs its setup.py and fails here (they import torch or need nvcc settings); with
+# --no-clean pip leaves the unpacked tree behind, which is all the corpus needs.
+sdist() {
+  local dest="$scratch/src/$1-$2"
+  if [[ -f "$dest/.unpacked" ]]; then
+    echo "realcode: $1 $2 already unpacked in $dest"
+    return
+  fi
+  local tmp
+  tmp=$(mktemp -d "$scratch/sdist.XXXXXX")
+  TMPDIR="$tmp" nice -n 19 python3 -m pip download --quiet --disable-pip-version-check --no-clean \
+    --no-deps --no-binary :all: --no-build-isolation -d "$tmp" "$1==$2" >"$tmp/pip.log" 2>&1 || true
+  local tree
+  tree=$(find "$tmp" -mindepth 2 -maxdepth 2 -type d -path '*pip-download-*' | head -1)
+  [[ -n "$tree" && -e "$tree/$3" ]] || { echo "realcode: $1 $2: no unpacked sdist with $3 (see $tmp/pip.log)" >&2; exit 1; }
+  rm -rf "$dest"
+  mkdir -p "$scratch/src"
+  mv "$tree" "$dest"
+  rm -rf "$tmp"
+  touch "$dest/.unpacked"
+  echo "realcode: unpacked $1 $2 into $dest"
+}
+sdist vllm 0.33.0 csrc/custom_all_gather_reduce_scatter.cuh
+sdist flash-attn 2.8.3.post2 csrc/flash_attn/src/flash_fwd_launch_template.h
+sdist mamba-ssm 2.3.2.post1 csrc/selective_scan/selective_scan_fwd_kernel.cuh
+sdist transformer-engine-torch 2.20.2 common_headers/common/cast/mxfp8/quantize_mxfp8.cuh
+sdist deepspeed 0.19.8 csrc/quantization/quant_reduce.cu
+# CUB outside the toolkit: CCCL 2.8 (CUB 2.8.2) from NVIDIA's header wheel.
+install nvidia-cuda-cccl-cu12 12.9.27 pkgs-cccl nvidia/cuda_cccl/include/cub/agent/agent_radix_sort_onesweep.cuh
+# Python packages whose projects wrote Triton or CuTe DSL kernels, without their dependencies
+# (the venv above has torch, triton and the CuTe DSL), for tools/realcode/{triton3p,cutedsl3p}.
+fresh="$scratch/pkgs-fresh"
+FRESH_PY=(quack-kernels==0.6.5 flash-attn-4==4.0.0b36 fla-core==0.6.0 liger-kernel==0.8.5
+          torchao==0.18.0 einops==0.8.1 packaging==25.0)
+if [[ -f "$fresh/.installed-session10" ]]; then
+  echo "realcode: ${FRESH_PY[*]} already installed in $fresh"
+else
+  nice -n 19 "$python" -m pip install --quiet --disable-pip-version-check --no-deps --target "$fresh" "${FRESH_PY[@]}"
+  touch "$fresh/.installed-session10"
+  echo "realcode: installed ${FRESH_PY[*]} into $fresh"
+fi

@@ -13,6 +13,11 @@ source frame, then the outermost frame of its inline chain); tools/realcode/tria
 `false-positive`, `fixed`), so the summary counts what is still untriaged.
 
     tools/realcode/run.py [--fenceline PATH] [--repeat N] [--only name,...] [--generator triton,...]
+                          [--set fresh10|all]
+
+Units tagged `set=NAME` in the lists (session 10's fresh corpus: set=fresh10) are left out unless
+--set names them: the untagged corpus is the regression baseline (--check: no open false
+positive), a tagged set is measured (first-look precision, printed per project and per check).
 """
 import argparse
 import json
@@ -39,6 +44,12 @@ UNIT_LISTS = ("kernels.txt", "generated.txt")
 def corpus_units(only_list=None):
     """(name, arch) per line of the unit lists (or of one of them); arch from an `arch=` word,
     sm_90a by default."""
+    return [(name, arch) for name, arch, _ in tagged_units(only_list)]
+
+
+def tagged_units(only_list=None):
+    """(name, arch, tags) per line of the unit lists: tags are the line's `key=value` words
+    other than arch= (set=, project=)."""
     units = []
     for listing in (only_list,) if only_list else UNIT_LISTS:
         path = HERE / listing
@@ -48,7 +59,9 @@ def corpus_units(only_list=None):
             words = line.split()
             if words and not words[0].startswith("#"):
                 arch = next((w[5:] for w in words[2:] if w.startswith("arch=")), "sm_90a")
-                units.append((words[0], arch))
+                tags = dict(w.split("=", 1) for w in words[2:]
+                            if w.startswith(("set=", "project=")))
+                units.append((words[0], arch, tags))
     return units
 
 
@@ -160,7 +173,13 @@ def main():
     ap.add_argument("--generator", default="",
                     help="only the generated.txt units of these generators (comma-separated: "
                          "triton, tilelang, cutedsl)")
-    ap.add_argument("--output", default=str(ROOT / "results" / "realcode" / "summary.json"))
+    ap.add_argument("--set", default="",
+                    help="the units tagged set=NAME (e.g. fresh10, session 10's fresh corpus), "
+                         "with a precision report; 'all' for every unit. Without it, only the "
+                         "untagged units (the corpus whose findings are all triaged and settled)")
+    ap.add_argument("--output", default=None,
+                    help="summary JSON (default results/realcode/summary.json; with --set, "
+                         "results/realcode/summary-<set>.json)")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 on a checker error, an untriaged finding, an open false positive, or a "
                          "finding marked fixed (a regression)")
@@ -185,9 +204,16 @@ def main():
             sys.exit(f"run.py: no generated.txt unit made by {args.generator}")
     triage = load_triage()
 
+    if args.output is None:
+        args.output = str(ROOT / "results" / "realcode" /
+                          (f"summary-{args.set}.json" if args.set else "summary.json"))
     units = []
     listed = set(corpus_units(args.only_list)) if args.only_list else None
-    for name, arch in corpus_units():
+    projects = {}
+    for name, arch, tags in tagged_units():
+        if args.set != "all" and tags.get("set", "") != args.set:
+            continue
+        projects[name] = tags.get("project", "")
         if only and name not in only:
             continue
         if listed is not None and (name, arch) not in listed:
@@ -264,6 +290,8 @@ def main():
 
     if not args.no_table:
         print_table(units)
+    if args.set:
+        print_precision(units, projects)
     if args.check:
         bad = [u["name"] for u in units if "error" in u]
         bad += [f'{f["key"]} ({f["verdict"]})' for f in findings
@@ -271,6 +299,24 @@ def main():
         if bad or not units:
             print("run.py: FAIL: " + ("; ".join(bad) or "no PTX checked"), file=sys.stderr)
             sys.exit(1)
+
+
+def print_precision(units, projects):
+    """First-look precision of a set: TP / (TP + FP) over its findings (a finding whose verdict
+    is `fixed` counts as the false positive it was), overall, per project and per check."""
+    rows = {}
+    for u in units:
+        for f in u.get("findings", []):
+            verdict = {"true-positive": "TP", "false-positive": "FP", "fixed": "FP"}.get(f["verdict"], "untriaged")
+            for group in ("all", f"project {projects.get(u['name']) or '-'}", f"check {f['check']}"):
+                counts = rows.setdefault(group, {"TP": 0, "FP": 0, "untriaged": 0})
+                counts[verdict] += 1
+    print("| group | findings | TP | FP | untriaged | precision |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for group, c in sorted(rows.items(), key=lambda kv: (kv[0] != "all", kv[0])):
+        judged = c["TP"] + c["FP"]
+        precision = f'{100.0 * c["TP"] / judged:.0f}%' if judged else "-"
+        print(f'| {group} | {judged + c["untriaged"]} | {c["TP"]} | {c["FP"]} | {c["untriaged"]} | {precision} |')
 
 
 def print_table(units):

@@ -86,5 +86,6 @@ ExperimentInfo bulkStoreReuseExperiment();
 ExperimentInfo proxyGlobalExperiment();
 ExperimentInfo electedArriveExperiment();
 ExperimentInfo mbarrierInitFenceExperiment();
+ExperimentInfo bulkStoreExitExperiment();
 
 }  // namespace lab

@@ -27,7 +27,7 @@ std::vector<ExperimentInfo> experimentTable() {
           lab::barrierInitRaceExperiment(), lab::litmusMpExperiment(),   lab::litmusSbExperiment(),
           lab::litmusLbExperiment(),      lab::gemmExperiment(),       lab::gemmLatencyExperiment(),
           lab::bulkStoreReuseExperiment(), lab::proxyGlobalExperiment(), lab::electedArriveExperiment(),
-          lab::mbarrierInitFenceExperiment()};
+          lab::mbarrierInitFenceExperiment(), lab::bulkStoreExitExperiment()};
 }
 
 std::vector<std::string> splitList(const std::string& text) {

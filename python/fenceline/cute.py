@@ -59,7 +59,7 @@ def enable(**settings):
         jit.note_once("cute-version", (
             "fenceline: this CuTe DSL (nvidia-cutlass-dsl) lacks " + ", ".join(missing) +
             "; its kernels are not checked as they compile. Keep their PTX "
-            "(CUTE_DSL_KEEP=ptx CUTE_DSL_DUMP_DIR=DIR CUTE_DSL_LINEINFO=1) and run fenceline check DIR"))
+            "(CUTE_DSL_KEEP=ptx CUTE_DSL_DUMP_DIR=DIR CUTE_DSL_LINEINFO=1) and run fenceline check DIR"), stacklevel=2)
         return False
     if _originals:
         return True

@@ -579,18 +579,19 @@ def forget():
 _noted = set()
 
 
-def _note_once(key, message):
+def _note_once(key, message, stacklevel=3):
     with _lock:
         if key in _noted:
             return
         _noted.add(key)
-    warnings.warn(message, fenceline.FencelineWarning, stacklevel=3)
+    warnings.warn(message, fenceline.FencelineWarning, stacklevel=stacklevel)
 
 
-def note_once(key, message):
+def note_once(key, message, stacklevel=2):
     """A :class:`fenceline.FencelineWarning` (an unsupported compiler version, a hook that
-    cannot be installed), once per process."""
-    _note_once(key, message)
+    cannot be installed), once per process; ``stacklevel`` as for :func:`warnings.warn`,
+    counted from the caller of this function."""
+    _note_once(key, message, stacklevel + 2)
 
 
 @atexit.register

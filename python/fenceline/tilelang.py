@@ -62,7 +62,7 @@ def enable(**settings):
         jit.note_once("tilelang-version", (
             f"fenceline: TileLang {getattr(tilelang, '__version__', '?')} has no CUDA post-processing "
             "callback (tilelang.engine.callback.register_cuda_postproc); its kernels are not checked as "
-            "they compile. Check the generated source instead (docs/cli.md, Inputs: TileLang)"))
+            "they compile. Check the generated source instead (docs/cli.md, Inputs: TileLang)"), stacklevel=2)
         return False
     if _state:
         return True

@@ -70,7 +70,7 @@ def enable(**settings):
         jit.note_once("triton-version", (
             f"fenceline: Triton {getattr(triton, '__version__', '?')} has no compilation listener "
             "(triton.knobs.compilation.listener); its kernels are not checked as they compile. "
-            f"Check Triton's cache instead: fenceline check {cache}"))
+            f"Check Triton's cache instead: fenceline check {cache}"), stacklevel=2)
         return False
     if not isinstance(compilation.listener, _Listener):
         compilation.listener = _Listener(compilation.listener)

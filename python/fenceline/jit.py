@@ -442,8 +442,8 @@ _pending = []          # [(future, thread id of the submitter)], in submission o
 _done = {}             # kernel key -> Report, for every kernel checked in this process
 _warned = set()        # keys of the kernels whose findings were warned about
 _reports = []          # every Report delivered, in order
+_running = set()       # keys of the kernels submitted and not yet delivered
 _listeners = []
-_local = threading.local()
 
 
 def _pool():
@@ -476,6 +476,9 @@ def submit(kernel, inputs, extra_args=(), config_source=None, background=True, c
             future.set_result(done)
             _pending.append((future, threading.get_ident()))
             return future
+        if kernel.key in _running:
+            return None  # submitted already (a kernel lowered twice before the report): reported once
+        _running.add(kernel.key)
         if background:
             future = _pool().submit(_run, kernel, inputs, extra_args, config_source, cacheable)
         else:
@@ -514,6 +517,7 @@ def wait():
 def _deliver(report):
     kernel = report.kernel
     with _lock:
+        _running.discard(kernel.key)
         first = kernel.key not in _done
         if first:
             _done[kernel.key] = report
@@ -573,6 +577,7 @@ def forget():
     with _lock:
         _done.clear()
         _warned.clear()
+        _running.clear()
         _reports.clear()
 
 

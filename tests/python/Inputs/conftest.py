@@ -1,7 +1,7 @@
 # Shared set-up of the compile-time hook tests (tests/python/*.test run pytest on
 # the test_*.py files here with the Python of the compilers' venv). The checker is
 # $FENCELINE_BIN (lit passes build/fenceline); python/fenceline comes from the
-# source tree.
+# source tree. (plugin_session/ is run with --confcutdir, without this file.)
 import os
 import pathlib
 import sys
@@ -21,9 +21,6 @@ os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(_scratch, "triton"))
 os.environ.setdefault("TILELANG_CACHE_DIR", os.path.join(_scratch, "tilelang"))
 os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9's default, stated (no warning)
-
-if not os.environ.get("FENCELINE_BIN"):
-    raise pytest.UsageError("set FENCELINE_BIN to the fenceline binary to test with")
 
 
 @pytest.fixture(autouse=True)

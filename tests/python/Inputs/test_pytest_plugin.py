@@ -14,7 +14,8 @@ def pytest_session(tmp_path, *args, **environment):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "python"), str(HERE)]))
     env.pop("FENCELINE", None)
     env.update(environment)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfs", str(SESSION), *args],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfs", f"--confcutdir={SESSION}",
+                           str(SESSION), *args],
                           capture_output=True, text=True, env=env, cwd=tmp_path)
     return done.returncode, done.stdout + done.stderr
 

@@ -7,7 +7,8 @@ The hook wraps the DSL's compile entry point, ``cute.compile``
 (``cutlass.base_dsl.compiler.CompileCallable``, so ``cute.compile[...]`` too),
 and asks each compile to keep its PTX with Python line info: the compile options
 ``KeepPTX`` (into a private dump folder, unless the program keeps its PTX itself
-with ``CUTE_DSL_KEEP=ptx``) and ``GenerateLineInfo``, set on the compile's
+with ``CUTE_DSL_KEEP=ptx``) and ``GenerateLineInfo`` (unless
+``enable(line_info=False)``: line info is what costs compile time), set on the compile's
 options as the DSL's own ``CUTE_DSL_KEEP=ptx`` / ``CUTE_DSL_LINEINFO=1``
 environment settings set them, and put back afterwards. When ``cute.compile``
 returns, the compiled function's PTX (``__ptx__``) is checked and the findings
@@ -37,6 +38,7 @@ __all__ = ["enable", "disable", "is_enabled"]
 _local = threading.local()
 _originals = {}
 _dump_dir = None
+_line_info = [True]
 
 
 def _dsl():
@@ -48,11 +50,17 @@ def _dsl():
     return compiler, []
 
 
-def enable(**settings):
+def enable(line_info=True, **settings):
     """Checks every kernel ``cute.compile`` compiles from now on (``settings``: see
     :func:`fenceline.jit.configure`). Returns False, with a
-    :class:`fenceline.FencelineWarning`, when this CuTe DSL lacks what the hook needs."""
+    :class:`fenceline.FencelineWarning`, when this CuTe DSL lacks what the hook needs.
+
+    ``line_info=False`` leaves the compile's line info as the program set it: the DSL's
+    tracking of Python source locations is what costs compile time (the PTX and the check
+    do not), but without it findings are reported at the ``@cute.jit`` function's ``def``
+    line and suppression comments do not apply."""
     global _dump_dir
+    _line_info[0] = bool(line_info)
     jit.configure(**settings)
     compiler, missing = _dsl()
     if compiler is None:
@@ -94,9 +102,10 @@ def _apply_envar_settings(options, envar, function_name):
         compile_["options"] = options
         compile_["function_name"] = function_name
         saved = compile_["saved"] = []
-        line_info = options.options[compiler.GenerateLineInfo]
-        saved.append((line_info, line_info.value))
-        line_info.value = True
+        if _line_info[0]:
+            line_info = options.options[compiler.GenerateLineInfo]
+            saved.append((line_info, line_info.value))
+            line_info.value = True
         keep = options.options[compiler.KeepPTX]
         if not keep.value and not getattr(envar, "keep_ptx", False):
             dump = options.options[compiler.DumpDir]

@@ -54,6 +54,16 @@ def test_error_action_raises_from_cute_compile():
     k.compile(k.poll_acquire)
 
 
+def test_without_line_info_the_finding_is_at_the_jit_function(record):
+    fenceline.cute.disable()
+    assert fenceline.cute.enable(line_info=False)
+    k.compile(k.poll_relaxed)
+    warned = ordering_warnings(record)
+    assert warned and all(str(w.message).startswith("acquire-missing:") for w in warned)
+    assert {w.lineno for w in warned} == {line_of(KERNELS, "def poll_relaxed(")}
+    fenceline.cute.enable(line_info=True)
+
+
 def test_compile_options_are_put_back():
     from cutlass.base_dsl import compiler
     import cutlass.cute as cute

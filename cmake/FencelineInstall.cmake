@@ -34,6 +34,11 @@ install(TARGETS fenceline_primitives EXPORT fencelineTargets)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/checks DESTINATION ${FENCELINE_INSTALL_DATADIR}/docs
         FILES_MATCHING PATTERN "*.md")
 install(FILES ${PROJECT_SOURCE_DIR}/docs/cli.md DESTINATION ${FENCELINE_INSTALL_DATADIR}/docs)
+if(SKBUILD)
+  # At the root of site-packages: FENCELINE=1 in the environment enables the
+  # compile-time hooks of python/fenceline/ at interpreter start (docs/python.md).
+  install(FILES ${PROJECT_SOURCE_DIR}/python/fenceline-autoload.pth DESTINATION .)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/fenceline DESTINATION ${FENCELINE_INSTALL_INCLUDEDIR})
 
 install(EXPORT fencelineTargets NAMESPACE fenceline:: DESTINATION ${FENCELINE_INSTALL_CMAKEDIR})

@@ -41,12 +41,39 @@ if _cuobjdump:
     config.available_features.add("cuobjdump")
     config.substitutions.append(("%cuobjdump", _cuobjdump))
 
-# TileLang's package folder for tests/inputs/tilelang.test: $FENCELINE_TILELANG.
-if os.path.isdir(os.path.join(os.environ.get("FENCELINE_TILELANG", "/nonexistent"), "src", "tl_templates")):
-    config.available_features.add("tilelang")
-    config.substitutions.append(("%tilelang", os.environ["FENCELINE_TILELANG"]))
+# The Python kernel compilers (scripts/compilers-venv: triton, tilelang, nvidia-cutlass-dsl,
+# pytest), for tests/python (the compile-time hooks) and the Triton and TileLang input tests.
+# When PyPI could not be reached to make the venv, those tests are skipped, with the reason.
+_compilers_python = os.path.join(config.compilers_venv, "bin", "python")
+_compilers_ready = os.access(_compilers_python, os.X_OK) and os.path.isfile(
+    os.path.join(config.compilers_venv, ".fenceline-requirements"))
+# tests/install/pip-package.test: the hooks part runs (HOOKS lines) only with the venv.
+config.substitutions.append(("%compilers_python_or_none", _compilers_python if _compilers_ready else "none"))
+config.substitutions.append(("%hooks_prefix", "HOOKS" if _compilers_ready else "NOHOOKS"))
+if _compilers_ready:
+    config.available_features.add("jit-compilers")
+    config.substitutions.append(("%jit_python", _compilers_python))
+elif os.path.isfile(config.compilers_venv + ".unavailable"):
+    with open(config.compilers_venv + ".unavailable") as _reason:
+        lit_config.warning("tests/python, tests/inputs/triton-python.test and tests/inputs/tilelang.test are "
+                           "skipped: " + _reason.read().strip())
+else:
+    lit_config.warning(f"no compilers venv at {config.compilers_venv} (ctest makes it: scripts/compilers-venv); "
+                       "tests/python and the Triton and TileLang input tests are skipped")
 
-# A Python with triton for tests/inputs/triton-python.test: $FENCELINE_TRITON_PYTHON.
-if os.access(os.environ.get("FENCELINE_TRITON_PYTHON", "/nonexistent"), os.X_OK):
+# TileLang's package folder for tests/inputs/tilelang.test: $FENCELINE_TILELANG, else the
+# compilers venv's.
+_tilelang = os.environ.get("FENCELINE_TILELANG")
+if not _tilelang and _compilers_ready:
+    _tilelang = next(iter(sorted(glob.glob(os.path.join(config.compilers_venv, "lib", "python3*",
+                                                          "site-packages", "tilelang")))), None)
+if _tilelang and os.path.isdir(os.path.join(_tilelang, "src", "tl_templates")):
+    config.available_features.add("tilelang")
+    config.substitutions.append(("%tilelang", _tilelang))
+
+# A Python with triton for tests/inputs/triton-python.test: $FENCELINE_TRITON_PYTHON, else
+# the compilers venv's.
+_triton_python = os.environ.get("FENCELINE_TRITON_PYTHON") or (_compilers_python if _compilers_ready else "")
+if _triton_python and os.access(_triton_python, os.X_OK):
     config.available_features.add("triton")
-    config.substitutions.append(("%triton_python", os.environ["FENCELINE_TRITON_PYTHON"]))
+    config.substitutions.append(("%triton_python", _triton_python))

@@ -17,7 +17,10 @@ From the shell, on every kernel Triton has compiled (its cache folder)::
     python -m fenceline.triton_check                 # $TRITON_CACHE_DIR or ~/.triton/cache
     python -m fenceline.triton_check path/to/cache   # same as: fenceline check path/to/cache
 
-The fenceline executable is ``$FENCELINE`` or ``fenceline`` on PATH.
+The fenceline executable is the one :func:`fenceline.jit.binary` finds:
+``$FENCELINE_BIN`` (or ``$FENCELINE`` naming a file, the older spelling), the
+binary bundled in this package, ``fenceline`` on PATH. To check kernels as Triton
+compiles them, with no explicit compile, see :mod:`fenceline.triton`.
 """
 
 import json
@@ -44,7 +47,11 @@ class Finding(dict):
 
 
 def fenceline_executable():
-    return os.environ.get("FENCELINE") or shutil.which("fenceline") or "fenceline"
+    from fenceline import jit
+    try:
+        return jit.binary()
+    except FileNotFoundError:
+        return shutil.which("fenceline") or "fenceline"
 
 
 def default_cache_dir():

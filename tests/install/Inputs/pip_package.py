@@ -3,7 +3,11 @@
 # by scripts/test-venv; no download here: --no-index, no build isolation),
 # install it into a fresh venv, and run the installed `fenceline` console
 # script and `python -m fenceline` on an example. Also builds the sdist.
-# Usage: pip_package.py TEST_VENV_PYTHON SOURCE_ROOT WORK_DIR EXAMPLE
+# With COMPILERS_PYTHON (the Python of scripts/compilers-venv; "none": skipped), the
+# compile-time hooks too, from the installed package alone (no PYTHONPATH to the
+# checkout, no FENCELINE_BIN): FENCELINE=1 through the .pth file the wheel installs,
+# and the pytest plugin through its entry point.
+# Usage: pip_package.py TEST_VENV_PYTHON SOURCE_ROOT WORK_DIR EXAMPLE [COMPILERS_PYTHON]
 import os
 import shutil
 import subprocess
@@ -13,6 +17,7 @@ import tarfile
 from pathlib import Path
 
 venv_python, source, work, example = sys.argv[1:5]
+compilers_python = sys.argv[5] if len(sys.argv) > 5 else "none"
 work = Path(work)
 shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
@@ -44,6 +49,13 @@ names = set(zipfile.ZipFile(wheel).namelist())
 for name in sorted(names):
     if not name.endswith(".md") or name.endswith("proxy-war.md"):
         print(f"in wheel: {name}")
+entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+section = ""
+for line in zipfile.ZipFile(wheel).read(entry_points).decode().splitlines():
+    if line.startswith("["):
+        section = line.strip()
+    elif line.strip():
+        print(f"entry point: {section} {line.strip()}")
 for module in sorted(Path(source, "python", "fenceline").glob("*.py")):
     assert f"fenceline/{module.name}" in names, f"python/fenceline/{module.name} is not in the wheel"
 print("every python/fenceline/*.py is in the wheel")
@@ -62,6 +74,27 @@ run([venv / "bin" / "fenceline", "check", example], cwd=work)
 run([venv / "bin" / "python", "-m", "fenceline", "explain", "proxy-war"], cwd=work)
 run([venv / "bin" / "python", "-c", "import fenceline; print(fenceline.include_dir() / 'fenceline' / 'atomic.cuh')"])
 
+
+def hooks_from_the_installed_package():
+    """The hooks with the compilers of COMPILERS_PYTHON's venv: its site-packages join the
+    fresh venv's (site.addsitedir in a .pth, so that their own .pth files run too)."""
+    site_packages = subprocess.run([compilers_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                   capture_output=True, text=True, check=True).stdout.strip()
+    ours = next((venv / "lib").glob("python3*/site-packages"))
+    (ours / "zz-compilers.pth").write_text(f"import site; site.addsitedir({site_packages!r})\n")
+    inputs = Path(source, "tests", "python", "Inputs")
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("FENCELINE", "FENCELINE_BIN", "PYTHONPATH")}
+    env.update(PYTHONPATH=str(inputs), TRITON_CACHE_DIR=str(work / "triton-cache"),
+               FENCELINE_CACHE_DIR=str(work / "fenceline-cache"), TRITON_DEFAULT_FP_FUSION="1")
+    script = ("import triton_kernels as k, fenceline.jit\n"
+              "k.compile(k.poll_volatile)\n"
+              "print('checker:', fenceline.jit.binary())\n")
+    run([venv / "bin" / "python", "-c", script], cwd=work, env=dict(env, FENCELINE="1"))
+    run([venv / "bin" / "python", "-m", "pytest", "-p", "no:cacheprovider", "--fenceline-fail",
+         f"--confcutdir={inputs / 'plugin_session'}", inputs / "plugin_session"], cwd=work, env=env)
+
+
 sdist_dir = work / "sdist"
 sdist_dir.mkdir()
 made = run([venv_python, "-c", f"from scikit_build_core.build import build_sdist; print(build_sdist({str(sdist_dir)!r}))"],
@@ -73,3 +106,8 @@ for wanted in ("pyproject.toml", "CMakeLists.txt", "src/driver/main.cpp", "pytho
     assert any(member.endswith("/" + wanted) for member in members), f"{wanted} is not in the sdist"
 assert not any("/build/" in member for member in members), "the sdist carries a build folder"
 print(f"sdist ok: {sdist.name}")
+
+if compilers_python == "none":
+    print("hooks: skipped (no compilers venv)")
+else:
+    hooks_from_the_installed_package()

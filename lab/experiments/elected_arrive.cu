@@ -106,7 +106,7 @@ __device__ __forceinline__ void rounds(const Params& p) {
 }
 
 __global__ void __launch_bounds__(kThreads) electedArriveUnfixed(const __grid_constant__ Params p) {
-  rounds<Shape::Straight>(p);  // expect-strict: elected-arrive
+  rounds<Shape::Straight>(p);  // expect: elected-arrive
 }
 __global__ void __launch_bounds__(kThreads) electedArriveFixed(const __grid_constant__ Params p) {
   rounds<Shape::StraightSyncwarp>(p);

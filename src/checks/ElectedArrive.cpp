@@ -147,7 +147,7 @@ std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, Inst
     model::AliasEvidence same;
     if (kind == ReleaseKind::Arrive) {
       if (e.kind != EffectKind::MbarrierWait || !proxy::sameBarrier(fn, release, wait)) continue;
-      same = fn.memory->aliasEvidence(release, rel.address, 0, wait, e.address, 0);
+      same = fn.memory->aliasEvidence(release, rel.address, 0, wait, e.address, 0, /*barriers=*/true);
     } else {
       if (!((e.kind == EffectKind::Load || e.kind == EffectKind::ReadModifyWrite) && model::hasAcquireSemantics(e)) ||
           e.address < 0)

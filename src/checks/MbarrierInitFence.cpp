@@ -115,7 +115,8 @@ report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse
   protocol::addNote(d, fn, u.inst, std::string(whoUses(u.use)));
   d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, init, "mbarrier.init"));
   model::AliasEvidence same =
-      fn.memory->aliasEvidence(init, fn.instructions[init].effect.address, 0, u.inst, u.operand, 0);
+      fn.memory->aliasEvidence(init, fn.instructions[init].effect.address, 0, u.inst, u.operand, 0,
+                               /*barriers=*/true);
   d.evidence.push_back(report::link(fn, report::LinkKind::Use, u.inst,
                                     same.decided ? std::string(u.use == Use::AsyncLocal ? "async-proxy" : "remote")
                                                  : "barrier-" + same.how,

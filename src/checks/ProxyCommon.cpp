@@ -605,7 +605,7 @@ std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const Ha
     for (InstId w : waits) {
       const int waitAddress = effectOf(fn, w).address;
       if (!fn.memory || arriveAddress < 0 || waitAddress < 0) continue;
-      model::AliasEvidence e = fn.memory->aliasEvidence(via, arriveAddress, 0, w, waitAddress, 0);
+      model::AliasEvidence e = fn.memory->aliasEvidence(via, arriveAddress, 0, w, waitAddress, 0, /*barriers=*/true);
       if (e.result == model::AliasResult::No) continue;
       if (e.decided || same.how.empty()) same = e;
       if (e.decided) break;
@@ -620,16 +620,37 @@ std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const Ha
   }
   links.push_back(report::link(fn, LinkKind::AsyncOperation, async, describe(fn, async)));
   // Why the two touch the same bytes.
+  const int address = effectOf(fn, access).address;
   if (readsThroughDescriptor(fn, async)) {
-    links.push_back(overlap == Overlap::Uncertain
-                        ? report::undecidedLink(fn, LinkKind::SameBytes, -1, "undecoded-descriptor",
-                                                "the access meets the operands only where their matrix descriptors "
-                                                "are not decoded")
-                        : report::link(fn, LinkKind::SameBytes, -1, "decoded-descriptor",
-                                       "the access meets the shared memory its decoded matrix descriptors read"));
+    if (overlap == Overlap::Uncertain || !fn.memory || address < 0) {
+      links.push_back(report::undecidedLink(fn, LinkKind::SameBytes, -1, "undecoded-descriptor",
+                                            "the access meets the operands only where their matrix descriptors "
+                                            "are not decoded"));
+      return links;
+    }
+    // The decoded operands at the fewest rows the instruction reads: the
+    // access must decidedly meet one of them.
+    int64_t size = fn.memory->accessSize(access, address);
+    if (size <= 0) size = kMaxAccessBytes;
+    const model::MemoryLocation accessed = fn.memory->location(access, address, size);
+    model::AliasEvidence best;
+    for (const model::MemoryLocation& operand : fn.memory->matrixOperands(async).fewest) {
+      model::AliasEvidence e = fn.memory->aliasEvidence(accessed, operand);
+      if (e.result == model::AliasResult::No) continue;
+      if (e.decided || best.how.empty()) best = e;
+      if (e.decided) break;
+    }
+    if (best.decided)
+      links.push_back(report::link(fn, LinkKind::SameBytes, -1, "decoded-descriptor",
+                                   "the access meets the shared memory its decoded matrix descriptors read: " +
+                                       best.detail));
+    else
+      links.push_back(report::undecidedLink(fn, LinkKind::SameBytes, -1, best.how.empty() ? "unknown-pointer" : best.how,
+                                            best.how.empty() ? "the access's memory could not be related to the "
+                                                               "decoded operands"
+                                                             : best.detail));
     return links;
   }
-  const int address = effectOf(fn, access).address;
   if (!fn.memory || address < 0 || operand < 0) {
     links.push_back(report::undecidedLink(fn, LinkKind::SameBytes, -1, "unknown-pointer",
                                           "the addresses could not be analysed"));

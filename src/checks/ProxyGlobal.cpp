@@ -231,9 +231,12 @@ report::Diagnostic renderRead(const FunctionModel& fn, const Finding& f) {
                                     flag.detail, flag.decided));
   d.evidence.push_back(report::link(fn, LinkKind::AsyncOperation, f.copy, copy));
   const int operand = asyncGlobalReadOperand(fn, f.copy);
-  model::AliasEvidence same = fn.memory->aliasEvidence(
-      fn.memory->location(f.write, fn.instructions[f.write].effect.address),
-      fn.memory->location(f.copy, operand, fn.memory->copyExtent(f.copy, operand)));
+  model::AliasEvidence same = fn.memory->aliasEvidence(f.write, fn.instructions[f.write].effect.address, 0, f.copy,
+                                                       operand, fn.memory->copyExtent(f.copy, operand));
+  if (!same.decided) {  // pointers read from one peer table (the partner model's rule)
+    model::AliasEvidence peer = ctx.aliasEvidence(f.write, fn.instructions[f.write].effect.address, f.copy, operand);
+    if (peer.decided) same = peer;
+  }
   if (!same.decided && fn.instructions[f.copy].opcode() == "cp" && fn.instructions[f.copy].hasModifier("tensor")) {
     same.how = "tensor-map";
     same.detail = "the copy reads through a tensor map whose global address the PTX does not show";

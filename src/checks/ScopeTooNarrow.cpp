@@ -7,6 +7,7 @@
 // as release-missing. Reported at
 // the operation whose scope is too narrow. When some path has no acquire or
 // release at all, acquire-missing / release-missing report it instead.
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -188,6 +189,20 @@ void checkRemoteArrives(const ProtocolModel& ctx, std::set<std::string>& reporte
                                       "an arrive on a barrier of another CTA (.shared::cluster)"));
     d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, "another-cta-of-the-cluster",
                                       "the barrier's address is mapped to another CTA's rank"));
+    // An arrive.expect_tx announces bytes that a transaction (st.async,
+    // a bulk copy with complete_tx) then delivers with its own completion:
+    // the arrive's release publishes only the thread's earlier accesses,
+    // which nothing relates to the waiter.
+    if (std::any_of(fn.instructions[i].syntax->modifiers.begin(), fn.instructions[i].syntax->modifiers.end(),
+                    [](const std::string& m) { return m.starts_with("expect_tx"); }))
+      d.evidence.push_back(report::undecidedLink(
+          fn, report::LinkKind::DataWrite, -1, "transaction-payload",
+          "the arrive announces a transaction's bytes, which the transaction's completion delivers; no access of "
+          "this thread before the arrive is related to the waiter"));
+    else
+      d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, -1, "arriving-thread-accesses",
+                                        "the arrive releases this thread's accesses of the buffer the barrier "
+                                        "guards (a consumer's reads before the peer refills it)"));
     out.push_back(std::move(d));
   }
 }

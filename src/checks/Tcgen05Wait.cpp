@@ -27,6 +27,7 @@
 #include "checks/Checks.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
+#include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
 
@@ -151,6 +152,64 @@ bool handsLoadedTensorMemory(const FunctionModel& fn, InstId signal, const std::
   return !waited;
 }
 
+// The evidence that `signal` hands tensor memory to a thread that uses it: a
+// dealloc frees it; a tcgen05 write or dealloc (for a load; any tcgen05 work
+// for a store) after the barrier and before any other synchronization, or
+// after a wait on the arrive's barrier, in the waiter's round (before it
+// waits on that barrier again). A write reached only through further barriers or around a loop
+// is no decided link: the barrier may hand over other memory (shared-memory
+// statistics, a staging buffer) while the tensor memory goes back elsewhere.
+report::EvidenceLink handOffEvidence(const FunctionModel& fn, InstId signal, bool load,
+                                     const std::vector<InstId>& waits) {
+  if (kindOf(fn, signal) == EffectKind::Tcgen05Dealloc)
+    return report::link(fn, report::LinkKind::HandOff, signal, "dealloc", "the tensor memory is freed here");
+  // After a load, what matters is a write (or a dealloc); after a store, any
+  // use of tensor memory.
+  auto writes = [&](InstId i) {
+    return load ? writesOrFreesTensorMemory(fn, i) : isTcgen05Work(fn, i) && kindOf(fn, i) != EffectKind::Tcgen05Alloc;
+  };
+  auto sync = [&](InstId i) {
+    const EffectKind k = kindOf(fn, i);
+    return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || k == EffectKind::MbarrierWait;
+  };
+  const EffectKind k = kindOf(fn, signal);
+  if (k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive) {
+    InstId w = model::findReachable(fn, signal, writes, sync);
+    if (w >= 0)
+      return report::link(fn, report::LinkKind::HandOff, signal, "tensor-memory-use-follows",
+                          "tcgen05 work that may touch that tensor memory follows this barrier before any other "
+                          "synchronization");
+    return report::undecidedLink(fn, report::LinkKind::HandOff, signal, "no-tensor-memory-use",
+                                 "no tcgen05 work follows this barrier before another synchronization: it may hand "
+                                 "over other memory");
+  }
+  // The waiter's round: up to its next wait on this barrier.
+  for (InstId w : waits) {
+    if (!proxy::sameBarrier(fn, signal, w)) continue;
+    if (model::findReachable(fn, w, writes, [&](InstId i) { return i == w; }) >= 0)
+      return report::link(fn, report::LinkKind::HandOff, signal, "tensor-memory-use-waits",
+                          "a thread that waits on this barrier then uses or frees tensor memory");
+  }
+  return report::undecidedLink(fn, report::LinkKind::HandOff, signal, "no-tensor-memory-use",
+                               "no wait on this barrier in the kernel is followed by tcgen05 work that may touch the "
+                               "tensor memory");
+}
+
+// Every path from the tcgen05.ld to the signal reads one of its destination
+// registers: the loaded values were delivered before the signal.
+bool registersConsumedBefore(const FunctionModel& fn, InstId load, InstId signal) {
+  const std::vector<model::ValueReg> loaded = model::writtenRegisters(fn.instructions[load]);
+  if (loaded.empty()) return false;
+  auto reads = [&](InstId i) {
+    bool found = false;
+    model::visitRegisters(fn.instructions[i], [&](model::ValueReg r, bool written) {
+      if (!written && std::find(loaded.begin(), loaded.end(), r) != loaded.end()) found = true;
+    });
+    return found;
+  };
+  return model::everyPathPasses(fn, load, signal, reads);
+}
+
 // tcgen05.alloc, relinquish_alloc_permit and dealloc are warp-wide
 // (.sync.aligned) and made by the warp that owns the allocation: a pair of
 // them is never a hand-off between threads, whatever the thread roles say
@@ -178,6 +237,12 @@ struct Report {
   InstId at = -1;
   InstId other = -1;
   enum Kind { MissingWaitLd, MissingWaitSt, MissingBefore, MissingAfter } kind = MissingWaitLd;
+  // For a missing wait: how the signal hands the tensor memory over (and
+  // whether that is decided), and whether the loaded registers are consumed
+  // on every path to the signal (the load is then complete in practice: the
+  // field disputes the rule, strict tier).
+  report::EvidenceLink handOff;
+  bool registersConsumed = false;
 };
 
 report::Diagnostic renderReport(const FunctionModel& fn, const Report& r);
@@ -188,8 +253,15 @@ report::Diagnostic render(const FunctionModel& fn, const Report& r) {
   report::Diagnostic d = renderReport(fn, r);
   const bool workFirst = r.kind != Report::MissingAfter;
   d.evidence.push_back(report::link(fn, report::LinkKind::Access, workFirst ? r.other : r.at, "tcgen05-operation"));
-  d.evidence.push_back(report::link(fn, report::LinkKind::HandOff, workFirst ? r.at : r.other, "thread-sync",
-                                    "the synchronization passes the tensor memory or the work to another thread"));
+  if (r.kind == Report::MissingWaitLd || r.kind == Report::MissingWaitSt)
+    d.evidence.push_back(r.handOff);
+  else
+    d.evidence.push_back(report::link(fn, report::LinkKind::HandOff, workFirst ? r.at : r.other, "thread-sync",
+                                      "the synchronization passes the tcgen05 work to another thread"));
+  if (r.registersConsumed)
+    d.disputed = "every path from the tcgen05.ld to the signal uses its destination registers, so the load has "
+                 "delivered its data before the signal; the ISA asks for tcgen05.wait::ld before the tensor memory is "
+                 "handed over, while kernels such as FlashAttention 4 rely on the register dependence";
   return d;
 }
 
@@ -271,8 +343,12 @@ void checkTcgen05Wait(const model::FunctionModel& fn, Findings& out) {
     auto handOff = [&](InstId i) {
       return isReuseSignal(fn, i) && (k == EffectKind::Tcgen05Store || handsLoaded(i));
     };
-    for (InstId s : model::findAllReachable(fn, x, handOff, wait))
-      emit({s, x, k == EffectKind::Tcgen05Load ? Report::MissingWaitLd : Report::MissingWaitSt});
+    for (InstId s : model::findAllReachable(fn, x, handOff, wait)) {
+      Report r{s, x, k == EffectKind::Tcgen05Load ? Report::MissingWaitLd : Report::MissingWaitSt};
+      r.handOff = handOffEvidence(fn, s, k == EffectKind::Tcgen05Load, waits);
+      r.registersConsumed = k == EffectKind::Tcgen05Load && registersConsumedBefore(fn, x, s);
+      emit(r);
+    }
   }
 
   // 2. Before-fence: tcgen05 work -> thread sync, another thread's tcgen05 work after it.

@@ -515,11 +515,13 @@ AliasResult MemoryAnalysis::alias(const MemoryLocation& a, const MemoryLocation&
 
 namespace {
 
-// An object that is one buffer of global memory: a pointer parameter (or a
-// field of a by-value struct), a pointer read from memory, a global variable.
+// An object that is one buffer: a pointer parameter (or a field of a
+// by-value struct), a pointer read from memory, a global variable, a static
+// __shared__ variable. Not the dynamic shared buffer, which kernels carve
+// into many buffers (an allocator, a shared-storage struct).
 bool isOneBuffer(const MemoryObject& object) {
   using K = MemoryObject::Kind;
-  return object.kind == K::Param || object.kind == K::Loaded ||
+  return object.kind == K::Param || object.kind == K::Loaded || object.kind == K::SharedSymbol ||
          (object.kind == K::GlobalSymbol && object.space == Space::Global);
 }
 
@@ -571,9 +573,9 @@ AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const Memor
                                  b.toString())
                    : fmt::format("both touch {}: {} and {} overlap", a.object.toString(), a.toString(), b.toString());
   } else if (isOneBuffer(a.object)) {
-    // A pointer (a parameter, one read from memory, a global variable) names
-    // one buffer: accesses through it at offsets not provably apart meet.
-    // Not so for shared memory, which kernels carve into many buffers.
+    // A pointer (a parameter, one read from memory, a global or static
+    // shared variable) names one buffer: accesses through it at offsets not
+    // provably apart meet. Not so for the dynamic shared buffer.
     e.decided = true;
     e.how = "same-buffer";
     e.detail = fmt::format("both go through {}, at offsets not provably apart", a.object.toString());
@@ -585,9 +587,46 @@ AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const Memor
   return e;
 }
 
-AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB) const {
+bool MemoryAnalysis::mappedToAnotherCta(InstId inst, int operand) const {
+  if (!fn_.values || inst < 0 || operand < 0 || static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
+    return false;
+  const ptx::Operand& op = fn_.instructions[inst].operands[operand];
+  ValueReg reg = op.kind == ptx::Operand::Kind::Register ? op.reg
+                 : (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register)
+                     ? op.base.reg
+                     : -1;
+  InstId at = inst;
+  // Back through the moves, conversions and additions that carry the address.
+  for (int step = 0; step < 16 && reg >= 0; ++step) {
+    const InstId def = fn_.values->definition(reg, at);
+    if (def < 0) return false;
+    const Inst& d = fn_.instructions[def];
+    if (d.opcode() == "mapa") return !fn_.values->isSpecialRegister(def, 2, "%cluster_ctarank");
+    static constexpr std::string_view kCarriers[] = {"mov", "cvta", "cvt", "add", "sub", "and", "or"};
+    if (std::find(std::begin(kCarriers), std::end(kCarriers), d.opcode()) == std::end(kCarriers)) return false;
+    reg = -1;
+    for (size_t k = 1; k < d.operands.size() && reg < 0; ++k)
+      if (d.operands[k].kind == ptx::Operand::Kind::Register && fn_.registerTypes[d.operands[k].reg].find("64") !=
+                                                                     std::string::npos)
+        reg = d.operands[k].reg;
+    if (reg < 0)
+      for (size_t k = 1; k < d.operands.size() && reg < 0; ++k)
+        if (d.operands[k].kind == ptx::Operand::Kind::Register) reg = d.operands[k].reg;
+    at = def;
+  }
+  return false;
+}
+
+AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB,
+                                            bool barriers) const {
   const MemoryLocation la = location(a, oa, sizeA), lb = location(b, ob, sizeB);
   AliasEvidence e = aliasEvidence(la, lb);
+  if (!barriers && e.decided && e.result != AliasResult::No && mappedToAnotherCta(a, oa) != mappedToAnotherCta(b, ob)) {
+    e.decided = false;
+    e.how = "another-cta";
+    e.detail = "one address is mapped to a CTA of the cluster (mapa): it may be another CTA's shared memory";
+    return e;
+  }
   if (e.decided || e.how != "unbounded-index") return e;
   const AbstractValue &va = facts(a, oa).value, &vb = facts(b, ob).value;
   if (!va.known || !vb.known || va.terms.empty() || vb.terms.empty()) return e;

@@ -124,7 +124,16 @@ class MemoryAnalysis {
   // `bar + 8*stage` against `bar + 8*stage'`): two entries of one array at
   // indices the analysis cannot bound ("same-array": a ring's stage index
   // takes every value, so the entries meet).
-  AliasEvidence aliasEvidence(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB) const;
+  // `barriers`: the two are mbarriers, for which another CTA's copy of the
+  // same barrier (a mapa of its address) is the one the kernel's other CTAs
+  // arrive on and wait at; for data, a mapa address may be another CTA's
+  // shared memory and is no decided overlap with this CTA's.
+  AliasEvidence aliasEvidence(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB,
+                              bool barriers = false) const;
+  // The address went through a `mapa` to a CTA rank other than (or not
+  // known to be) the executing CTA's own %cluster_ctarank: it may be another
+  // CTA's shared memory (the value analysis keeps mapa's input offset).
+  bool mappedToAnotherCta(InstId inst, int operand) const;
   // The size in bytes of a named variable (a shared or global symbol with a
   // fixed size), or -1.
   int64_t objectSize(const MemoryObject& object) const;

@@ -302,9 +302,17 @@ Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
 }
 
 AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const {
+  return aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b));
+}
+
+AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) const {
   AliasEvidence e;
-  e.result = alias(a, b);
-  int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
+  const bool addresses = oa == addressOf(fn_, a) && ob == addressOf(fn_, b);
+  e.result = addresses ? alias(a, b) : (oa < 0 || ob < 0 ? Alias::May : memory_.alias(a, oa, b, ob));
+  if (e.result == Alias::No && !addresses && (oa >= 0 && ob >= 0)) {
+    // Memory's No between pointers read from one table is the partner model's May.
+    if (isLoaded(memory_.objectOf(a, oa)) && isLoaded(memory_.objectOf(b, ob))) e.result = Alias::May;
+  }
   if (e.result == Alias::No) {
     e.decided = true;
     e.how = "disjoint";

@@ -101,6 +101,9 @@ class ProtocolModel {
   // rank, the entry it writes through is this rank's buffer). Undecided where
   // alias() rests on "could not tell".
   AliasEvidence aliasEvidence(InstId a, InstId b) const;
+  // The same for two given operands (a copy's source, say) instead of the
+  // instructions' memory addresses.
+  AliasEvidence aliasEvidence(InstId a, int operandA, InstId b, int operandB) const;
   // One link found by the questions below: the instruction (or -1), and why
   // it is that link (decided or not).
   struct Link {

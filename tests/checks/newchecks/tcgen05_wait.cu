@@ -7,6 +7,7 @@
 // Shapes: inline asm, cuda::ptx, a CUTLASS-style allocate / MMA / epilogue
 // sequence with our own wrappers.
 // RUN: %fenceline check --arch sm_100a --verify %s
+// RUN: %fenceline check --strict --arch sm_100a --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>
@@ -38,15 +39,31 @@ __device__ __forceinline__ uint32_t drain(uint32_t taddr, uint64_t* empty) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(empty)) : "memory");
   return v;
 }
+// The MMA side: once the accumulator is empty, thread 0 overwrites it.
+__device__ __forceinline__ void refill_after_empty(uint32_t taddr, uint64_t* empty) {
+  if (threadIdx.x != 0) return;
+  wait_parity(empty, 0);
+  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+  asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(taddr), "r"(0u) : "memory");
+}
 __global__ void asm_ld_arrive_without_wait(uint32_t taddr, uint32_t* out) {
   __shared__ alignas(8) uint64_t empty;
   init_barrier(&empty, blockDim.x);
   out[threadIdx.x] = drain<false>(taddr, &empty);  // expect: tcgen05-wait
+  refill_after_empty(taddr, &empty);
 }
 __global__ void asm_ld_wait_then_arrive(uint32_t taddr, uint32_t* out) {
   __shared__ alignas(8) uint64_t empty;
   init_barrier(&empty, blockDim.x);
   out[threadIdx.x] = drain<true>(taddr, &empty);
+  refill_after_empty(taddr, &empty);
+}
+// The same load and arrive with nobody in the kernel waiting on `empty`: the
+// thread that reuses the tensor memory is not in sight, strict tier.
+__global__ void asm_ld_arrive_waiter_elsewhere(uint32_t taddr, uint32_t* out) {
+  __shared__ alignas(8) uint64_t empty;
+  init_barrier(&empty, blockDim.x);
+  out[threadIdx.x] = drain<false>(taddr, &empty);  // expect-strict: tcgen05-wait
 }
 
 // 2. cuda::ptx: tcgen05.st, then __syncthreads() before the tensor memory
@@ -58,6 +75,8 @@ __device__ __forceinline__ void store_then_free(uint32_t taddr, uint32_t value) 
   if (kWait) cuda::ptx::tcgen05_wait_st();
   cuda::ptx::tcgen05_fence_before_thread_sync();
   __syncthreads();
+  cuda::ptx::tcgen05_fence_after_thread_sync();
+  if (threadIdx.x < 32) cuda::ptx::tcgen05_dealloc(cuda::ptx::cta_group_1, taddr, 32u);
 }
 __global__ void ptx_st_sync_without_wait(uint32_t taddr, uint32_t value) {
   store_then_free<false>(taddr, value);  // expect: tcgen05-wait

@@ -8,6 +8,7 @@
 // Broken twins: the wait moved after the second barrier (that barrier is the hand-off), and a
 // tcgen05.mma issued between the two barriers (the first one is).
 // RUN: %fenceline check --arch sm_100a --verify --checks=-*,tcgen05-wait %s
+// RUN: %fenceline check --strict --arch sm_100a --verify --checks=-*,tcgen05-wait %s
 #include <cstdint>
 
 __device__ __forceinline__ void umma_bf16(uint32_t tmem, uint64_t a, uint64_t b, uint32_t idesc) {
@@ -50,7 +51,7 @@ __global__ void wait_between_barriers(uint32_t tmem, uint64_t a, uint64_t b, uin
 // Broken: the load is still in flight at the second barrier, after which thread 0 overwrites the columns.
 __global__ void wait_after_second_barrier(uint32_t tmem, uint64_t a, uint64_t b, uint32_t idesc, float* out,
                                           int steps) {
-  convert_and_reissue<kWaitAfterSecondBarrier>(tmem, a, b, idesc, out, steps);  // expect: tcgen05-wait
+  convert_and_reissue<kWaitAfterSecondBarrier>(tmem, a, b, idesc, out, steps);  // expect-strict: tcgen05-wait
 }
 
 // Broken: thread 0 overwrites the columns right after the first barrier, before the others' waits.

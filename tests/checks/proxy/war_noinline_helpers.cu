@@ -41,7 +41,7 @@ __device__ __forceinline__ void consume(const float* src, float* out, int iters)
 }
 
 __global__ void noinline_no_fence(const float* src, float* out, int iters) {
-  consume<false>(src, out, iters);  // expect-strict: proxy-war
+  consume<false>(src, out, iters);  // expect: proxy-war
 }
 
 __global__ void noinline_fenced(const float* src, float* out, int iters) { consume<true>(src, out, iters); }

@@ -7,11 +7,8 @@
 // whether the fence is needed (../shared/ordering-rules.md, "mbarrier init":
 // strict tier only). Our kernel: thread 0 initializes, __syncthreads()
 // publishes, a TMA (bulk) load completes on the barrier.
-// XFAIL: *
-// The strict tier is not implemented yet (issue 29): today mbarrier-init-fence
-// reports this CTA-local init as a default-tier warning, which the verifier
-// counts as unexpected next to an expect-strict line.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>

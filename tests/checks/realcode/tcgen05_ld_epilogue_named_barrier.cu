@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_100a --checks=-*,tcgen05-wait %s
+// RUN: %fenceline check --strict --verify --arch sm_100a --checks=-*,tcgen05-wait %s
 // Fixed false positive (docs/real-code.md, "Corpus 6"): shape of CUTLASS's Blackwell GEMM epilogue
 // (example 70, gemm_sm100_2sm). The epilogue warps read each accumulator subtile from tensor memory
 // with tcgen05.ld, convert it, meet at a named barrier before one thread stores the subtile, give the
@@ -110,7 +111,7 @@ __global__ void __launch_bounds__(256) cutlass_epilogue(const float* c, float* d
 
 __global__ void __launch_bounds__(256) epilogue_without_wait(const float* c, float* d, uint64_t a, uint64_t b,
                                                              uint32_t idesc, int tiles) {
-  gemm_epilogue<false>(c, d, a, b, idesc, tiles);  // expect: tcgen05-wait
+  gemm_epilogue<false>(c, d, a, b, idesc, tiles);  // expect-strict: tcgen05-wait
 }
 
 // Broken: every warp loads its lane quarter, meets at __syncthreads(), and warp 0 frees the tensor
@@ -123,7 +124,7 @@ __global__ void __launch_bounds__(128) barrier_then_dealloc(float* out) {
   __syncthreads();
   uint32_t v = tmem_load(tmem_base + threadIdx.x);
   out[threadIdx.x] = __uint_as_float(v);
-  __syncthreads();  // expect: tcgen05-wait
+  __syncthreads();  // expect-strict: tcgen05-wait
   if (threadIdx.x < 32) {
     asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" ::"r"(tmem_base) : "memory");

@@ -152,6 +152,39 @@ bool handsLoadedTensorMemory(const FunctionModel& fn, InstId signal, const std::
   return !waited;
 }
 
+// The tensor-memory columns a tcgen05.ld or .st touches from its address:
+// shape 32x32b and 16x64b move N columns for .xN, 16x128b 2N, 16x256b 4N;
+// 0 when the instruction is none of those.
+int64_t tmemColumns(const FunctionModel& fn, InstId i) {
+  const auto& in = fn.instructions[i];
+  int64_t repeat = 0;
+  for (const auto& m : in.syntax->modifiers)
+    if (m.size() > 1 && m[0] == 'x' && std::all_of(m.begin() + 1, m.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      repeat = std::stoll(m.substr(1));
+  if (repeat == 0) return 0;
+  if (in.hasModifier("32x32b") || in.hasModifier("16x64b")) return repeat;
+  if (in.hasModifier("16x128b")) return 2 * repeat;
+  if (in.hasModifier("16x256b")) return 4 * repeat;
+  return 0;
+}
+
+// Two tcgen05 loads or stores at addresses that differ by a constant (the
+// same lane bits and allocation base, other column offsets) touch disjoint
+// columns when their ranges do not meet.
+bool tmemColumnsApart(const FunctionModel& fn, InstId a, InstId b) {
+  const int64_t wa = tmemColumns(fn, a), wb = tmemColumns(fn, b);
+  const int oa = fn.instructions[a].effect.address, ob = fn.instructions[b].effect.address;
+  if (wa <= 0 || wb <= 0 || oa < 0 || ob < 0 || !fn.values) return false;
+  const model::AbstractValue va = fn.values->operandValue(a, oa), vb = fn.values->operandValue(b, ob);
+  if (!va.known || !vb.known || va.baseKind != vb.baseKind || va.base != vb.base || va.terms.size() != vb.terms.size())
+    return false;
+  for (size_t k = 0; k < va.terms.size(); ++k)
+    if (va.terms[k].name != vb.terms[k].name || va.terms[k].coefficient != vb.terms[k].coefficient) return false;
+  const int64_t d = va.constant - vb.constant;  // column offset of a from b (within one lane window)
+  if (d >= 65536 || d <= -65536) return false;
+  return d >= wb || -d >= wa;
+}
+
 // The evidence that `signal` hands tensor memory to a thread that uses it: a
 // dealloc frees it; a tcgen05 write or dealloc (for a load; any tcgen05 work
 // for a store) after the barrier and before any other synchronization, or
@@ -159,14 +192,18 @@ bool handsLoadedTensorMemory(const FunctionModel& fn, InstId signal, const std::
 // waits on that barrier again). A write reached only through further barriers or around a loop
 // is no decided link: the barrier may hand over other memory (shared-memory
 // statistics, a staging buffer) while the tensor memory goes back elsewhere.
-report::EvidenceLink handOffEvidence(const FunctionModel& fn, InstId signal, bool load,
+report::EvidenceLink handOffEvidence(const FunctionModel& fn, InstId operation, InstId signal, bool load,
                                      const std::vector<InstId>& waits) {
   if (kindOf(fn, signal) == EffectKind::Tcgen05Dealloc)
     return report::link(fn, report::LinkKind::HandOff, signal, "dealloc", "the tensor memory is freed here");
   // After a load, what matters is a write (or a dealloc); after a store, any
   // use of tensor memory.
+  // A use of other columns than the operation's own is no use of its memory.
   auto writes = [&](InstId i) {
-    return load ? writesOrFreesTensorMemory(fn, i) : isTcgen05Work(fn, i) && kindOf(fn, i) != EffectKind::Tcgen05Alloc;
+    if (!(load ? writesOrFreesTensorMemory(fn, i)
+               : isTcgen05Work(fn, i) && kindOf(fn, i) != EffectKind::Tcgen05Alloc))
+      return false;
+    return !tmemColumnsApart(fn, operation, i);
   };
   auto sync = [&](InstId i) {
     const EffectKind k = kindOf(fn, i);
@@ -345,7 +382,7 @@ void checkTcgen05Wait(const model::FunctionModel& fn, Findings& out) {
     };
     for (InstId s : model::findAllReachable(fn, x, handOff, wait)) {
       Report r{s, x, k == EffectKind::Tcgen05Load ? Report::MissingWaitLd : Report::MissingWaitSt};
-      r.handOff = handOffEvidence(fn, s, k == EffectKind::Tcgen05Load, waits);
+      r.handOff = handOffEvidence(fn, x, s, k == EffectKind::Tcgen05Load, waits);
       r.registersConsumed = k == EffectKind::Tcgen05Load && registersConsumedBefore(fn, x, s);
       emit(r);
     }

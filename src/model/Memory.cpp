@@ -332,8 +332,22 @@ MemoryLocation MemoryAnalysis::location(InstId inst, int operand, int64_t size) 
   MemoryLocation loc = f.location;
   const int64_t bytes = size == 0 ? f.accessSize : size;
   if (auto range = f.value.offsetRange(); range && loc.object.known()) {
-    loc.bytes = ByteRange{range->first, bytes > 0 ? saturatingAdd(range->second, bytes) : kUnbounded};
-    loc.lastStart = range->second;
+    // A load or store is naturally aligned (the PTX ISA requires the address
+    // of an access to be a multiple of its size), and its object's start is
+    // at least that aligned: its first and last start offsets round to that
+    // multiple (a swizzled 16-byte store whose offset the analysis bounds by
+    // its bits alone ends at the buffer's end, not 15 bytes past it).
+    int64_t first = range->first, last = range->second;
+    const int64_t natural = f.accessSize;
+    const EffectKind kind = fn_.instructions[inst].effect.kind;
+    if ((kind == EffectKind::Load || kind == EffectKind::Store) && natural > 1 && natural <= 16 &&
+        (natural & (natural - 1)) == 0 && (bytes == natural)) {
+      first = (first + natural - 1) / natural * natural;
+      last = last >= 0 ? last / natural * natural : -((-last + natural - 1) / natural * natural);
+      if (last < first) last = first;
+    }
+    loc.bytes = ByteRange{first, bytes > 0 ? saturatingAdd(last, bytes) : kUnbounded};
+    loc.lastStart = last;
   }
   return loc;
 }

@@ -492,10 +492,15 @@ void addPolicyOptions(CLI::App& check, CheckOptions& options) {
   check.add_option("--fail-on", options.failOn,
                    "Lowest severity that makes the exit status 1: error, warning (default), note or never")
       ->check(CLI::IsMember({"error", "warning", "note", "never"}));
-  check.add_flag("--strict,!--no-strict", options.strict,
-                 "Also report the strict tier: findings with a link of the hazard the analysis could not decide "
-                 "(an unknown pointer, an undecoded descriptor, an unknown partner) or whose rule is disputed, at "
-                 "note level, each naming that link (default: off; configuration key `strict`)");
+  // --strict / --no-strict: unset unless given, so that the configuration's `strict` applies.
+  check.add_flag_callback(
+      "--strict", [&options] { options.strict = true; },
+      "Also report the strict tier: findings with a link of the hazard the analysis could not decide (an "
+      "unknown pointer, an undecoded descriptor, an unknown partner) or whose rule is disputed, at note level, "
+      "each naming that link (default: off; configuration key `strict`)");
+  check.add_flag_callback(
+      "--no-strict", [&options] { options.strict = false; },
+      "Do not report the strict tier, whatever the configuration's `strict` says");
   check.add_option("--header-filter", options.headerFilter,
                    "Report only findings whose file path matches this regular expression (searched anywhere)");
   check.add_option("--baseline", options.baseline,

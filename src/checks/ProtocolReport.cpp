@@ -120,17 +120,23 @@ void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId s
 
 InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
                         const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop) {
-  auto allDecided = [&](InstId read) {
-    report::Diagnostic probe;
-    addWaitEvidence(probe, ctx, poll, read);
-    return probe.undecidedLink() == nullptr;
-  };
   report::Diagnostic probe;
   addWaitEvidence(probe, ctx, poll, first);
   const report::EvidenceLink* undecided = probe.undecidedLink();
   if (!undecided || undecided->kind != report::LinkKind::DataWrite) return first;
+  // Only the data link depends on the read: ask it alone (the same rule as
+  // addWaitEvidence), for at most kMaxReads reads.
+  const ProtocolModel::Link signal = ctx.observedSignal(poll);
+  const bool peerPartner = signal.evidence.decided && ctx.goesThroughPeerPointer(signal.inst);
+  constexpr int kMaxReads = 256;
+  int asked = 0;
+  auto decidedData = [&](InstId read) {
+    if (++asked > kMaxReads) return false;
+    if (peerPartner && ctx.readsThroughPeerPointer(read)) return true;
+    return ctx.partnerWriteRead(read, poll).evidence.decided;
+  };
   InstId better = model::findReachable(
-      ctx.function(), poll, [&](InstId i) { return guarded(i) && allDecided(i); }, stop);
+      ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop);
   return better >= 0 ? better : first;
 }
 

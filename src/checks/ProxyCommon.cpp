@@ -544,12 +544,25 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
     f.fenceAccess = generic.from;
   }
   if (overlap != Overlap::Uncertain) f.certainOverlap = true;
-  if (!f.decided) {
+  // The evidence of this pair, until some pair's is decided: an uncertain
+  // overlap is undecided whatever else holds, so only the first such pair is
+  // examined; a finding examines at most kMaxEvidencePairs pairs (an unrolled
+  // pipeline pairs every stage's access with every copy).
+  constexpr int kMaxEvidencePairs = 64;
+  int& attempts = attempts_[site];
+  if (!f.decided && (f.evidence.empty() || (overlap != Overlap::Uncertain && attempts < kMaxEvidencePairs))) {
+    ++attempts;
     auto [waits, fresh] = waitsOf_.try_emplace(async);
     if (fresh && handOff.via >= 0 && effectOf(fn, handOff.via).kind == EffectKind::MbarrierArrive)
       waits->second = waitsBefore(fn, async);
+    const model::MemoryAnalysis::MatrixOperands* operands = nullptr;
+    if (overlap != Overlap::Uncertain && readsThroughDescriptor(fn, async) && fn.memory) {
+      auto [known, first] = operandsOf_.try_emplace(async);
+      if (first) known->second = fn.memory->matrixOperands(async);
+      operands = &known->second;
+    }
     std::vector<report::EvidenceLink> links =
-        pairEvidence(fn, handOff, access, async, operand, extent, overlap, waits->second);
+        pairEvidence(fn, handOff, access, async, operand, extent, overlap, waits->second, operands);
     f.decided = std::all_of(links.begin(), links.end(), [](const report::EvidenceLink& l) { return l.decided; });
     if (f.decided || f.evidence.empty()) f.evidence = std::move(links);
   }
@@ -586,7 +599,8 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
 
 std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const HandOff& handOff, InstId access,
                                                InstId async, int operand, int64_t extent, Overlap overlap,
-                                               const std::vector<InstId>& waits) {
+                                               const std::vector<InstId>& waits,
+                                               const model::MemoryAnalysis::MatrixOperands* operands) {
   using report::LinkKind;
   std::vector<report::EvidenceLink> links;
   const bool writes = effectOf(fn, access).writes;
@@ -634,7 +648,9 @@ std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const Ha
     if (size <= 0) size = kMaxAccessBytes;
     const model::MemoryLocation accessed = fn.memory->location(access, address, size);
     model::AliasEvidence best;
-    for (const model::MemoryLocation& operand : fn.memory->matrixOperands(async).fewest) {
+    model::MemoryAnalysis::MatrixOperands computed;
+    if (!operands) computed = fn.memory->matrixOperands(async);
+    for (const model::MemoryLocation& operand : (operands ? *operands : computed).fewest) {
       model::AliasEvidence e = fn.memory->aliasEvidence(accessed, operand);
       if (e.result == model::AliasResult::No) continue;
       if (e.decided || best.how.empty()) best = e;

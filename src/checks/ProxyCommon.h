@@ -297,6 +297,9 @@ class FindingSet {
   std::unordered_map<InstId, int> siteOfInst_;
   std::unordered_map<std::string, int> siteNumbers_;
   std::unordered_map<InstId, std::vector<InstId>> waitsOf_;  // waitsBefore, per async operation
+  // The decoded operands of each matrix instruction, for pairEvidence.
+  std::unordered_map<InstId, model::MemoryAnalysis::MatrixOperands> operandsOf_;
+  std::unordered_map<int, int> attempts_;  // pairs whose evidence was computed, per finding site
 };
 
 // The evidence of one (access, async operation) pair handed over by
@@ -304,9 +307,12 @@ class FindingSet {
 // arrive and the issuer's wait are one barrier), the async operation, and
 // why the two touch the same bytes (model/Memory.h AliasEvidence; a decoded
 // matrix descriptor). `waits`: the issuer's waits before the operation.
+// `operands`: the async operation's decoded matrix operands when it reads
+// through descriptors (computed by the caller, once per operation).
 std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const HandOff& handOff, InstId access,
                                                InstId async, int operand, int64_t extent, Overlap overlap,
-                                               const std::vector<InstId>& waits);
+                                               const std::vector<InstId>& waits,
+                                               const model::MemoryAnalysis::MatrixOperands* operands = nullptr);
 
 // A note on a fence that is present but does not count, saying why.
 report::Note fenceNote(const FunctionModel& fn, const Finding& finding);

@@ -302,7 +302,10 @@ Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
 }
 
 AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const {
-  return aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b));
+  // Asked for the same pairs by every probe of a finding's reads and writes: answered once.
+  const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
+  if (auto known = aliasEvidence_.find(key); known != aliasEvidence_.end()) return known->second;
+  return aliasEvidence_.emplace(key, aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b))).first->second;
 }
 
 AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) const {
@@ -407,15 +410,20 @@ bool ProtocolModel::callPasses(InstId call, InstId access) const {
   if (operand < 0) return false;
   const AbstractValue target = fn_.values->operandValue(access, operand);
   if (!target.known || !target.hasBase()) return false;
-  // The arguments: the st.param instructions right before the call.
-  const InstId first = fn_.blocks[fn_.blockOf[call]].first;
-  for (InstId i = call - 1; i >= first; --i) {
-    const Inst& arg = fn_.instructions[i];
-    if (arg.opcode() != "st" || !arg.hasModifier("param") || arg.operands.size() < 2) break;
-    const AbstractValue value = fn_.values->operandValue(i, 1);
-    if (value.known && value.hasBase() && value.baseKind == target.baseKind && value.base == target.base) return true;
+  // The bases of the call's pointer arguments (the st.param instructions right
+  // before it), found once per call.
+  auto [bases, fresh] = callArgumentBases_.try_emplace(call);
+  if (fresh) {
+    const InstId first = fn_.blocks[fn_.blockOf[call]].first;
+    for (InstId i = call - 1; i >= first; --i) {
+      const Inst& arg = fn_.instructions[i];
+      if (arg.opcode() != "st" || !arg.hasModifier("param") || arg.operands.size() < 2) break;
+      const AbstractValue value = fn_.values->operandValue(i, 1);
+      if (value.known && value.hasBase()) bases->second.emplace_back(static_cast<int>(value.baseKind), value.base);
+    }
   }
-  return false;
+  return std::any_of(bases->second.begin(), bases->second.end(),
+                     [&](const auto& b) { return b.first == static_cast<int>(target.baseKind) && b.second == target.base; });
 }
 
 InstId ProtocolModel::callPassing(InstId access) const {

@@ -348,6 +348,9 @@ class ProtocolModel {
   const std::vector<InstId>& pollsOf(InstId signal) const;
   bool guardedReadMayRead(InstId poll, InstId write) const;
   mutable std::unordered_map<uint64_t, Alias> alias_;
+  mutable std::unordered_map<uint64_t, AliasEvidence> aliasEvidence_;  // aliasEvidence(a, b), memoized
+  // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
+  mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
   mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
   mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;

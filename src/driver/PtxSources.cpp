@@ -121,8 +121,9 @@ PtxOfInput readBinaryInput(const Input& input, const CheckOptions& options, cons
   std::vector<std::set<std::string>> defined;
   std::map<std::string, size_t> newest;  // function -> image
   for (size_t i = 0; i < contents.ptx.size(); ++i) {
-    targets.push_back(targetOf(contents.ptx[i].text));
-    defined.push_back(definedFunctions(contents.ptx[i].text));
+    const std::string text = readWholeFile(contents.ptx[i].file);  // one image at a time
+    targets.push_back(targetOf(text));
+    defined.push_back(definedFunctions(text));
     if (options.allTargets) continue;
     for (const auto& name : defined[i]) {
       auto [it, added] = newest.try_emplace(name, i);
@@ -130,8 +131,10 @@ PtxOfInput readBinaryInput(const Input& input, const CheckOptions& options, cons
     }
   }
   for (size_t i = 0; i < contents.ptx.size(); ++i) {
-    PtxUnit unit{std::move(contents.ptx[i].text), input.path + ":" + contents.ptx[i].name,
+    PtxUnit unit{"", input.path + ":" + contents.ptx[i].name,
                  fmt::format("PTX embedded in {} ({})", input.path, contents.ptx[i].name)};
+    unit.file = contents.ptx[i].file;
+    unit.keep = contents.folder;
     if (!options.allTargets) {
       unit.filtered = true;
       for (const auto& name : defined[i])

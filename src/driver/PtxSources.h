@@ -5,6 +5,7 @@
 // the source file the diagnostics point at.
 #pragma once
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ struct PtxUnit {
   // newest PTX target that defines it, unless --all-targets).
   bool filtered = false;
   std::set<std::string> only;
+  // A binary's image is read from here when its turn comes (text is empty
+  // until then), and `keep` holds the folder it lies in.
+  std::string file;
+  std::shared_ptr<void> keep;
 };
 
 struct PtxOfInput {

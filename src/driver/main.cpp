@@ -24,6 +24,7 @@
 
 #include "checks/CheckTable.h"
 #include "driver/Baseline.h"
+#include "driver/Binaries.h"
 #include "driver/CheckModule.h"
 #include "driver/CheckSelection.h"
 #include "driver/Compiler.h"
@@ -179,8 +180,16 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
     return result;
   }
   UserCode userCode = userCodeFor(input, options, toolkitRoot);
-  for (const PtxUnit& unit : ptx.units) {
+  for (PtxUnit& unit : ptx.units) {
     if (result.interrupted) break;
+    // A binary's image is read now and dropped after (one image in memory at a time).
+    if (!unit.file.empty()) unit.text = readWholeFile(unit.file);
+    struct Drop {
+      PtxUnit& unit;
+      ~Drop() {
+        if (!unit.file.empty()) std::string().swap(unit.text);
+      }
+    } drop{unit};
     try {
       // Parse the module level: PTX text to function headers, globals and
       // debug names (malformed input throws ParseError).

@@ -684,7 +684,8 @@ int runCommandLine(int argc, char** argv) {
   CLI::App app{"fenceline: finds memory-ordering bugs in GPU kernels by reading their PTX", "fenceline"};
   app.set_version_flag("--version", std::string("fenceline ") + kVersion);
   app.require_subcommand(1);
-  app.footer("Exit status: 0 no findings, 1 findings (or --verify mismatch), 2 usage or input error.\n"
+  app.footer("Exit status: 0 no findings, 1 findings (or --verify mismatch), 2 usage or input error (or a\n"
+             "function not checked: a limit), 128 + N when signal N stopped the run (the report covers what was checked).\n"
              "Run 'fenceline SUBCOMMAND --help' for the options of each subcommand.");
 
   CheckOptions options;

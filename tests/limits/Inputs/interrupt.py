@@ -2,9 +2,9 @@
 """Sends a signal to a run of fenceline once it has begun checking, and
 reports what came out (issue 35: results survive a stop).
 
-Usage: interrupt.py [--signal TERM] [--after-stderr TEXT] [--seconds S] [--json] COMMAND...
-Starts COMMAND, waits until its stderr contains TEXT (default: nothing,
-then S seconds, default 1), sends the signal, and waits for it to end (at
+Usage: interrupt.py [--signal TERM] [--after-stdout TEXT] [--seconds S] [--json] COMMAND...
+Starts COMMAND, waits until its stdout contains TEXT and then S seconds
+more (without TEXT: S seconds from the start, default 1), sends the signal, and waits for it to end (at
 most 60 s; then it is killed and that is reported). Prints its stdout, its
 stderr, "exit status: N" and "seconds after the signal: T". With --json,
 also "json: valid" and the report's "complete" flag and notification kinds,
@@ -22,22 +22,22 @@ import time
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--signal", default="TERM")
-    parser.add_argument("--after-stderr", default="")
+    parser.add_argument("--after-stdout", default="")
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile() as err:
+    with tempfile.NamedTemporaryFile() as out, tempfile.NamedTemporaryFile() as err:
         child = subprocess.Popen(args.command, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         start = time.monotonic()
         while child.poll() is None and time.monotonic() - start < 60:
-            with open(err.name, "rb") as seen:
-                if args.after_stderr and args.after_stderr.encode() in seen.read():
+            with open(out.name, "rb") as seen:
+                if args.after_stdout and args.after_stdout.encode() in seen.read():
                     break
-            if not args.after_stderr and time.monotonic() - start >= args.seconds:
+            if not args.after_stdout and time.monotonic() - start >= args.seconds:
                 break
-            time.sleep(0.02)
-        if args.after_stderr:
+            time.sleep(0.01)
+        if args.after_stdout:
             time.sleep(args.seconds)
         sent = time.monotonic()
         if child.poll() is None:
@@ -51,8 +51,8 @@ def main():
             status = child.wait()
             print("interrupt: killed: it did not stop within 60 s")
         after = time.monotonic() - sent
-        out.seek(0)
-        stdout = out.read().decode(errors="replace")
+        with open(out.name, "rb") as seen:
+            stdout = seen.read().decode(errors="replace")
         with open(err.name, "rb") as seen:
             stderr = seen.read().decode(errors="replace")
     sys.stdout.write(stdout)

@@ -23,6 +23,10 @@ if config.sanitize:
     # Memory bounds of tests/limits (Inputs/bounded.py) are the release build's; ASan's shadow
     # memory and quarantine take about 3 times as much.
     config.environment["FENCELINE_BOUNDED_MB_SCALE"] = "3"
+# The executable's own allocator counts memory per thread: the per-function memory budget
+# (--max-memory-per-function) works only with it (not under the sanitizers).
+if getattr(config, "allocator", False):
+    config.available_features.add("allocator")
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")
 
 # cuobjdump for the binary-input tests (tests/inputs): $FENCELINE_CUOBJDUMP,

@@ -18,10 +18,21 @@
 // thread's list. Built into the executable only (CMakeLists.txt): never with
 // the sanitizers, which replace the allocator themselves, nor into the
 // library the unit tests and fuzzers link.
+//
+// It also counts the bytes each thread holds (model/Limits.h, memory::): the
+// per-function memory budget (--max-memory-per-function). A block counts as
+// its size class, a large one as what malloc_usable_size says; an allocation
+// that would take the thread past memory::threadLimit fails (std::bad_alloc,
+// or nullptr for the nothrow forms) with memory::overBudget set, and the
+// driver reports that function "not checked" and goes on.
+#include <malloc.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+
+#include "model/Limits.h"
 
 namespace {
 
@@ -44,11 +55,30 @@ thread_local FreeBlock* freeLists[kClasses];
 thread_local char* chunkCursor;
 thread_local char* chunkEnd;
 
+namespace memory = fenceline::model::memory;
+
+// Counts `bytes` to this thread; false (nothing counted) past its limit.
+inline bool charge(std::int64_t bytes) {
+  if (memory::threadBytes + bytes > memory::threadLimit) {
+    memory::overBudget = true;
+    return false;
+  }
+  memory::threadBytes += bytes;
+  return true;
+}
+
+struct Counting {
+  Counting() { memory::counted = true; }
+} counting;
+
 void* fromMalloc(std::size_t bytes, std::size_t alignment) {
   if (alignment < kGranule) alignment = kGranule;
   if (bytes > SIZE_MAX - alignment - sizeof(Header)) return nullptr;
+  if (!charge(static_cast<std::int64_t>(bytes + alignment + sizeof(Header)))) return nullptr;
   void* raw = std::malloc(bytes + alignment + sizeof(Header));
+  memory::threadBytes -= static_cast<std::int64_t>(bytes + alignment + sizeof(Header));
   if (!raw) return nullptr;
+  memory::threadBytes += static_cast<std::int64_t>(malloc_usable_size(raw));
   const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(raw) + sizeof(Header);
   const std::uintptr_t aligned = (first + alignment - 1) & ~(std::uintptr_t(alignment) - 1);
   Header* header = reinterpret_cast<Header*>(aligned) - 1;
@@ -61,6 +91,7 @@ void* allocate(std::size_t bytes, std::size_t alignment) noexcept {
   if (bytes == 0) bytes = 1;
   if (bytes > kClasses * kGranule || alignment > kGranule) return fromMalloc(bytes, alignment);
   const std::size_t sizeClass = (bytes + kGranule - 1) / kGranule;
+  if (!charge(static_cast<std::int64_t>(sizeClass * kGranule))) return nullptr;
   if (FreeBlock* block = freeLists[sizeClass - 1]) {
     freeLists[sizeClass - 1] = block->next;
     return block;
@@ -68,7 +99,10 @@ void* allocate(std::size_t bytes, std::size_t alignment) noexcept {
   const std::size_t need = sizeof(Header) + sizeClass * kGranule;
   if (!chunkCursor || static_cast<std::size_t>(chunkEnd - chunkCursor) < need) {
     char* chunk = static_cast<char*>(std::malloc(kChunkBytes));  // 16-byte aligned
-    if (!chunk) return nullptr;
+    if (!chunk) {
+      memory::threadBytes -= static_cast<std::int64_t>(sizeClass * kGranule);
+      return nullptr;
+    }
     chunkCursor = chunk;
     chunkEnd = chunk + kChunkBytes;
   }
@@ -83,9 +117,11 @@ void release(void* pointer) noexcept {
   if (!pointer) return;
   Header* header = static_cast<Header*>(pointer) - 1;
   if (header->sizeClass == kFromMalloc) {
+    memory::threadBytes -= static_cast<std::int64_t>(malloc_usable_size(header->raw));
     std::free(header->raw);
     return;
   }
+  memory::threadBytes -= static_cast<std::int64_t>(header->sizeClass * kGranule);
   FreeBlock* block = static_cast<FreeBlock*>(pointer);
   block->next = freeLists[header->sizeClass - 1];
   freeLists[header->sizeClass - 1] = block;
@@ -94,6 +130,7 @@ void release(void* pointer) noexcept {
 void* allocateOrThrow(std::size_t bytes, std::size_t alignment) {
   for (;;) {
     if (void* p = allocate(bytes, alignment)) return p;
+    if (memory::overBudget) throw std::bad_alloc();  // the function's budget, not the system: no handler
     std::new_handler handler = std::get_new_handler();
     if (!handler) throw std::bad_alloc();
     handler();

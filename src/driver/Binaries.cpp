@@ -113,7 +113,9 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
         "(pass --cuobjdump PATH; pip's nvidia-cuda-cuobjdump ships one)";
     return contents;
   }
-  TemporaryFolder folder;
+  auto shared = std::make_shared<TemporaryFolder>();
+  TemporaryFolder& folder = *shared;
+  contents.folder = shared;
   if (folder.path().empty()) {
     contents.error = "cannot create a temporary folder";
     return contents;
@@ -150,15 +152,16 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
   std::sort(files.begin(), files.end());
   std::set<std::string> defined;
   for (const auto& file : files) {
-    EmbeddedPtx ptx{file.filename().string(), readWhole(file)};
-    auto names = entriesOf(ptx.text);
+    auto names = entriesOf(readWhole(file));
     defined.insert(names.begin(), names.end());
-    contents.ptx.push_back(std::move(ptx));
+    contents.ptx.push_back({file.filename().string(), file.string()});
   }
   for (auto& kernel : sassKernels(listing.output))
     if (!defined.contains(kernel.name)) contents.sassOnly.push_back(std::move(kernel));
   contents.ok = true;
   return contents;
 }
+
+std::string readWholeFile(const std::string& path) { return readWhole(path); }
 
 }  // namespace fenceline::driver

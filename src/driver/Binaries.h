@@ -7,8 +7,11 @@
 // /usr/local/cuda/bin; pip's nvidia-cuda-cuobjdump ships one.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "driver/Process.h"
 
 namespace fenceline::driver {
 
@@ -17,7 +20,7 @@ bool isBinaryName(const std::string& path);
 
 struct EmbeddedPtx {
   std::string name;  // cuobjdump's name for it: "kernel.1.sm_90a.ptx"
-  std::string text;
+  std::string file;  // where it lies (in BinaryContents::folder), read when its turn comes
 };
 
 struct SassOnlyKernel {
@@ -29,6 +32,10 @@ struct BinaryContents {
   bool ok = false;
   std::string error;                   // when not ok: cuobjdump missing, not a CUDA binary, ...
   std::vector<EmbeddedPtx> ptx;
+  // The private folder holding the extracted PTX, removed when the last owner
+  // lets go: the images are read one at a time, so that memory holds one
+  // image, not the library's hundreds of MB of PTX.
+  std::shared_ptr<TemporaryFolder> folder;
   std::vector<SassOnlyKernel> sassOnly;  // kernels of a SASS image that no PTX defines
 };
 
@@ -36,5 +43,8 @@ struct BinaryContents {
 std::string findCuobjdump(const std::string& requested, const std::string& nvcc);
 
 BinaryContents readBinary(const std::string& path, const std::string& cuobjdump, bool echo);
+
+// The whole of a file ("" when it cannot be read).
+std::string readWholeFile(const std::string& path);
 
 }  // namespace fenceline::driver

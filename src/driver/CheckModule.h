@@ -2,11 +2,15 @@
 // it calls, ptx/HeldBodies.h), modelled, checked and dropped in turn, so
 // that peak memory is that of the module's headers and its largest function
 // (syntax tree and model), not of all of them at once (a 100 MB file of
-// 10,000 kernels). A function over a limit (model/Limits.h) is reported as an error
-// naming it and the limit, and the others are still checked. The CLI and the
+// 10,000 kernels). A function over a limit (model/Limits.h: instructions,
+// time, memory) or whose check failed (an internal error) is reported as an
+// error naming it and why, its findings are dropped, and the others are still
+// checked. A stop request (SIGINT, SIGTERM) ends the module at the function
+// being checked. The CLI and the
 // fuzz target (fuzz/) both come through here.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,18 +18,23 @@
 #include "model/Limits.h"
 #include "ptx/Parser.h"
 #include "report/Diagnostic.h"
+#include "report/Stats.h"
 
 namespace fenceline::driver {
 
 struct ModuleCheck {
   std::vector<report::Diagnostic> diagnostics;
   std::vector<std::string> limitErrors;  // "file.ptx:12:1: error: function 'k' not checked: ..."
+  std::vector<report::RunNotification> notifications;  // the same, for JSON and SARIF
   size_t functions = 0;                  // modelled (and checked)
   size_t instructions = 0;               // in their models, after inlining
+  bool interrupted = false;              // a stop request (a signal) ended it before its last function
 };
 
 // Throws ptx::ParseError when a body is malformed (the file's first error).
+// `only`, when not null, names the functions to check (the others are
+// skipped: a binary's older PTX targets of a kernel checked in a newer one).
 ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
-                        const model::Limits& limits);
+                        const model::Limits& limits, const std::set<std::string>* only = nullptr);
 
 }  // namespace fenceline::driver

@@ -82,6 +82,31 @@ std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diag
   return mergeInstantiations(dropUnrolledCopies(std::move(diagnostics)));
 }
 
+std::vector<report::Diagnostic> IncrementalDeduplicator::add(std::vector<report::Diagnostic> batch) {
+  std::vector<report::Diagnostic> fresh;
+  for (auto& diagnostic : batch)
+    if (copies_.insert(copyKey(diagnostic)).second) fresh.push_back(std::move(diagnostic));
+  // Sites reported by an earlier batch: their copies here are dropped.
+  std::vector<report::Diagnostic> kept;
+  std::map<std::string, Site> sites;
+  for (auto& diagnostic : fresh) {
+    const std::string key = siteKey(diagnostic);
+    std::vector<std::string>& kernels = siteKernels_[key];
+    const bool earlier = !kernels.empty() && !sites.contains(key);
+    if (std::find(kernels.begin(), kernels.end(), diagnostic.function) == kernels.end())
+      kernels.push_back(diagnostic.function);
+    if (earlier) continue;
+    Site& site = sites[key];
+    if (kernels.front() != diagnostic.function) continue;
+    site.kept.push_back(kept.size());
+    kept.push_back(std::move(diagnostic));
+  }
+  for (const auto& [key, site] : sites)
+    if (const auto& kernels = siteKernels_[key]; kernels.size() > 1)
+      for (size_t index : site.kept) kept[index].instantiations = kernels;
+  return kept;
+}
+
 void sortByLocation(std::vector<report::Diagnostic>& diagnostics) {
   std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const auto& a, const auto& b) {
     auto fa = report::primaryFrame(a.location), fb = report::primaryFrame(b.location);

@@ -15,6 +15,9 @@
 // kernel that reached the site, the reported one first.
 #pragma once
 
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "report/Diagnostic.h"
@@ -22,6 +25,20 @@
 namespace fenceline::driver {
 
 std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diagnostics);
+
+// The same, one input at a time, for a report that streams (text output
+// printed as each input is done): add() returns what of its batch is new.
+// Within a batch it is deduplicate(); a batch's copy of a site an earlier
+// batch reported is dropped, and the earlier finding (already printed) does
+// not list the later batch's kernels among its instantiations.
+class IncrementalDeduplicator {
+ public:
+  std::vector<report::Diagnostic> add(std::vector<report::Diagnostic> batch);
+
+ private:
+  std::set<std::string> copies_;
+  std::map<std::string, std::vector<std::string>> siteKernels_;  // kernels per site, first = reported
+};
 
 // Orders diagnostics by primary location (file, line, column), then check id;
 // stable, so equal sites keep the checks' order.

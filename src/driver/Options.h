@@ -43,6 +43,7 @@ struct CheckOptions {
   std::vector<std::string> systemHeaderPrefixes; // --system-header-prefix: library code, not the user's
   std::string cuobjdump;                         // --cuobjdump ("" = PATH, next to nvcc, /usr/local/cuda/bin)
   bool showPtx = false;                          // --show-ptx: the PTX line under each location
+  bool allTargets = false;                       // --all-targets: a binary's PTX of every architecture
   // Configuration and policy (see Config.h, Settings.h); unset = the config file's value.
   std::string configFile;               // --config FILE ("" = found upward from each input)
   bool noConfig = false;                // --no-config

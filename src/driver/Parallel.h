@@ -13,4 +13,11 @@ namespace fenceline::driver {
 void forEachInParallel(size_t count, unsigned jobs, const std::function<void(size_t)>& work,
                        const std::function<std::string(size_t)>& label);
 
+// The same, and `consume(i)` is called on the calling thread for each input
+// in input order, as soon as it and every input before it are done (a report
+// that streams: the first file's findings are printed while the rest are
+// still being checked). The progress line is cleared before each call.
+void forEachInParallel(size_t count, unsigned jobs, const std::function<void(size_t)>& work,
+                       const std::function<std::string(size_t)>& label, const std::function<void(size_t)>& consume);
+
 }  // namespace fenceline::driver

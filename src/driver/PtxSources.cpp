@@ -1,10 +1,12 @@
 // The PTX of one input (see PtxSources.h).
 #include "driver/PtxSources.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -54,6 +56,57 @@ PtxOfInput compileCuda(const Input& input, const CheckOptions& options) {
   return result;
 }
 
+// The architecture a PTX text targets (`.target sm_90a, debug`): its number
+// and suffix, {0, ""} when it names none.
+std::pair<int, std::string> targetOf(const std::string& ptx) {
+  size_t at = ptx.find(".target");
+  if (at == std::string::npos) return {0, ""};
+  size_t sm = ptx.find("sm_", at);
+  size_t end = ptx.find('\n', at);
+  if (sm == std::string::npos || (end != std::string::npos && sm > end)) return {0, ""};
+  size_t digits = sm + 3, stop = digits;
+  while (stop < ptx.size() && std::isdigit(static_cast<unsigned char>(ptx[stop]))) ++stop;
+  size_t suffix = stop;
+  while (suffix < ptx.size() && std::isalpha(static_cast<unsigned char>(ptx[suffix]))) ++suffix;
+  return {std::atoi(ptx.c_str() + digits), ptx.substr(stop, suffix - stop)};
+}
+
+// The functions a PTX text defines with a body (`.entry k(...) {`, `.func
+// (.param ...) f(...) {`), by name; declarations (`;`) are not.
+std::set<std::string> definedFunctions(const std::string& ptx) {
+  std::set<std::string> names;
+  auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
+  auto skipSpace = [&](size_t at) {
+    while (at < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[at]))) ++at;
+    return at;
+  };
+  auto skipParens = [&](size_t at) {  // at: '('
+    int depth = 0;
+    for (; at < ptx.size(); ++at) {
+      if (ptx[at] == '(') ++depth;
+      else if (ptx[at] == ')' && --depth == 0) return at + 1;
+    }
+    return at;
+  };
+  for (const char* directive : {".entry", ".func"}) {
+    const size_t length = std::strlen(directive);
+    for (size_t at = ptx.find(directive); at != std::string::npos; at = ptx.find(directive, at + length)) {
+      size_t begin = at + length;
+      if (begin >= ptx.size() || !std::isspace(static_cast<unsigned char>(ptx[begin]))) continue;
+      begin = skipSpace(begin);
+      if (begin < ptx.size() && ptx[begin] == '(') begin = skipSpace(skipParens(begin));  // a .func's return values
+      size_t end = begin;
+      while (end < ptx.size() && isNameChar(ptx[end])) ++end;
+      if (end == begin) continue;
+      size_t next = skipSpace(end);
+      if (next < ptx.size() && ptx[next] == '(') next = skipParens(next);
+      size_t body = ptx.find_first_of(";{", next);
+      if (body != std::string::npos && ptx[body] == '{') names.insert(ptx.substr(begin, end - begin));
+    }
+  }
+  return names;
+}
+
 PtxOfInput readBinaryInput(const Input& input, const CheckOptions& options, const std::string& nvcc) {
   PtxOfInput result;
   BinaryContents contents = readBinary(input.path, findCuobjdump(options.cuobjdump, nvcc), options.verbose);
@@ -61,12 +114,55 @@ PtxOfInput readBinaryInput(const Input& input, const CheckOptions& options, cons
     result.error = fmt::format("{}: error: {}\n", input.path, contents.error);
     return result;
   }
-  for (auto& ptx : contents.ptx)
-    result.units.push_back({std::move(ptx.text), input.path + ":" + ptx.name,
-                            fmt::format("PTX embedded in {} ({})", input.path, ptx.name)});
-  for (const auto& kernel : contents.sassOnly)
-    result.notes += fmt::format("{}: note: kernel '{}' is only SASS{} in this binary, no PTX: not checked\n",
-                                input.path, kernel.name, kernel.arch.empty() ? "" : " (" + kernel.arch + ")");
+  // A kernel embedded for several architectures is checked once, in the
+  // newest PTX target that defines it (a site is then one finding, not one
+  // per architecture); --all-targets checks every image whole.
+  std::vector<std::pair<int, std::string>> targets;
+  std::vector<std::set<std::string>> defined;
+  std::map<std::string, size_t> newest;  // function -> image
+  for (size_t i = 0; i < contents.ptx.size(); ++i) {
+    const std::string text = readWholeFile(contents.ptx[i].file);  // one image at a time
+    targets.push_back(targetOf(text));
+    defined.push_back(definedFunctions(text));
+    if (options.allTargets) continue;
+    for (const auto& name : defined[i]) {
+      auto [it, added] = newest.try_emplace(name, i);
+      if (!added && targets[i] > targets[it->second]) it->second = i;
+    }
+  }
+  for (size_t i = 0; i < contents.ptx.size(); ++i) {
+    PtxUnit unit{"", input.path + ":" + contents.ptx[i].name,
+                 fmt::format("PTX embedded in {} ({})", input.path, contents.ptx[i].name)};
+    unit.file = contents.ptx[i].file;
+    unit.keep = contents.folder;
+    if (!options.allTargets) {
+      unit.filtered = true;
+      for (const auto& name : defined[i])
+        if (newest[name] == i) unit.only.insert(name);
+      if (unit.only.empty()) continue;  // every function of it is in a newer image
+    }
+    result.units.push_back(std::move(unit));
+  }
+  // SASS-only kernels: one line per binary with the count; -v lists them.
+  std::set<std::string> sassOnly;
+  for (const auto& kernel : contents.sassOnly) sassOnly.insert(kernel.name);
+  if (options.verbose)
+    for (const auto& kernel : contents.sassOnly)
+      result.notes += fmt::format("{}: note: kernel '{}' is only SASS{} in this binary, no PTX: not checked\n",
+                                  input.path, kernel.name, kernel.arch.empty() ? "" : " (" + kernel.arch + ")");
+  if (!sassOnly.empty()) {
+    std::string message = sassOnly.size() == 1
+                              ? fmt::format("1 kernel is only SASS in this binary, no PTX: not checked")
+                              : fmt::format("{} kernels are only SASS in this binary, no PTX: not checked",
+                                            sassOnly.size());
+    if (!options.verbose) result.notes += fmt::format("{}: note: {} (-v lists them)\n", input.path, message);
+    report::RunNotification n;
+    n.level = "note";
+    n.kind = "sass-only";
+    n.message = message;
+    n.file = input.path;
+    result.notifications.push_back(std::move(n));
+  }
   if (contents.ptx.empty() && contents.sassOnly.empty())
     result.notes += fmt::format("{}: note: no CUDA kernels in this binary: nothing to check\n", input.path);
   return result;

@@ -5,11 +5,14 @@
 // the source file the diagnostics point at.
 #pragma once
 
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "driver/Inputs.h"
 #include "driver/Options.h"
+#include "report/Stats.h"
 
 namespace fenceline::driver {
 
@@ -17,6 +20,14 @@ struct PtxUnit {
   std::string text;
   std::string path;   // names the PTX in messages (a generated one is never written)
   std::string label;  // "PTX file k.ptx", "Triton kernel 'add' (cache/.../add.ptx)", "" for a .cu
+  // A binary's image: only these functions are checked (each kernel in the
+  // newest PTX target that defines it, unless --all-targets).
+  bool filtered = false;
+  std::set<std::string> only;
+  // A binary's image is read from here when its turn comes (text is empty
+  // until then), and `keep` holds the folder it lies in.
+  std::string file;
+  std::shared_ptr<void> keep;
 };
 
 struct PtxOfInput {
@@ -24,6 +35,7 @@ struct PtxOfInput {
   std::vector<std::string> sourceFiles;  // the .cu input, for --verify
   std::string error;                     // an input error, printed as is
   std::string notes;                     // SASS-only kernels, printed to stderr
+  std::vector<report::RunNotification> notifications;  // the notes, for JSON and SARIF
 };
 
 // The architecture for `nvcc -ptx`: --arch when given, else the newest one

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -23,6 +24,7 @@
 
 #include "checks/CheckTable.h"
 #include "driver/Baseline.h"
+#include "driver/Binaries.h"
 #include "driver/CheckModule.h"
 #include "driver/CheckSelection.h"
 #include "driver/Compiler.h"
@@ -65,10 +67,32 @@ struct InputResult {
   std::string error;                     // an input error, printed as is
   std::string notes;                     // what could not be checked (SASS-only kernels), printed as is
   std::string warning;                   // something skipped, printed as is
+  std::vector<report::RunNotification> notifications;  // the errors, notes and warnings above, for JSON and SARIF
   bool checked = false;
   std::vector<report::Diagnostic> strictHidden;  // strict-tier findings not reported (no --strict)
+  bool interrupted = false;              // a stop request ended it early (or before it began)
   size_t functions = 0, instructions = 0;
 };
+
+// "path: error: message\n..." -> "message...", for a notification's text.
+std::string withoutPrefix(std::string text, const std::string& path, const char* level) {
+  std::string prefix = path + ": " + level + ": ";
+  if (text.starts_with(prefix)) text.erase(0, prefix.size());
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+report::RunNotification notification(const char* level, const char* kind, std::string message, std::string file,
+                                     uint32_t line = 0, uint32_t column = 0) {
+  report::RunNotification n;
+  n.level = level;
+  n.kind = kind;
+  n.message = std::move(message);
+  n.file = std::move(file);
+  n.line = line;
+  n.column = column;
+  return n;
+}
 
 std::string formatParseError(const ptx::ParseError& e) {
   std::string text = fmt::format("{}:{}:{}: error: {}\n", e.file, e.line, e.column, e.message);
@@ -140,10 +164,32 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
   PtxOfInput ptx = ptxOf(input, options, nvcc);
   result.error = std::move(ptx.error);
   result.notes = std::move(ptx.notes);
+  result.notifications = std::move(ptx.notifications);
   result.sourceFiles = std::move(ptx.sourceFiles);
-  if (!result.error.empty()) return result;
+  if (!result.error.empty()) {
+    if (int signal = model::stopSignal().load()) {
+      // nvcc or cuobjdump stopped by the same signal: the input was not checked, not wrong.
+      result.interrupted = true;
+      result.error = fmt::format("{}: error: not checked: the run was interrupted (signal {})\n", input.path, signal);
+      result.notifications.push_back(notification("error", "interrupted",
+                                                  withoutPrefix(result.error, input.path, "error"), input.path));
+      return result;
+    }
+    result.notifications.push_back(
+        notification("error", "input-error", withoutPrefix(result.error, input.path, "error"), input.path));
+    return result;
+  }
   UserCode userCode = userCodeFor(input, options, toolkitRoot);
-  for (const PtxUnit& unit : ptx.units) {
+  for (PtxUnit& unit : ptx.units) {
+    if (result.interrupted) break;
+    // A binary's image is read now and dropped after (one image in memory at a time).
+    if (!unit.file.empty()) unit.text = readWholeFile(unit.file);
+    struct Drop {
+      PtxUnit& unit;
+      ~Drop() {
+        if (!unit.file.empty()) std::string().swap(unit.text);
+      }
+    } drop{unit};
     try {
       // Parse the module level: PTX text to function headers, globals and
       // debug names (malformed input throws ParseError).
@@ -151,10 +197,13 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
       const ptx::Module& module = reader.module();
       // Parse, model and check: per function, its syntax tree, the model
       // (CFG, dominators, loops, values, memory, thread roles, protocols),
-      // then each selected check; then drop both.
-      ModuleCheck checked = checkModule(reader, selected, options.limits);
+      // then each selected check; then drop both. A function over a limit
+      // is an error of its own; the others' findings are kept.
+      ModuleCheck checked = checkModule(reader, selected, options.limits, unit.filtered ? &unit.only : nullptr);
       std::vector<report::Diagnostic> found = std::move(checked.diagnostics);
       for (const auto& error : checked.limitErrors) result.error += error + "\n";
+      for (auto& n : checked.notifications) result.notifications.push_back(std::move(n));
+      result.interrupted = result.interrupted || checked.interrupted;
       for (auto& diagnostic : found) diagnostic.function = model::demangle(diagnostic.function);
       // Report at the user's line, not inside a toolkit or library header.
       placeDiagnostics(found, userCode, unit, options.showPtx);
@@ -164,16 +213,27 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
       result.functions += checked.functions;
       result.instructions += checked.instructions;
       result.checked = true;
-      if (checked.functions == 0 && checked.limitErrors.empty())
+      if (checked.functions == 0 && checked.limitErrors.empty() && !unit.filtered) {
         result.warning += fmt::format("{}: warning: no function with a body: nothing to check\n", unit.path);
+        result.notifications.push_back(
+            notification("warning", "nothing-to-check", "no function with a body: nothing to check", unit.path));
+      }
     } catch (const ptx::ParseError& e) {
-      result.error += formatParseError(e);
+      std::string text = formatParseError(e);
       if (input.kind == Input::Kind::Cuda)
-        result.error += fmt::format("note: the PTX was generated by nvcc from {} (-ptx -lineinfo -arch={})\n",
-                                    input.path, archFor(input, options));
-      if (input.kind == Input::Kind::Binary) result.error += fmt::format("note: the PTX is {}\n", unit.label);
+        text += fmt::format("note: the PTX was generated by nvcc from {} (-ptx -lineinfo -arch={})\n",
+                            input.path, archFor(input, options));
+      if (input.kind == Input::Kind::Binary) text += fmt::format("note: the PTX is {}\n", unit.label);
+      result.error += text;
+      result.notifications.push_back(notification("error", "parse-error", e.message, e.file, e.line, e.column));
+    } catch (const std::bad_alloc&) {
+      // Reading the module itself (its functions are budgeted one by one).
+      result.error += fmt::format("{}: error: not checked: out of memory reading it\n", unit.path);
+      result.notifications.push_back(notification("error", "memory", "not checked: out of memory reading it", unit.path));
     } catch (const std::exception& e) {
       result.error += fmt::format("{}: error: internal error while checking: {}\n", input.path, e.what());
+      result.notifications.push_back(
+          notification("error", "internal-error", std::string("internal error while checking: ") + e.what(), input.path));
     }
   }
   return result;
@@ -233,7 +293,11 @@ report::SarifOptions sarifOptions(const RunSettings& run) {
 std::string render(const std::vector<report::Diagnostic>& diagnostics, const report::RunStats& stats,
                    report::SourceText& sources, const CheckOptions& options, const RunSettings& run) {
   if (options.format == "json") return report::renderJson(diagnostics, stats);
-  if (options.format == "sarif") return report::renderSarif(diagnostics, sources, sarifOptions(run));
+  if (options.format == "sarif") {
+    report::SarifOptions sarif = sarifOptions(run);
+    sarif.stats = stats;
+    return report::renderSarif(diagnostics, sources, sarif);
+  }
   return report::renderText(diagnostics, sources, {useColor(options), true, options.showPtx});
 }
 
@@ -348,8 +412,35 @@ int exitStatus(const std::vector<report::Diagnostic>& diagnostics, bool inputErr
   return 0;
 }
 
+// SIGINT, SIGTERM, SIGHUP and SIGXCPU (a CPU-time limit) ask the run to stop
+// (model::stopSignal): the function being checked is abandoned at its next
+// poll, no input is begun, and the report covers what was checked, with a
+// notification for the rest (exit status 128 + the signal). A second signal
+// ends the process at once.
+extern "C" void onStopSignal(int signal) {
+  int none = 0;
+  if (!model::stopSignal().compare_exchange_strong(none, signal)) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  static const char kMessage[] =
+      "fenceline: stopping: finishing the report of what was checked (signal again to quit at once)\n";
+  ssize_t ignored = ::write(2, kMessage, sizeof kMessage - 1);
+  (void)ignored;
+}
+
+void installStopHandlers() {
+  struct sigaction action {};
+  action.sa_handler = onStopSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGXCPU}) ::sigaction(signal, &action, nullptr);
+}
+
 int runCheck(const CheckOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  installStopHandlers();
 
   // Validate the --checks globs before anything runs (each input's selection,
   // with its configuration's `checks` first, is made in resolveAllSettings).
@@ -375,42 +466,111 @@ int runCheck(const CheckOptions& options) {
 
   // Check every input, in parallel, keeping results in input order; then its
   // policy: per-check severity, --warnings-as-errors, --header-filter.
+  // Each input's result is taken in input order as soon as it and those
+  // before it are done: its messages go to stderr then, and a text report
+  // streams (its findings are printed then too), so that a run stopped early
+  // keeps what it had.
   std::string nvcc = findNvcc(options.nvcc);
   std::string toolkitRoot = nvcc.empty() ? "" : fs::path(nvcc).parent_path().parent_path().string();
-  std::vector<InputResult> results(inputs.size());
-  forEachInParallel(
-      inputs.size(), options.jobs,
-      [&](size_t i) {
-        results[i] = checkInput(inputs[i], settings[i].checks, settings[i].options, nvcc, toolkitRoot);
-        results[i].diagnostics = applyPolicy(std::move(results[i].diagnostics), settings[i], &results[i].strictHidden);
-        planFixes(results[i].diagnostics, inputs[i], settings[i], toolkitRoot);
-      },
-      [&](size_t i) { return inputs[i].path; });
+  const bool streaming = options.format == "text" && !options.verify && !options.fix && !options.fixDryRun &&
+                         options.exportFixes.empty() && options.writeBaseline.empty() && options.baseline.empty();
+  std::unique_ptr<std::ofstream> streamFile;
+  if (streaming && !options.output.empty()) {
+    streamFile = std::make_unique<std::ofstream>(options.output, std::ios::binary);
+    if (!*streamFile) {
+      std::cerr << fmt::format("{}: error: cannot write output: {}\n", options.output, std::strerror(errno));
+      return 2;
+    }
+  }
+  bool writeFailed = false;
+  IncrementalDeduplicator streamed;
+  report::SourceText sources;
+  auto stream = [&](std::vector<report::Diagnostic>& batch) {
+    if (batch.empty() || writeFailed) return;
+    std::string text = report::renderText(batch, sources, {useColor(options), true, options.showPtx});
+    if (streamFile) {
+      *streamFile << text << std::flush;
+      if (!*streamFile) {
+        std::cerr << fmt::format("{}: error: cannot write output: {}\n", options.output, std::strerror(errno));
+        writeFailed = true;
+      }
+    } else if (!writeOutput(text, "")) {
+      writeFailed = true;
+    }
+  };
 
+  std::vector<InputResult> results(inputs.size());
   bool inputErrors = false;
   report::RunStats stats;
   std::vector<report::Diagnostic> diagnostics;
   std::vector<std::string> sourceFiles;
   bool uncheckedKernels = false;
   std::vector<report::Diagnostic> strictHidden;
-  for (auto& result : results) {
-    for (auto& diagnostic : result.strictHidden) strictHidden.push_back(std::move(diagnostic));
-    if (!result.notes.empty()) {
-      uncheckedKernels = true;
-      std::cerr << result.notes;
-    }
-    std::cerr << result.warning;
-    if (!result.error.empty()) {
-      inputErrors = true;
-      std::cerr << result.error << (result.error.back() == '\n' ? "" : "\n");
-    }
-    if (!result.checked) continue;
-    ++stats.files;
-    stats.functions += result.functions;
-    stats.instructions += result.instructions;
-    sortByLocation(result.diagnostics);
-    for (auto& diagnostic : result.diagnostics) diagnostics.push_back(std::move(diagnostic));
-    sourceFiles.insert(sourceFiles.end(), result.sourceFiles.begin(), result.sourceFiles.end());
+  size_t notBegun = 0;
+  forEachInParallel(
+      inputs.size(), options.jobs,
+      [&](size_t i) {
+        if (model::stopSignal().load()) {
+          results[i].interrupted = true;
+          results[i].notifications.push_back(notification("error", "interrupted", "not checked: the run was interrupted",
+                                                          inputs[i].path));
+          return;
+        }
+        try {
+          results[i] = checkInput(inputs[i], settings[i].checks, settings[i].options, nvcc, toolkitRoot);
+          results[i].diagnostics =
+              applyPolicy(std::move(results[i].diagnostics), settings[i], &results[i].strictHidden);
+          planFixes(results[i].diagnostics, inputs[i], settings[i], toolkitRoot);
+        } catch (const std::exception& e) {
+          // Never lose the other inputs to one: an internal error is this input's error.
+          results[i] = InputResult{};
+          results[i].error = fmt::format("{}: error: internal error while checking: {}\n", inputs[i].path, e.what());
+          results[i].notifications.push_back(notification(
+              "error", "internal-error", std::string("internal error while checking: ") + e.what(), inputs[i].path));
+        }
+      },
+      [&](size_t i) { return inputs[i].path; },
+      [&](size_t i) {
+        InputResult result = std::move(results[i]);
+        results[i] = InputResult{};
+        if (result.interrupted && !result.checked && result.error.empty()) ++notBegun;
+        for (auto& diagnostic : result.strictHidden) strictHidden.push_back(std::move(diagnostic));
+        for (auto& n : result.notifications) stats.notifications.push_back(std::move(n));
+        if (!result.notes.empty()) {
+          uncheckedKernels = true;
+          std::cerr << result.notes;
+        }
+        std::cerr << result.warning;
+        if (!result.error.empty()) {
+          inputErrors = true;
+          std::cerr << result.error << (result.error.back() == '\n' ? "" : "\n");
+        }
+        std::cerr << std::flush;
+        if (!result.checked) return;
+        ++stats.files;
+        stats.functions += result.functions;
+        stats.instructions += result.instructions;
+        sortByLocation(result.diagnostics);
+        sourceFiles.insert(sourceFiles.end(), result.sourceFiles.begin(), result.sourceFiles.end());
+        if (streaming) {
+          // One report per source site, suppressions dropped: as below, one input at a time.
+          std::vector<report::Diagnostic> batch = streamed.add(std::move(result.diagnostics));
+          batch = applySuppressions(std::move(batch), sources);
+          stream(batch);
+          for (auto& diagnostic : batch) diagnostics.push_back(std::move(diagnostic));
+          return;
+        }
+        for (auto& diagnostic : result.diagnostics) diagnostics.push_back(std::move(diagnostic));
+      });
+
+  // Stopped by a signal: what was checked is reported, the rest named.
+  if (int signal = model::stopSignal().load()) {
+    stats.interruptedBy = signal;
+    inputErrors = true;
+    std::string message = fmt::format("the run was interrupted (signal {}): {} of {} inputs not begun", signal,
+                                      notBegun, inputs.size());
+    std::cerr << "error: " << message << "\n";
+    stats.notifications.push_back(notification("error", "interrupted", message, ""));
   }
 
   // An empty file (or a directory of them) is not a pass: nothing was checked.
@@ -419,15 +579,31 @@ int runCheck(const CheckOptions& options) {
     inputErrors = true;
   }
 
-  // One report per source site: unrolled copies of a line are one finding.
-  diagnostics = deduplicate(std::move(diagnostics));
   const size_t strictNotShown = deduplicate(std::move(strictHidden)).size();
-
-  // Drop what `// fenceline: ignore(check-id)` comments suppress.
-  report::SourceText sources;
-  diagnostics = applySuppressions(std::move(diagnostics), sources);
+  if (!streaming) {
+    // One report per source site: unrolled copies of a line are one finding.
+    diagnostics = deduplicate(std::move(diagnostics));
+    // Drop what `// fenceline: ignore(check-id)` comments suppress.
+    diagnostics = applySuppressions(std::move(diagnostics), sources);
+  }
   for (const auto& warning : unknownSuppressionIds(sourceFiles, sources)) std::cerr << warning << "\n";
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int interruptedStatus = stats.interruptedBy ? 128 + stats.interruptedBy : 0;
+  auto printStrictNotShown = [&] {
+    if (strictNotShown > 0)
+      std::cerr << fmt::format("{} strict-tier finding{} not shown (a link of the hazard is not decided); --strict "
+                               "shows them\n",
+                               strictNotShown, strictNotShown == 1 ? "" : "s");
+  };
+
+  if (streaming) {
+    if (writeFailed) return 2;
+    if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
+    printStrictNotShown();
+    if (interruptedStatus) return interruptedStatus;
+    if (!inputErrors && stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
+    return exitStatus(diagnostics, inputErrors, options, run);
+  }
 
   // --verify: compare with the `// expect:` comments instead of rendering.
   if (options.verify) {
@@ -454,11 +630,9 @@ int runCheck(const CheckOptions& options) {
   // Render: text, JSON or SARIF, to stdout or -o FILE.
   if (!writeOutput(render(diagnostics, stats, sources, options, run), options.output)) return 2;
   if (stats.files > 0) std::cerr << report::summaryLine(diagnostics, stats) << "\n";
-  if (strictNotShown > 0)
-    std::cerr << fmt::format("{} strict-tier finding{} not shown (a link of the hazard is not decided); --strict "
-                             "shows them\n",
-                             strictNotShown, strictNotShown == 1 ? "" : "s");
+  printStrictNotShown();
   if (baselined > 0) std::cerr << fmt::format("baseline: {} known findings not shown ({})\n", baselined, options.baseline);
+  if (interruptedStatus) return interruptedStatus;
   if (!inputErrors && stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
   return exitStatus(unfixed, inputErrors, options, run);
 }
@@ -515,7 +689,8 @@ int runCommandLine(int argc, char** argv) {
   CLI::App app{"fenceline: finds memory-ordering bugs in GPU kernels by reading their PTX", "fenceline"};
   app.set_version_flag("--version", std::string("fenceline ") + kVersion);
   app.require_subcommand(1);
-  app.footer("Exit status: 0 no findings, 1 findings (or --verify mismatch), 2 usage or input error.\n"
+  app.footer("Exit status: 0 no findings, 1 findings (or --verify mismatch), 2 usage or input error (or a\n"
+             "function not checked: a limit), 128 + N when signal N stopped the run (the report covers what was checked).\n"
              "Run 'fenceline SUBCOMMAND --help' for the options of each subcommand.");
 
   CheckOptions options;
@@ -550,7 +725,9 @@ int runCommandLine(int argc, char** argv) {
                   "Compare diagnostics with '// expect: check-id' comments in the sources; report missing and "
                   "unexpected ones (exit 0 when they match)");
 
-  check->add_flag("-v,--verbose", options.verbose, "Print each nvcc command line to stderr before running it");
+  check->add_flag("-v,--verbose", options.verbose,
+                  "Print each nvcc and cuobjdump command line to stderr before running it, and list a binary's "
+                  "SASS-only kernels one by one");
   // Inputs and output: driver/Inputs.h, driver/UserCode.h, driver/Binaries.h.
   check->add_option("--flags-file", options.flagsFile,
                     "File of nvcc flags (shell words, '#' comments) for .cu inputs that -p does not cover, such as "
@@ -578,8 +755,15 @@ int runCommandLine(int argc, char** argv) {
                     "Instructions inlining may add to one input, as a multiple of its own (plus --max-instructions)")
       ->default_val(limits.inliningGrowth);
   check->add_option("--max-seconds-per-function", limits.maxSecondsPerFunction,
-                    "Time to model and check one function (0: no limit)")
+                    "Wall-clock seconds to model and check one function, checked inside every stage (0: no limit)")
       ->default_val(limits.maxSecondsPerFunction)->check(CLI::NonNegativeNumber);
+  check->add_option("--max-memory-per-function", limits.maxMemoryPerFunction,
+                    "MiB of memory one function's model and checks may hold (0: no limit); past it the function is "
+                    "reported 'not checked: memory' and the others are checked")
+      ->default_val(limits.maxMemoryPerFunction);
+  check->add_flag("--all-targets", options.allTargets,
+                  "Binaries: check the PTX of every architecture a kernel is embedded for (default: only the "
+                  "newest PTX of each kernel, so that a site is reported once)");
 
   std::string listFormat = "text";
   CLI::App* list = app.add_subcommand("list-checks", "List the checks: id, severity and summary");

@@ -34,6 +34,7 @@ BlockReachability::BlockReachability(const FunctionModel& fn) : fn_(fn) {
     stack.push_back(root);
     onStack[root] = 1;
     while (!frames.empty()) {
+      model::poll();
       Frame& f = frames.back();
       const auto& succ = fn.blocks[f.block].successors;
       if (f.next < succ.size()) {

@@ -205,6 +205,7 @@ void walkGroups(const FunctionModel& fn, InstId copy, GroupKind kind, BulkWait l
   };
   std::vector<Item> work{{start, copy + 1, kOpen}};
   while (!work.empty()) {
+    model::poll();
     Item item = work.back();
     work.pop_back();
     StateSet s = item.states;

@@ -14,6 +14,7 @@ void buildBlocks(FunctionModel& fn, const std::vector<Flow>& flow) {
   std::vector<char> leader(static_cast<size_t>(n) + 1, 0);
   leader[0] = 1;
   for (InstId i = 0; i < n; ++i) {
+    model::poll();  // the function's time budget (model/Limits.h)
     const Flow& f = flow[i];
     if (f.jumps || f.exits) leader[i + 1] = 1;
     for (InstId t : f.targets)

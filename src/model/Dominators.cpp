@@ -33,6 +33,7 @@ std::vector<BlockId> immediateDominators(BlockId count, BlockId root, const Edge
   node.push_back(root);
   parent.push_back(-1);
   while (!stack.empty()) {
+    model::poll();
     auto& [b, next] = stack.back();
     const auto& s = succ(b);
     if (next == s.size()) {
@@ -101,6 +102,7 @@ void number(const std::vector<BlockId>& parent, BlockId root, std::vector<int32_
   std::vector<std::pair<BlockId, size_t>> stack{{root, 0}};
   in[root] = clock++;
   while (!stack.empty()) {
+    model::poll();
     auto& [b, next] = stack.back();
     if (next < children[b].size()) {
       BlockId c = children[b][next++];

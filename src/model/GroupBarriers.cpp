@@ -171,6 +171,7 @@ void ProtocolModel::walkGroupBarrierPhases(BlockId block, InstId from, InstId po
   };
   std::vector<Item> work{{block, from, firstPhase}};
   while (!work.empty()) {
+    model::poll();
     Item item = work.back();
     work.pop_back();
     const BasicBlock& bb = fn_.blocks[item.block];
@@ -207,6 +208,7 @@ bool reachedWithin(const FunctionModel& fn, BlockId from, InstId target, bool af
   std::vector<std::pair<BlockId, bool>> work{{from, false}};
   seen[from * 2] = 1;
   while (!work.empty()) {
+    model::poll();
     auto [block, crossed] = work.back();
     work.pop_back();
     const BasicBlock& bb = fn.blocks[block];

@@ -169,6 +169,7 @@ class Flattener {
     std::map<Slot, int> returnStoreCount;
 
     for (size_t k = 0; k < n; ++k) {
+      model::poll();  // the function's time budget (model/Limits.h)
       const ptx::Instruction& syntax = f.instructions[k];
       InstId id = static_cast<InstId>(fn_.instructions.size());
       flatIndex[k] = id;

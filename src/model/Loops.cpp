@@ -33,6 +33,7 @@ void computeLoops(FunctionModel& fn) {
         work.push_back(l);
       }
     while (!work.empty()) {
+      model::poll();
       BlockId b = work.back();
       work.pop_back();
       for (BlockId p : fn.blocks[b].predecessors)

@@ -54,6 +54,7 @@ void walkBlocks(const FunctionModel& fn, InstId start, int direction, Segment se
   if (s == Step::Done) return;
   if (s == Step::Continue) enqueueNext(first);
   for (size_t head = 0; head < queue.size(); ++head) {
+    model::poll();  // the function's time budget (model/Limits.h): checks walk paths too
     s = segment(queue[head], true);
     if (s == Step::Done) return;
     if (s == Step::Continue) enqueueNext(queue[head]);

@@ -84,25 +84,36 @@ void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx:
                         const Limits& limits, InliningBudget& budget, const Deadline& deadline) {
   fn.module = &module;
   fn.function = &function;
+  // Each stage names itself for the time and memory limits' messages; the
+  // stages' loops poll the budget (Limits.h) as well.
+  enterStage("inlining its calls");
   std::vector<detail::Flow> flow = detail::flatten(fn, limits, budget);
+  enterStage("building the control-flow graph");
   detail::buildBlocks(fn, flow);
   flow = {};
   deadline.check("building the control-flow graph");
+  enterStage("finding dominators, loops and reachability");
   detail::computeDominators(fn);
   detail::computeLoops(fn);
   fn.reachability = std::make_unique<BlockReachability>(fn);
   deadline.check("finding dominators, loops and reachability");
   // What registers hold: symbolic values with ranges, value identity.
+  enterStage("building the value analysis");
   fn.values = std::make_unique<ValueAnalysis>(fn);
   // Blocks no thread runs: branches the thread index decides.
+  enterStage("finding the branches the thread index decides");
   fn.noThreadRuns = blocksNoThreadRuns(fn);
   // Which memory each access touches, and may two accesses alias.
+  enterStage("building the memory analysis");
   fn.memory = std::make_unique<MemoryAnalysis>(fn);
+  enterStage("finding thread roles");
   fn.roles = std::make_unique<ThreadRoles>(fn);
   deadline.check("building the value, memory and thread-role analyses");
   // Spin loops, signals, waits and their partners: read by the protocol checks.
+  enterStage("building the protocol model");
   fn.protocol = std::make_unique<ProtocolModel>(fn);
   deadline.check("building the protocol model");
+  enterStage("checking it");
 }
 
 size_t instructionsBeforeInlining(const ptx::Module& module) {

@@ -181,6 +181,7 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
   visit(start, poll + 1);
   std::vector<BlockId> work(fn_.blocks[start].successors.begin(), fn_.blocks[start].successors.end());
   while (!work.empty()) {
+    model::poll();
     BlockId b = work.back();
     work.pop_back();
     if (seen[b]) continue;
@@ -663,6 +664,7 @@ const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
   for (InstId s : signalsHere)
     for (BlockId p : fn_.blocks[fn_.blockOf[s]].predecessors) work.push_back(p);
   while (!work.empty()) {
+    model::poll();
     BlockId b = work.back();
     work.pop_back();
     if (before[b]) continue;

@@ -53,8 +53,10 @@ ReachingDefinitions::ReachingDefinitions(const FunctionModel& fn, const std::vec
     for (size_t w = 0; w < words_; ++w) out[b * words_ + w] = gen[b * words_ + w];
   in_.assign(blocks * words_, 0);
   for (bool changed = true; changed;) {
+    model::poll();
     changed = false;
     for (size_t b = 0; b < blocks; ++b) {
+      model::poll();  // the function's time budget (model/Limits.h)
       uint64_t* in = &in_[b * words_];
       for (BlockId p : fn.blocks[b].predecessors)
         for (size_t w = 0; w < words_; ++w) in[w] |= out[p * words_ + w];

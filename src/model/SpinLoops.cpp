@@ -39,6 +39,7 @@ bool reachesWithinIteration(const FunctionModel& fn, const Loop& loop, InstId d,
   std::vector<BlockId> work{from};
   seen[from] = 1;
   while (!work.empty()) {
+    model::poll();
     BlockId b = work.back();
     work.pop_back();
     for (BlockId s : fn.blocks[b].successors) {
@@ -180,6 +181,7 @@ std::vector<size_t> globalWritesPerLoop(const FunctionModel& fn) {
   for (int32_t root : roots) {
     stack.push_back({root, 0});
     while (!stack.empty()) {
+      model::poll();
       auto& [l, next] = stack.back();
       if (next < children[l].size()) {
         int32_t child = children[l][next++];
@@ -265,6 +267,7 @@ bool valueDependsOn(const FunctionModel& fn, ValueReg reg, InstId at, const std:
   std::set<std::pair<ValueReg, InstId>> seen;
   std::vector<std::pair<ValueReg, InstId>> work{{reg, at}};
   while (!work.empty()) {
+    model::poll();
     auto [r, where] = work.back();
     work.pop_back();
     if (!seen.insert({r, where}).second || seen.size() > 4096) continue;

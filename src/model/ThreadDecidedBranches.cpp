@@ -322,6 +322,7 @@ std::vector<char> blocksNoThreadRuns(const FunctionModel& fn) {
   std::vector<BlockId> work{0};
   reached[0] = 1;
   while (!work.empty()) {
+    model::poll();
     const BlockId b = work.back();
     work.pop_back();
     for (BlockId s : fn.blocks[b].successors)

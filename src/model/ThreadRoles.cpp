@@ -306,6 +306,7 @@ struct ThreadRoles::Impl {
     };
     enter(0);
     while (!stack.empty()) {
+      model::poll();
       auto& [b, next] = stack.back();
       if (next < children[b].size()) {
         BlockId c = children[b][next++];

@@ -51,6 +51,8 @@ std::string call(std::string_view name, std::string_view a, std::string_view b, 
 }
 
 constexpr int kMaxDepth = 24;
+// The longest argument written out in a key (ValueIdentity::shortForm).
+constexpr size_t kMaxArgumentText = 512;
 
 // A key as a symbolic part plus a constant, so that `add %r, %p, 8` and
 // `[%p+8]` agree. The symbolic part is a view into a key the caller holds
@@ -173,6 +175,7 @@ std::vector<InstId> ValueIdentity::computeReaching(ValueReg reg, InstId at) cons
     seen.assign(fn_.blocks.size(), 0);
     work.assign(fn_.blocks[start].predecessors.begin(), fn_.blocks[start].predecessors.end());
     while (!work.empty()) {
+      model::poll();
       BlockId b = work.back();
       work.pop_back();
       if (b < 0 || seen[b]) continue;
@@ -281,6 +284,7 @@ const std::string& ValueIdentity::keyOfDefinition(InstId d, int depth) const {
 }
 
 std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
+  model::poll();  // the function's time budget (model/Limits.h)
   auto opaque = [d] { return "def@" + std::to_string(d); };
   const Inst& inst = fn_.instructions[d];
   const std::string_view op = inst.opcode();  // compared with literals: no strlen each time
@@ -297,8 +301,9 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
     }
     if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size()) {
-      std::string storage;
+      std::string storage, shortStorage;
       std::string_view address = keyViewOfOperand(ops[inst.effect.address], d, depth + 1, storage);
+      if (address.size() > kMaxArgumentText) address = shortForm(address, shortStorage);
       std::string text;
       text.reserve(address.size() + 6);
       text.append("load(").append(address).append(")");
@@ -331,6 +336,15 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
     Affine a = parseKey(args[0]), b = parseKey(args[1]);
     if (b.symbolic.empty()) return Affine{a.symbolic, wrappingAdd(a.constant, wrappingNegate(b.constant))}.text();
   }
+  // Past here each argument is written into this key: a long one by its
+  // short form (see shortForm), so that a key never holds more than
+  // kMaxArgumentText bytes of each argument.
+  std::vector<std::string> shortStorage;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].size() > kMaxArgumentText) {
+      if (shortStorage.empty()) shortStorage.resize(args.size());
+      args[i] = shortForm(args[i], shortStorage[i]);
+    }
   if (op == "mad" && args.size() == 3) {
     Affine c = parseKey(args[2]);
     std::string symbolic = call("mul", args[0], args[1], true);
@@ -360,6 +374,31 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
   }
   text += ')';
   return text;
+}
+
+// A long key's short form: "&<id>{<markers>}" plus its constant ("+8"),
+// where <id> numbers the distinct symbolic parts (hash-consing: equal texts,
+// equal ids, so equal keys stay equal and different ones different) and
+// <markers> lists the substrings that the facts below look for inside a
+// form (opaque names, loads, thread and block indices), so that they read
+// the same off the short form. Without it, `y ^= y >> 11` repeated doubles
+// the key each time (a random-number generator's tempering chains over
+// loaded words reached gigabytes).
+std::string_view ValueIdentity::shortForm(std::string_view key, std::string& storage) const {
+  static constexpr std::string_view kMarkers[] = {"@", "load(", "undef", "?", "rmw@", "phi@", "%tid.", "%ctaid."};
+  Affine affine = parseKey(key);
+  auto [it, added] = shortIds_.try_emplace(std::string(affine.symbolic), static_cast<int32_t>(shortIds_.size()));
+  storage = "&" + std::to_string(it->second) + "{";
+  bool first = true;
+  for (std::string_view marker : kMarkers)
+    if (affine.symbolic.find(marker) != std::string_view::npos) {
+      if (!first) storage += ',';
+      storage.append(marker);
+      first = false;
+    }
+  storage += '}';
+  if (affine.constant != 0) storage.append("+").append(std::to_string(affine.constant));
+  return storage;
 }
 
 std::string ValueIdentity::addressKey(InstId at, int operand) const {

@@ -85,6 +85,8 @@ class ValueIdentity {
   // keyOfOperand as a view: of a memoized key, or of `storage`, which holds it.
   std::string_view keyViewOfOperand(const ptx::Operand& op, InstId at, int depth, std::string& storage) const;
   std::string rootOf(ValueReg reg, InstId at, int depth) const;
+  // A long key as a short name of its own, `storage` holding it (see the .cpp).
+  std::string_view shortForm(std::string_view key, std::string& storage) const;
   std::string rootOfAddress(const ptx::Operand& address, InstId at, int depth) const;
   std::string parameterField(InstId load, int depth) const;
   std::string parameterOf(InstId load, int depth) const;
@@ -106,6 +108,8 @@ class ValueIdentity {
   // Per instruction: its key (bit 0) or root (bit 1) is being built.
   mutable std::vector<uint8_t> inProgress_;
   mutable std::unordered_map<std::string, int32_t> interned_;
+  // The ids of long keys' symbolic parts (shortForm).
+  mutable std::unordered_map<std::string, int32_t> shortIds_;
   // computeReaching's work list and visited blocks, reused between walks.
   mutable std::vector<char> walkSeen_;
   mutable std::vector<BlockId> walkWork_;

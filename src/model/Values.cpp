@@ -199,9 +199,25 @@ struct ValueAnalysis::Impl {
   bool deferring = true;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
+  // The work budget (issue 35). Guess and verify re-evaluates what a loop
+  // counter's join reaches, and a join that met its own placeholder
+  // invalidates everything computed since it began: with many loop-carried
+  // registers that feed each other (a Mersenne-Twister state of 600 words in
+  // rotating registers) the re-evaluations nest, exponentially. Definitions
+  // evaluated, re-evaluations included, are counted; past kWorkPerInstruction
+  // per instruction (plus kWorkBase) the analysis starts again in the simple
+  // mode: every join once, flow-insensitive, no loop bounds and no
+  // invalidation (a value read through an unfinished join keeps the
+  // placeholder "loop:<reg>", an unknown number), so each definition is
+  // evaluated once. Real kernels stay far below (docs/performance.md).
+  static constexpr size_t kWorkPerInstruction = 64, kWorkBase = 1 << 16;
+  size_t evaluations = 0, evaluationBudget = 0;
+  bool simple = false;
+  struct OverBudget {};
 
   explicit Impl(const FunctionModel& f) : fn(f) {
     const size_t n = fn.instructions.size();
+    evaluationBudget = kWorkPerInstruction * n + kWorkBase;
     defs.resize(fn.registerNames.size());
     defValue.resize(n);
     defState.assign(n, 0);
@@ -231,6 +247,49 @@ struct ValueAnalysis::Impl {
             for (int64_t delta : {-1, 0, 1}) thresholds.push_back(op.intValue + delta);
     std::sort(thresholds.begin(), thresholds.end());
     thresholds.erase(std::unique(thresholds.begin(), thresholds.end()), thresholds.end());
+    try {
+      evaluateAll();
+    } catch (const OverBudget&) {
+      startSimple();
+      evaluateAll();
+    }
+    // Queries after this (the memory analysis, the checks) get the same allowance again.
+    evaluationBudget = evaluations + kWorkPerInstruction * n + kWorkBase;
+    static const bool debugWork = std::getenv("FENCELINE_DEBUG_WORK") != nullptr;
+    if (debugWork)
+      fmt::print(stderr, "values {}: {} instructions, {} evaluations{}\n", fn.function ? fn.function->name : "?", n,
+                 evaluations, simple ? " (simple)" : "");
+  }
+
+  // Forgets everything computed and goes on in the simple mode (see kWorkPerInstruction).
+  void startSimple() {
+    simple = true;
+    std::fill(defState.begin(), defState.end(), 0);
+    std::fill(joinState.begin(), joinState.end(), 0);
+    std::fill(placeholderUsed.begin(), placeholderUsed.end(), 0);
+    computedLog.clear();
+    joinedLog.clear();
+    hypothesis.clear();
+    deferredCounters.clear();
+    deferring = false;
+    depth = 0;
+    pointerLoads.clear();
+  }
+
+  // Runs a query; past the budget, once in the simple mode from scratch.
+  template <typename F>
+  auto guarded(F&& query) -> decltype(query()) {
+    try {
+      return query();
+    } catch (const OverBudget&) {
+      startSimple();
+      return query();
+    }
+  }
+
+  // Every definition's value: the constructor's work.
+  void evaluateAll() {
+    const size_t n = fn.instructions.size();
     // Registers assigned more than once first, each from outside any of its
     // own definitions, so that a loop counter's range is verified with all
     // of its updates evaluable (boundLoopCounter).
@@ -241,7 +300,7 @@ struct ValueAnalysis::Impl {
     // prefetching pipelines compute the next stage's address from the
     // wrapped index) could not be bounded then. Evaluate again, those
     // counters first, each from outside its updates.
-    if (!deferredCounters.empty()) {
+    if (!deferredCounters.empty() && !simple) {
       std::vector<ValueReg> first = std::move(deferredCounters);
       std::sort(first.begin(), first.end());
       first.erase(std::unique(first.begin(), first.end()), first.end());
@@ -344,6 +403,8 @@ struct ValueAnalysis::Impl {
     if (defState[d] == 2) return defValue[d];
     if (defState[d] == 1) return placeholder(reg);  // a cycle through single definitions
     if (depth >= kMaxDepth) return term(name(d, "def"));
+    model::poll();
+    if (++evaluations > evaluationBudget && !simple) throw OverBudget{};
     defState[d] = 1;
     ++depth;
     AbstractValue v = evaluate(d);
@@ -385,9 +446,9 @@ struct ValueAnalysis::Impl {
     } else {
       result = *init;
     }
-    if (placeholderUsed[reg] && !result.hasBase() && !result.offsetRange())
+    if (placeholderUsed[reg] && !simple && !result.hasBase() && !result.offsetRange())
       if (auto bound = boundLoopCounter(reg, logMark, joinMark)) result = term(loop, bound->first, bound->second);
-    if (placeholderUsed[reg]) invalidateSince(logMark, joinMark);  // values computed meanwhile hold the placeholder
+    if (placeholderUsed[reg] && !simple) invalidateSince(logMark, joinMark);  // values computed meanwhile hold the placeholder
     joined[reg] = result;
     joinState[reg] = 2;
     joinedLog.push_back(reg);
@@ -445,6 +506,7 @@ struct ValueAnalysis::Impl {
     std::vector<BlockId> work{block};
     bool dead = true;
     while (!work.empty() && dead) {
+      model::poll();
       const BlockId b = work.back();
       work.pop_back();
       if (b < 0 || static_cast<size_t>(b) >= fn.blocks.size() || visitStamp[b] == stamp) continue;
@@ -1439,13 +1501,15 @@ struct ValueAnalysis::Impl {
 
 ValueAnalysis::ValueAnalysis(const FunctionModel& fn) : impl_(std::make_shared<Impl>(fn)) {}
 
-AbstractValue ValueAnalysis::valueOf(ValueReg reg, InstId at) const { return impl_->valueOf(reg, at); }
+AbstractValue ValueAnalysis::valueOf(ValueReg reg, InstId at) const {
+  return impl_->guarded([&] { return impl_->valueOf(reg, at); });
+}
 
 AbstractValue ValueAnalysis::operandValue(InstId at, int k) const {
   const auto& insts = impl_->fn.instructions;
   if (at < 0 || static_cast<size_t>(at) >= insts.size() || k < 0 || static_cast<size_t>(k) >= insts[at].operands.size())
     return values::top();
-  return impl_->operand(at, insts[at].operands[k]);
+  return impl_->guarded([&] { return impl_->operand(at, insts[at].operands[k]); });
 }
 
 InstId ValueAnalysis::definition(ValueReg reg, InstId at) const { return impl_->definition(reg, at); }
@@ -1517,7 +1581,7 @@ bool ValueAnalysis::atLeastGridSize(std::string_view termName, char dim) const {
     return false;
   if (reg < 0 || static_cast<size_t>(reg) >= impl_->fn.registerNames.size() || impl_->loopName(reg) != termName)
     return false;
-  return impl_->counterAtLeastGridSize(reg, dim);
+  return impl_->guarded([&] { return impl_->counterAtLeastGridSize(reg, dim); });
 }
 
 InstId ValueAnalysis::pointerLoad(const std::string& loadedBase) const {

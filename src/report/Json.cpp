@@ -49,6 +49,19 @@ ordered_json evidence(const Diagnostic& diagnostic) {
 
 }  // namespace
 
+ordered_json notificationsJson(const RunStats& stats) {
+  ordered_json list = ordered_json::array();
+  for (const auto& n : stats.notifications) {
+    ordered_json entry{{"level", n.level}, {"kind", n.kind}, {"message", n.message}};
+    if (!n.file.empty()) entry["file"] = n.file;
+    if (n.line) entry["line"] = n.line;
+    if (n.column) entry["column"] = n.column;
+    if (!n.function.empty()) entry["function"] = n.function;
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
 ordered_json toJson(const Diagnostic& diagnostic) {
   ordered_json notes = ordered_json::array();
   for (const auto& note : diagnostic.notes)
@@ -96,7 +109,9 @@ std::string renderJson(std::span<const Diagnostic> diagnostics, const RunStats& 
                          {{"files", stats.files},
                           {"functions", stats.functions},
                           {"instructions", stats.instructions},
-                          {"seconds", stats.seconds}}}};
+                          {"seconds", stats.seconds},
+                          {"complete", stats.complete()}}},
+                        {"notifications", notificationsJson(stats)}};
   // Replace invalid UTF-8 (a file name or demangled name could carry any byte)
   // rather than throwing.
   return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

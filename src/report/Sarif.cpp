@@ -193,6 +193,24 @@ std::string renderSarif(std::span<const Diagnostic> given, SourceText& sources, 
   }
   run["results"] = std::move(results);
   run["columnKind"] = "utf16CodeUnits";
+  // What was not checked (report/Stats.h), and whether the run did all it was asked.
+  ordered_json notifications = ordered_json::array();
+  for (const auto& n : options.stats.notifications) {
+    ordered_json entry{{"level", n.level == "error" ? "error" : n.level == "warning" ? "warning" : "note"},
+                       {"message", {{"text", n.message}}},
+                       {"descriptor", {{"id", n.kind}}}};
+    if (!n.file.empty()) {
+      model::SourceFrame frame;
+      frame.file = n.file;
+      frame.line = n.line;
+      frame.column = n.column;
+      entry["locations"] = ordered_json::array({ordered_json{{"physicalLocation", physicalLocation(frame, root)}}});
+    }
+    notifications.push_back(std::move(entry));
+  }
+  run["invocations"] = ordered_json::array(
+      {ordered_json{{"executionSuccessful", options.stats.complete()},
+                    {"toolExecutionNotifications", std::move(notifications)}}});
 
   ordered_json document{{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", ordered_json::array({std::move(run)})}};
   return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";

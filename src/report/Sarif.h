@@ -13,6 +13,7 @@
 
 #include "report/Diagnostic.h"
 #include "report/SourceText.h"
+#include "report/Stats.h"
 
 namespace fenceline::report {
 
@@ -33,6 +34,9 @@ struct SarifOptions {
   std::string helpUriTemplate;     // "{id}" is replaced by the rule id; empty: no helpUri
   std::filesystem::path sourceRoot;  // absolute; URIs are made relative to it
   std::vector<SarifRule> rules;
+  // The run's invocation: toolExecutionNotifications and executionSuccessful
+  // (false when something was not checked or a signal stopped the run).
+  RunStats stats;
 };
 
 std::string renderSarif(std::span<const Diagnostic> diagnostics, SourceText& sources,

@@ -4,6 +4,8 @@
 // freed by another thread, and allocation failure.
 #include <gtest/gtest.h>
 
+#include "model/Limits.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -97,4 +99,29 @@ TEST(SizeClassAllocator, FailureThrowsOrReturnsNull) {
   EXPECT_EQ(::operator new(huge, std::nothrow), nullptr);
   EXPECT_THROW(::operator delete(::operator new(huge)), std::bad_alloc);
   EXPECT_EQ(::operator new(huge, std::align_val_t(64), std::nothrow), nullptr);
+}
+
+// The per-function memory budget (model/Limits.h, issue 35): the allocator
+// counts this thread's bytes, fails past the limit with overBudget set, and
+// a freed block is taken off the count.
+TEST(SizeClassAllocator, CountsBytesAndFailsPastTheThreadLimit) {
+  namespace memory = fenceline::model::memory;
+  ASSERT_TRUE(memory::counted);
+  const int64_t before = memory::threadBytes;
+  {
+    auto small = std::make_unique<char[]>(100);
+    auto large = std::make_unique<char[]>(1 << 20);
+    EXPECT_GE(memory::threadBytes - before, (1 << 20) + 100);
+  }
+  EXPECT_EQ(memory::threadBytes, before);
+  const int64_t saved = memory::threadLimit;
+  memory::overBudget = false;
+  memory::threadLimit = memory::threadBytes + (1 << 16);
+  EXPECT_THROW((void)std::make_unique<char[]>(1 << 20), std::bad_alloc);
+  EXPECT_TRUE(memory::overBudget);
+  EXPECT_EQ(::operator new(1 << 20, std::nothrow), nullptr);
+  auto fits = std::make_unique<char[]>(1 << 10);  // below the limit: still served
+  EXPECT_NE(fits.get(), nullptr);
+  memory::threadLimit = saved;
+  memory::overBudget = false;
 }

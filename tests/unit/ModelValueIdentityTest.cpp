@@ -7,6 +7,7 @@
 #include "ModelInputs.h"
 #include "ModelMemoryFacts.h"
 #include "model/Memory.h"
+#include "model/ValueIdentity.h"
 #include "model/Values.h"
 
 using namespace fenceline;
@@ -77,4 +78,37 @@ TEST(ModelValueIdentity, PersistentLoopAddresses) {
   EXPECT_TRUE(aliasIs(fn, AliasResult::Must, lock, 1, 0, unlock, 1, 0));
   EXPECT_EQ(v.constantOf(unlock, 2), 0);
   EXPECT_TRUE(v.isInvariant(done, 2));
+}
+
+// Issue 35: a form spells out its operands' forms, so `y = (y >> 1) ^ y`
+// repeated doubled the text at each step (2^11 copies of the load here; a
+// compare/select network or a predicated shuffle chain took gigabytes). Long
+// operand forms are short forms now: hash-consed, so two chains that compute
+// the same value still have equal forms, and a chain that differs does not.
+TEST(ModelValueIdentity, DoublingChainsKeepExactEquality) {
+  constexpr int kSteps = 11;  // forms are followed 24 levels deep, two per step
+  std::ostringstream ptx;
+  ptx << ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      << ".visible .entry chains(.param .u64 chains_p)\n{\n"
+      << "\t.reg .b32 %a<" << kSteps + 1 << ">;\n\t.reg .b32 %b<" << kSteps + 1 << ">;\n"
+      << "\t.reg .b32 %c<" << kSteps + 1 << ">;\n\t.reg .b32 %t<" << 3 * kSteps + 1 << ">;\n\t.reg .b64 %rd<3>;\n"
+      << "\tld.param.u64 %rd1, [chains_p];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+      << "\tld.global.u32 %a0, [%rd2];\n\tld.global.u32 %b0, [%rd2];\n\tld.global.u32 %c0, [%rd2];\n";
+  for (int i = 0; i < kSteps; ++i) {
+    ptx << "\tshr.u32 %t" << 3 * i << ", %a" << i << ", 1;\n\txor.b32 %a" << i + 1 << ", %t" << 3 * i << ", %a" << i << ";\n";
+    ptx << "\tshr.u32 %t" << 3 * i + 1 << ", %b" << i << ", 1;\n\txor.b32 %b" << i + 1 << ", %t" << 3 * i + 1 << ", %b" << i << ";\n";
+    // The third chain shifts by 2 at its last step.
+    ptx << "\tshr.u32 %t" << 3 * i + 2 << ", %c" << i << ", " << (i == kSteps - 1 ? 2 : 1) << ";\n\txor.b32 %c" << i + 1
+        << ", %t" << 3 * i + 2 << ", %c" << i << ";\n";
+  }
+  ptx << "\tst.global.u32 [%rd2+4], %a" << kSteps << ";\n\tst.global.u32 [%rd2+8], %b" << kSteps << ";\n"
+      << "\tst.global.u32 [%rd2+12], %c" << kSteps << ";\n\tret;\n}\n";
+  auto loaded = loadProgram("chains", ptx.str());
+  const auto& fn = loaded->fn("chains");
+  const ValueAnalysis& v = *fn.values;
+  const InstId a = findOne(fn, "st.global", 0), b = findOne(fn, "st.global", 1), c = findOne(fn, "st.global", 2);
+  EXPECT_TRUE(v.sameValue(a, 1, b, 1));
+  EXPECT_FALSE(v.sameValue(a, 1, c, 1));
+  EXPECT_FALSE(v.isInvariant(a, 1));  // read from memory: the short form keeps the load's marker
+  EXPECT_LT(fn.values->identityEngine().operandKey(a, 1).size(), size_t{4096});
 }

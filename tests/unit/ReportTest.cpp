@@ -154,8 +154,47 @@ TEST_F(ReportTest, JsonFollowsTheVersionOneSchema) {
   EXPECT_EQ(d["notes"][0]["location"]["line"], 2);
   EXPECT_EQ(d["notes"][0]["inlined_at"].size(), 1u);
   EXPECT_EQ(d["fix"], "insert __threadfence() after the loop");
-  EXPECT_EQ(document["stats"],
-            (nlohmann::json{{"files", 1}, {"functions", 2}, {"instructions", 30}, {"seconds", 0.5}}));
+  EXPECT_EQ(document["stats"], (nlohmann::json{
+                                   {"files", 1}, {"functions", 2}, {"instructions", 30}, {"seconds", 0.5}, {"complete", true}}));
+  EXPECT_EQ(document["notifications"], nlohmann::json::array());
+}
+
+// What was not checked (report/Stats.h): JSON's notifications and "complete",
+// SARIF's invocation (issue 35).
+TEST_F(ReportTest, NotificationsSayWhatWasNotChecked) {
+  RunStats stats;
+  stats.files = 1;
+  RunNotification n;
+  n.kind = "time";
+  n.message = "kernel 'k' not checked: more than 5 seconds building the value analysis (--max-seconds-per-function)";
+  n.file = "k.ptx";
+  n.line = 12;
+  n.column = 1;
+  n.function = "k";
+  stats.notifications.push_back(n);
+  auto document = nlohmann::json::parse(renderJson({}, stats));
+  EXPECT_EQ(document["stats"]["complete"], false);
+  ASSERT_EQ(document["notifications"].size(), 1u);
+  EXPECT_EQ(document["notifications"][0],
+            (nlohmann::json{{"level", "error"}, {"kind", "time"}, {"message", n.message}, {"file", "k.ptx"},
+                            {"line", 12}, {"column", 1}, {"function", "k"}}));
+  // A note alone (SASS-only kernels) leaves the run complete; a signal does not.
+  stats.notifications[0].level = "note";
+  EXPECT_TRUE(stats.complete());
+  stats.interruptedBy = 15;
+  EXPECT_FALSE(stats.complete());
+
+  SourceText sources;
+  SarifOptions options;
+  options.toolVersion = "0";
+  options.stats = stats;
+  auto sarif = nlohmann::json::parse(renderSarif({}, sources, options));
+  const auto& invocation = sarif["runs"][0]["invocations"][0];
+  EXPECT_EQ(invocation["executionSuccessful"], false);
+  ASSERT_EQ(invocation["toolExecutionNotifications"].size(), 1u);
+  EXPECT_EQ(invocation["toolExecutionNotifications"][0]["level"], "note");
+  EXPECT_EQ(invocation["toolExecutionNotifications"][0]["descriptor"]["id"], "time");
+  EXPECT_EQ(invocation["toolExecutionNotifications"][0]["message"]["text"], n.message);
 }
 
 // The primary-location rule (report/Frames.h): a library helper below the

@@ -80,6 +80,7 @@ struct ExitWalk {
   std::set<InstId> onStack;
   bool carried = false;
 
+  void visitBroadcast(InstId load);
   void visit(ValueReg reg, InstId at) {
     if (carried) return;
     std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
@@ -112,7 +113,11 @@ struct ExitWalk {
         continue;
       }
       const EffectKind kind = inst.effect.kind;
-      if (kind != EffectKind::None && kind != EffectKind::CtaBarrier) continue;  // shared/param/local loads
+      if (kind == EffectKind::Load && isSharedSpace(inst.effect.space)) {
+        visitBroadcast(d);
+        continue;
+      }
+      if (kind != EffectKind::None && kind != EffectKind::CtaBarrier) continue;  // param/local loads
       if (inst.opcode() == "setp") comparisons.insert(d);
       onStack.insert(d);
       for (ValueReg r : registerUse(inst).read) visit(r, d);
@@ -120,6 +125,35 @@ struct ExitWalk {
     }
   }
 };
+
+// ExitWalk::visitBroadcast: a shared-memory load in the loop whose word a
+// store earlier in the same iteration wrote: one thread polls and hands the
+// value to the others through shared memory and a barrier (Triton's scalar
+// atomics and `volatile` loads compile to this). The walk continues at the
+// stored value, so the poll is the global load behind it. Bounded: loops of
+// at most kBroadcastScan instructions are scanned for the store.
+constexpr size_t kBroadcastScan = 4096;
+
+void ExitWalk::visitBroadcast(InstId load) {
+  const Loop& l = fn.loops[loop.loop];
+  size_t scanned = 0;
+  for (BlockId b : l.blocks) {
+    for (InstId s = fn.blocks[b].first; s < fn.blocks[b].last; ++s) {
+      if (++scanned > kBroadcastScan) return;
+      const Inst& store = fn.instructions[s];
+      if (store.effect.kind != EffectKind::Store || !isSharedSpace(store.effect.space)) continue;
+      if (!fn.memory->sameWord(s, load) || !reachesWithinIteration(fn, l, s, load)) continue;
+      if (onStack.count(s)) continue;
+      onStack.insert(s);
+      RegisterUse use = registerUse(store);
+      for (ValueReg r : use.read) {
+        if (std::find(use.addressed.begin(), use.addressed.end(), r) != use.addressed.end()) continue;
+        visit(r, s);
+      }
+      onStack.erase(s);
+    }
+  }
+}
 
 // Does the address register's value change across iterations?
 struct AddressWalk {

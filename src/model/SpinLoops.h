@@ -6,6 +6,10 @@
 // register computations (setp, vote, not, selp, and/or/xor, bar.red, moves,
 // arithmetic), on a load or atomic of global or generic memory inside the
 // loop (the poll), and:
+//  - a shared-memory load on that way is followed back to the store of the
+//    same word earlier in the iteration (one thread polls and broadcasts what
+//    it saw through shared memory and a barrier, as Triton compiles scalar
+//    atomics and volatile loads): the poll is the global read behind it;
 //  - the exit condition compares the polled value with values that do not
 //    change across iterations (a compare-and-swap update loop compares with
 //    the previous iteration's value: not a spin);

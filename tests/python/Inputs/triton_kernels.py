@@ -6,21 +6,32 @@ import triton.language as tl
 
 @triton.jit
 def poll_volatile(data, flag, out, BLOCK: tl.constexpr):
-    # Waits for the producer's flag with volatile loads and then reads the data it
-    # guards: nothing orders the data read after the flag (acquire-missing).
+    # Program 0 fills the block and raises the flag with release; the others wait
+    # for it with volatile loads and then read the data it guards: nothing orders
+    # the data read after the flag (acquire-missing).
     offs = tl.arange(0, BLOCK)
-    while tl.load(flag, volatile=True) == 0:
-        pass  # reported here: acquire-missing (Triton puts the loop's exit on this line)
-    tl.store(out + offs, tl.load(data + offs))
+    if tl.program_id(0) == 0:
+        tl.store(data + offs, offs + 1)
+        tl.debug_barrier()
+        tl.atomic_xchg(flag, 1, sem="release")
+    else:
+        while tl.load(flag, volatile=True) == 0:
+            pass  # reported here: acquire-missing (Triton puts the loop's exit on this line)
+        tl.store(out + offs, tl.load(data + offs))
 
 
 @triton.jit
 def poll_acquire(data, flag, out, BLOCK: tl.constexpr):
     # The fixed consumer: the flag is read with acquire semantics.
     offs = tl.arange(0, BLOCK)
-    while tl.atomic_add(flag, 0, sem="acquire") == 0:
-        pass
-    tl.store(out + offs, tl.load(data + offs))
+    if tl.program_id(0) == 0:
+        tl.store(data + offs, offs + 1)
+        tl.debug_barrier()
+        tl.atomic_xchg(flag, 1, sem="release")
+    else:
+        while tl.atomic_add(flag, 0, sem="acquire") == 0:
+            pass
+        tl.store(out + offs, tl.load(data + offs))
 
 
 @triton.jit

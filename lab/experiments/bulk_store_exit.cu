@@ -14,8 +14,8 @@
 // a newcomer mark means the store read memory already handed to the next CTA.
 // The ISA does not say whether the hardware keeps a CTA's shared memory until
 // its bulk reads complete (../shared/ordering-rules.md: strict tier until the
-// ISA or this experiment shows it). Not yet run: written in a session without
-// a GPU (docs/lab.md).
+// ISA or this experiment shows it). On an H200 it saw 0 wrong words in 8.4
+// million unwaited exits (results/h200/bulk-store-exit/, docs/lab.md).
 // Variants:
 //   unfixed  exit right after the bulk store's commit            -> bulk-store-reuse (strict)
 //   fixed    thread 0 waits with wait_group.read 0 before exiting

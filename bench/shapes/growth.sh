@@ -7,7 +7,8 @@
 # count per doubling of the function's instructions (the target: at most 2.2x). A benchmark,
 # not a test.
 #   bench/shapes/growth.sh [-f FENCELINE] [-d DOUBLINGS] [-o OUTDIR] [SHAPE[:N] ...]
-# Default shapes and first sizes: tempering:64 sortnet:16 shuffle:64 registers:1024.
+# Default shapes and first sizes: tempering:64 sortnet:16 shuffle:64 registers:1024 comm:256
+# (comm: many generic accesses, bulk stores and flag hand-offs in one function, issue 33).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 fenceline=build/fenceline
@@ -23,7 +24,7 @@ while getopts "f:d:o:" opt; do
 done
 shift $((OPTIND - 1))
 shapes=("$@")
-[[ ${#shapes[@]} -gt 0 ]] || shapes=(tempering:64 sortnet:16 shuffle:64 registers:1024)
+[[ ${#shapes[@]} -gt 0 ]] || shapes=(tempering:64 sortnet:16 shuffle:64 registers:1024 comm:256)
 mkdir -p "$outdir"
 
 printf "%-10s %7s %9s %13s %15s %8s %8s %7s\n" shape N "PTX bytes" instructions "Ir (callgrind)" "CPU s" "peak MB" growth

@@ -17,6 +17,13 @@ stage exponential (issue 35), at size N:
   registers N   N 64-bit registers of double-double arithmetic (fma chains
                 whose operands are earlier results), split over N/16 blocks
                 by bounds tests, every result stored
+  comm N        a communication kernel's body (issue 33): N rounds in one
+                function, each writing a shared staging slot of a 4-deep ring
+                with generic stores, a proxy fence, bar.sync, thread 0's bulk
+                store of the slot (commit, wait_group.read 3), generic reads
+                and writes of global buffers, a flag raised with a release and
+                a peer's flag polled with an acquire: many generic accesses,
+                bulk copies and hand-offs in one function
 
     make_shape.py SHAPE N > OUT.ptx
 
@@ -231,7 +238,63 @@ def registers(n):
     return "\n".join(body)
 
 
-SHAPES = {"tempering": tempering, "sortnet": sortnet, "shuffle": shuffle, "registers": registers}
+def comm(n):
+    ring = 4
+    slot = 1024  # bytes per ring slot
+    body = HEADER + [
+        f".shared .align 128 .b8 comm_ring[{ring * slot}];",
+        "",
+        ".visible .entry comm(",
+        "\t.param .u64 comm_in,",
+        "\t.param .u64 comm_out,",
+        "\t.param .u64 comm_flags",
+        ")",
+        "{",
+        "\t.reg .pred \t%p<4>;",
+        f"\t.reg .b32 \t%r<{4 * n + 16}>;",
+        "\t.reg .b64 \t%rd<16>;",
+        "\tld.param.u64 \t%rd1, [comm_in];",
+        "\tld.param.u64 \t%rd2, [comm_out];",
+        "\tld.param.u64 \t%rd3, [comm_flags];",
+        "\tcvta.to.global.u64 \t%rd4, %rd1;",
+        "\tcvta.to.global.u64 \t%rd5, %rd2;",
+        "\tcvta.to.global.u64 \t%rd6, %rd3;",
+        "\tmov.u32 \t%r1, %tid.x;",
+        "\tsetp.eq.u32 \t%p1, %r1, 0;",
+        "\tshl.b32 \t%r2, %r1, 2;",
+        "\tmov.u32 \t%r3, comm_ring;",
+        "\tadd.u32 \t%r4, %r3, %r2;",
+        "\tmul.wide.u32 \t%rd7, %r1, 4;",
+        "\tadd.s64 \t%rd8, %rd4, %rd7;",
+        "\tadd.s64 \t%rd9, %rd5, %rd7;",
+        "\tmov.u32 \t%r5, 1;",
+    ]
+    for i in range(n):
+        k = i % ring
+        v = 16 + 4 * i
+        body += [
+            f"\tld.global.u32 \t%r{v}, [%rd8+{4 * (i % 64) * 256}];",
+            f"\tst.shared.u32 \t[%r4+{k * slot}], %r{v};",
+            "\tfence.proxy.async.shared::cta;",
+            "\tbar.sync \t0;",
+            f"\t@%p1 cp.async.bulk.global.shared::cta.bulk_group [%rd5+{i * slot}], [comm_ring+{k * slot}], {slot};",
+            "\t@%p1 cp.async.bulk.commit_group;",
+            f"\t@%p1 cp.async.bulk.wait_group.read {ring - 1};",
+            f"\tst.global.u32 \t[%rd9+{4 * (i % 64) * 256 + 65536}], %r{v};",
+            "\tbar.sync \t0;",
+            f"\t@%p1 st.release.gpu.global.u32 \t[%rd6+{8 * i}], %r5;",
+            f"$L_poll{i}:",
+            f"\tld.acquire.gpu.global.u32 \t%r{v + 1}, [%rd6+{8 * i + 4}];",
+            f"\tsetp.eq.u32 \t%p2, %r{v + 1}, 0;",
+            f"\t@%p2 bra \t$L_poll{i};",
+            f"\tld.global.u32 \t%r{v + 2}, [%rd8+{4 * (i % 64) * 256 + 131072}];",
+            f"\tst.global.u32 \t[%rd9+{4 * (i % 64) * 256 + 196608}], %r{v + 2};",
+        ]
+    body += ["\t@%p1 cp.async.bulk.wait_group.read 0;", "\tret;", "}", ""]
+    return "\n".join(body)
+
+
+SHAPES = {"tempering": tempering, "sortnet": sortnet, "shuffle": shuffle, "registers": registers, "comm": comm}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:

@@ -11,6 +11,7 @@
 // value), generation counters (the threshold is a value loaded earlier) and
 // epoch targets (the threshold changes with a loop counter) are not fixed.
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -54,6 +55,9 @@ bool isReset(const FunctionModel& fn, InstId i, InstId counter) {
 std::vector<Use> findUses(const ProtocolModel& ctx) {
   const FunctionModel& fn = ctx.function();
   std::vector<Use> uses;
+  // The blocks a backward walk for an arrival enters: built once, from every
+  // arrival of the function (issue 33: a walk per poll crossed the function).
+  std::optional<model::TargetBlocks> arrivalBlocks;
   for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
       for (InstId compare : spin.comparisons) {
@@ -70,7 +74,13 @@ std::vector<Use> findUses(const ProtocolModel& ctx) {
           auto arrival = [&](InstId i) { return isArrival(fn, i) && fn.memory->sameWord(i, poll); };
           // The arrival comes first in the same trip: it dominates the wait.
           BlockId header = fn.loops[spin.loop].header;
-          for (InstId a : model::findReachingBackward(fn, poll, arrival, [](InstId) { return false; }))
+          if (!arrivalBlocks) {
+            std::vector<InstId> arrivals;
+            for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+              if (isArrival(fn, i)) arrivals.push_back(i);
+            arrivalBlocks.emplace(fn, arrivals);
+          }
+          for (InstId a : model::findReachingBackward(fn, poll, arrival, [](InstId) { return false; }, *arrivalBlocks))
             if (!spin.contains(fn, a) && fn.dominates(fn.blockOf[a], header)) uses.push_back({a, poll, threshold});
         }
       }

@@ -13,6 +13,7 @@
 // reaching the end of the kernel is reported at the store.
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -103,17 +104,57 @@ int64_t ringDepth(const FunctionModel& fn, InstId store, int64_t extent) {
 // its stores before it ends). The paths that skip it are then taken to be
 // those of threads that stored nothing (CUTLASS guards its store tail with a
 // flag the value analysis cannot relate to the stores).
-bool drainsSomewhere(const FunctionModel& fn, InstId store) {
-  auto drain = [&](InstId i) { return model::isBulkWait(fn, i) && model::bulkWaitDepth(fn, i) == 0; };
-  return model::findReachable(fn, store, drain, [](InstId) { return false; }) >= 0;
-}
+// Which code can still reach a drain (a bulk wait of depth 0), found once
+// per function: a forward walk per store to the drain at the kernel's end
+// grew with stores x instructions (issue 33).
+class DrainReach {
+ public:
+  explicit DrainReach(const FunctionModel& fn) : fn_(fn), lastDrain_(fn.blocks.size(), -1), reaches_(fn.blocks.size(), 0) {
+    std::vector<model::BlockId> work;
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+      const model::BlockId b = fn.instructions[i].block;
+      if (b < 0 || !model::isBulkWait(fn, i) || model::bulkWaitDepth(fn, i) != 0) continue;
+      lastDrain_[b] = std::max(lastDrain_[b], i);
+      if (!reaches_[b]) {
+        reaches_[b] = 1;
+        work.push_back(b);
+      }
+    }
+    // Blocks from whose start a drain is reachable: the drains' blocks and,
+    // backwards, every predecessor of such a block.
+    while (!work.empty()) {
+      model::poll();
+      const model::BlockId b = work.back();
+      work.pop_back();
+      for (model::BlockId p : fn.blocks[b].predecessors)
+        if (!reaches_[p]) {
+          reaches_[p] = 1;
+          work.push_back(p);
+        }
+    }
+  }
+  // A drain is reachable from `store` (exclusive): later in its block, or
+  // from the start of a successor (its own block again, around a loop).
+  bool after(InstId store) const {
+    const model::BlockId b = fn_.instructions[store].block;
+    if (lastDrain_[b] > store) return true;
+    for (model::BlockId s : fn_.blocks[b].successors)
+      if (reaches_[s]) return true;
+    return false;
+  }
+
+ private:
+  const FunctionModel& fn_;
+  std::vector<InstId> lastDrain_;  // per block: its last drain, or -1
+  std::vector<char> reaches_;      // per block: a drain is reachable from its start
+};
 
 // Every unsettled reuse of one store's source (at most one per overwrite).
-std::vector<Reuse> reusesOf(const FunctionModel& fn, InstId store) {
+std::vector<Reuse> reusesOf(const FunctionModel& fn, const DrainReach& drainReach, InstId store) {
   const int source = fn.instructions[store].effect.source;
   const int64_t extent = proxy::copyExtent(fn, store, source);
   const int64_t ring = ringDepth(fn, store, extent);
-  const bool drains = drainsSomewhere(fn, store);
+  const bool drains = drainReach.after(store);
   auto overlaps = [&](InstId w) { return overwritesShared(fn, w) && proxy::mayOverlap(fn, w, store, source, extent); };
   // The rewrite may hit this store's own buffer: in the same round (group
   // still open) or ring - 1 groups later.
@@ -198,9 +239,11 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
 
 void checkBulkStoreReuse(const model::FunctionModel& fn, Findings& out) {
   std::map<std::string, bool> reported;
+  std::optional<DrainReach> drainReach;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (fn.instructions[i].block < 0 || !isBulkStore(fn, i)) continue;
-    for (const Reuse& r : reusesOf(fn, i)) {
+    if (!drainReach) drainReach.emplace(fn);
+    for (const Reuse& r : reusesOf(fn, *drainReach, i)) {
       const std::string key = protocol::siteKey(fn, r.write >= 0 ? r.write : r.store) + (r.write < 0 ? "#exit" : "");
       if (!reported.try_emplace(key, true).second) continue;
       out.push_back(render(fn, r));

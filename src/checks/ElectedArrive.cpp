@@ -217,6 +217,42 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind
   return d;
 }
 
+// The writes (isWrite) from which some CFG path reaches `release` without
+// passing a thread sync strictly between the two: what
+// `reachable(write, release) && !everyPathPasses(write, release, isThreadSync)`
+// answers for each write, found by one backward walk from the release that
+// stops at syncs and continues past writes. Sorted by InstId.
+std::vector<InstId> unsyncedWritesBefore(const FunctionModel& fn, InstId release, const std::vector<char>& isWrite) {
+  std::vector<InstId> found;
+  std::vector<char> seen(fn.blocks.size(), 0);
+  std::vector<model::BlockId> work;
+  // Scans block `b` backwards from `from` (exclusive); true when it reached
+  // the block's first instruction without a sync (the walk goes on to the
+  // predecessors).
+  auto scan = [&](model::BlockId b, InstId from) {
+    for (InstId i = from - 1; i >= fn.blocks[b].first; --i) {
+      if (isThreadSync(fn, i)) return false;
+      if (isWrite[i]) found.push_back(i);
+    }
+    return true;
+  };
+  const model::BlockId start = fn.instructions[release].block;
+  if (scan(start, release))
+    for (model::BlockId p : fn.blocks[start].predecessors) work.push_back(p);
+  while (!work.empty()) {
+    model::poll();
+    const model::BlockId b = work.back();
+    work.pop_back();
+    if (seen[b]) continue;
+    seen[b] = 1;
+    if (scan(b, fn.blocks[b].last))
+      for (model::BlockId p : fn.blocks[b].predecessors) work.push_back(p);
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
 }  // namespace
 
 void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
@@ -229,15 +265,23 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
   }
   if (writes.empty() || releases.empty()) return;
   std::map<std::string, bool> reported;
-  auto sync = [&](InstId i) { return isThreadSync(fn, i); };
+  // The thread set of each write, asked once (not once per release).
+  std::vector<ThreadSet> writerSet(fn.instructions.size(), ThreadSet::All);
+  std::vector<char> isWrite(fn.instructions.size(), 0);
+  for (InstId write : writes) {
+    writerSet[write] = fn.roles->instructionSet(write);
+    isWrite[write] = 1;
+  }
   for (InstId release : releases) {
     const ThreadSet releaser = fn.roles->instructionSet(release);
     const ReleaseKind kind = *releaseKind(fn, release);
     std::optional<std::vector<InstId>> reads;
-    for (InstId write : writes) {
-      if (!widerThan(fn.roles->instructionSet(write), releaser)) continue;
+    // The writes with a path to the release that passes no thread sync: one
+    // backward walk per release that stops at syncs (a walk per write and
+    // release grew with writes x releases x instructions: issue 33).
+    for (InstId write : unsyncedWritesBefore(fn, release, isWrite)) {
+      if (!widerThan(writerSet[write], releaser)) continue;
       if (kind == ReleaseKind::GlobalRelease && isShared(fn, write)) continue;  // no other CTA reads it
-      if (!model::reachable(fn, write, release) || model::everyPathPasses(fn, write, release, sync)) continue;
       if (!reads) reads = consumerReads(fn, release, kind);
       if (std::none_of(reads->begin(), reads->end(), [&](InstId r) { return mayRead(fn, r, write); })) continue;
       if (reported.try_emplace(protocol::siteKey(fn, release), true).second)

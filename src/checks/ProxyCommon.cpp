@@ -284,7 +284,14 @@ int64_t ReachCache::barrierKey(InstId wait) {
 
 IssuerWaits ReachCache::issuerWaits(InstId async) {
   IssuerWaits issuer;
-  issuer.waits = waitsBefore(fn_, async);
+  if (!waitBlocks_) {
+    std::vector<InstId> waits;
+    for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
+      if (isMbarrierWait(fn_, i)) waits.push_back(i);
+    waitBlocks_.emplace(fn_, waits);
+  }
+  issuer.waits = model::findReachingBackward(
+      fn_, async, [&](InstId i) { return isMbarrierWait(fn_, i); }, never, *waitBlocks_);
   std::vector<int64_t> keys;
   for (InstId w : issuer.waits) {
     int64_t key = barrierKey(w);

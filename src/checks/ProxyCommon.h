@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "model/BlockReachability.h"
 #include "model/Memory.h"
+#include "model/Paths.h"
 #include "model/Program.h"
 #include "report/Diagnostic.h"
 
@@ -203,6 +205,9 @@ class ReachCache {
 
  private:
   std::vector<InstId> sharedProxyFences_, fencesAndAcquirePoints_;
+  // The blocks a backward walk for the nearest mbarrier wait enters (built on
+  // first use by issuerWaits).
+  std::optional<model::TargetBlocks> waitBlocks_;
   enum : uint8_t {
     kHandOffArrive = 1,
     kSharedProxyFence = 2,

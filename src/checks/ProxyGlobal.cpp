@@ -18,6 +18,7 @@
 // check is about.
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -160,6 +161,9 @@ struct Finding {
 struct HandOffPoints {
   std::vector<InstId> releases, acquires;  // ascending
   std::vector<char> isAcquire;             // per instruction
+  // The releases and acquires grouped by flag word: the candidates of one
+  // flag are asked for, not every pair (issue 33).
+  model::ProtocolModel::WordIndex releaseIndex, acquireIndex;
 };
 
 HandOffPoints handOffPoints(const model::ProtocolModel& ctx) {
@@ -174,6 +178,8 @@ HandOffPoints handOffPoints(const model::ProtocolModel& ctx) {
       points.isAcquire[i] = 1;
     }
   }
+  points.releaseIndex = ctx.wordIndex(points.releases);
+  points.acquireIndex = ctx.wordIndex(points.acquires);
   return points;
 }
 
@@ -182,12 +188,12 @@ std::optional<Finding> unfencedHandOff(const FunctionModel& fn, const HandOffPoi
                                        int operand) {
   // Without a signal and a wait there is no hand-off to search for.
   if (points.releases.empty() || points.acquires.empty()) return std::nullopt;
-  const std::vector<InstId>& releases = points.releases;
+  const model::ProtocolModel& ctx = model::protocolOf(fn);
   auto acquires = model::findReachingBackward(
       fn, copy, [&](InstId i) { return points.isAcquire[i] != 0; }, [&](InstId i) { return isGlobalProxyFence(fn, i); });
   for (InstId acquire : acquires) {
     if (!reachesUnfenced(fn, acquire, copy)) continue;
-    for (InstId release : releases) {
+    for (InstId release : ctx.candidates(points.releaseIndex, acquire)) {
       if (!sameFlag(fn, release, acquire)) continue;
       auto broadFence = [&](InstId i) {
         if (!isGlobalProxyFence(fn, i) || !fn.roles) return isGlobalProxyFence(fn, i);
@@ -227,8 +233,8 @@ report::Diagnostic renderRead(const FunctionModel& fn, const Finding& f) {
   d.evidence.push_back(report::link(fn, LinkKind::Access, f.write, "generic-write"));
   d.evidence.push_back(report::link(fn, LinkKind::Signal, f.release, "release"));
   model::AliasEvidence flag = ctx.aliasEvidence(f.release, f.acquire);
-  d.evidence.push_back(report::link(fn, LinkKind::Poll, f.acquire, flag.decided ? "same-flag" : "flag-" + flag.how,
-                                    flag.detail, flag.decided));
+  d.evidence.push_back(report::link(fn, LinkKind::Poll, f.acquire, flag.same() ? "same-flag" : "flag-" + flag.how,
+                                    flag.detail, flag.same()));
   d.evidence.push_back(report::link(fn, LinkKind::AsyncOperation, f.copy, copy));
   const int operand = asyncGlobalReadOperand(fn, f.copy);
   model::AliasEvidence same = fn.memory->aliasEvidence(f.write, fn.instructions[f.write].effect.address, 0, f.copy,
@@ -245,8 +251,7 @@ report::Diagnostic renderRead(const FunctionModel& fn, const Finding& f) {
   return d;
 }
 
-report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId release,
-                               const std::vector<InstId>& acquires) {
+report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId release, const HandOffPoints& points) {
   const std::string what = proxy::describe(fn, copy);
   auto d = protocol::makeDiagnostic(
       fn, release, "proxy-global",
@@ -264,16 +269,29 @@ report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId rele
   const int destination = fn.instructions[copy].effect.destination;
   report::EvidenceLink readLink = report::undecidedLink(fn, LinkKind::GuardedRead, -1, "no-reader",
                                                         "no read after a wait on this flag reads what the copy wrote");
-  for (InstId acquire : acquires) {
-    if (!ctx.aliasEvidence(release, acquire).decided) continue;
+  // Each read's answers are asked once whatever the number of acquires (a
+  // function with many flags asked them once per acquire per read), and at
+  // most kMaxAcquires acquires of this very flag are examined.
+  constexpr int kMaxAcquires = 64;
+  std::unordered_map<InstId, bool> mayRead;
+  std::unordered_map<InstId, model::AliasEvidence> sameCache;
+  const model::MemoryLocation copied = fn.memory->location(copy, destination);
+  int examined = 0;
+  for (InstId acquire : ctx.candidates(points.acquireIndex, release)) {
+    if (!ctx.aliasEvidence(release, acquire).same()) continue;  // another flag: not a wait on this release
+    if (++examined > kMaxAcquires) break;
     auto reads = [&](InstId i) {
       const auto& e = fn.instructions[i].effect;
-      return e.kind == EffectKind::Load && e.address >= 0 && model::isDataRead(fn, i) &&
-             fn.memory->alias(i, e.address, copy, destination) != model::AliasResult::No;
+      if (e.kind != EffectKind::Load || e.address < 0) return false;
+      auto [it, fresh] = mayRead.try_emplace(i, false);
+      if (fresh)
+        it->second = model::isDataRead(fn, i) && fn.memory->alias(i, e.address, copy, destination) != model::AliasResult::No;
+      return it->second;
     };
-    auto sameAs = [&](InstId read) {
-      return fn.memory->aliasEvidence(fn.memory->location(read, fn.instructions[read].effect.address),
-                                      fn.memory->location(copy, destination));
+    auto sameAs = [&](InstId read) -> const model::AliasEvidence& {
+      auto [it, fresh] = sameCache.try_emplace(read);
+      if (fresh) it->second = fn.memory->aliasEvidence(fn.memory->location(read, fn.instructions[read].effect.address), copied);
+      return it->second;
     };
     // The nearest read, or a later one whose bytes are decidedly the copy's.
     InstId read = model::findReachable(
@@ -317,7 +335,7 @@ void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
       return release < 0;
     });
     if (release >= 0 && reported.try_emplace(protocol::siteKey(fn, release) + "#w", true).second)
-      out.push_back(renderWrite(fn, copy, release, points.acquires));
+      out.push_back(renderWrite(fn, copy, release, points));
   }
 }
 

@@ -58,6 +58,10 @@ struct AliasEvidence {
   bool decided = false;
   std::string how;     // the tag (report/Evidence.h)
   std::string detail;  // one sentence: which objects and bytes
+
+  // Decidedly the same memory (a decided "disjoint" is also `decided`: this
+  // is what a link that needs the same flag or the same bytes asks).
+  bool same() const { return decided && result != AliasResult::No; }
 };
 
 struct MemoryObject {

@@ -178,4 +178,49 @@ std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
   return collectTargets(fn, to, -1, target, stop);
 }
 
+TargetBlocks::TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& targets) : live_(fn.blocks.size(), 0) {
+  std::vector<BlockId> work;
+  for (InstId t : targets) {
+    if (!valid(fn, t)) continue;
+    const BlockId b = fn.blockOf[t];
+    if (!live_[b]) {
+      live_[b] = 1;
+      work.push_back(b);
+    }
+  }
+  while (!work.empty()) {
+    model::poll();
+    const BlockId b = work.back();
+    work.pop_back();
+    for (BlockId s : fn.blocks[b].successors)
+      if (s >= 0 && !live_[s]) {
+        live_[s] = 1;
+        work.push_back(s);
+      }
+  }
+}
+
+std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
+                                         const std::function<bool(InstId)>& target,
+                                         const std::function<bool(InstId)>& stop, const TargetBlocks& blocks) {
+  std::vector<InstId> found;
+  // A block no target reaches holds no target and leads back to none: the
+  // walk cuts there (the start block too, when it is such a block).
+  walkBlocks(fn, to, -1, [&](BlockId b, bool entered) {
+    if (!blocks.live(b)) return Step::Cut;
+    const BasicBlock& bb = fn.blocks[b];
+    auto visit = [&](InstId i) {
+      if (target(i)) {
+        found.push_back(i);
+        return Step::Cut;
+      }
+      return stop(i) ? Step::Cut : Step::Continue;
+    };
+    return scan(entered ? bb.last - 1 : to - 1, bb.first, -1, visit);
+  });
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
 }  // namespace fenceline::model

@@ -55,4 +55,26 @@ std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
                                          const std::function<bool(InstId)>& target,
                                          const std::function<bool(InstId)>& stop);
 
+// The blocks a backward walk for some targets needs to enter: those that hold
+// one of `targets` (every instruction that may satisfy the walk's `target`)
+// or are reached from one. Found once per function and target kind; a walk
+// given it skips the rest of the function (a walk per copy for the nearest
+// mbarrier wait, in a function with none before it, crossed every block:
+// issue 33).
+class TargetBlocks {
+ public:
+  TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& targets);
+  bool live(BlockId b) const { return b >= 0 && static_cast<size_t>(b) < live_.size() && live_[b]; }
+
+ private:
+  std::vector<char> live_;
+};
+
+// findReachingBackward(fn, to, target, stop), entering only `blocks`' live
+// blocks: the same answer when `target` holds only at the instructions
+// `blocks` was built from.
+std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
+                                         const std::function<bool(InstId)>& target,
+                                         const std::function<bool(InstId)>& stop, const TargetBlocks& blocks);
+
 }  // namespace fenceline::model

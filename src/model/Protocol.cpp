@@ -145,12 +145,15 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
     if (isFlagWrite(e) && goesThroughPeerPointer(i)) raisesPeerFlags_ = true;
   }
+  pollIndex_ = wordIndex(polledWords_);
   for (InstId i : writes_) {
     if (!isSignalCandidate(i)) continue;
-    bool polled = std::any_of(polledWords_.begin(), polledWords_.end(), [&](InstId p) { return maySameWord(i, p); });
+    const std::vector<InstId> near = candidates(pollIndex_, i);
+    bool polled = std::any_of(near.begin(), near.end(), [&](InstId p) { return maySameWord(i, p); });
     if (polled) signals_.push_back(i);
     else if (isOutboundSignal(i)) outboundSignals_.push_back(i);
   }
+  signalIndex_ = wordIndex(signals_);
   for (InstId i : writes_)
     if (isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) &&
         isTranslatedPeerAddress(i))
@@ -568,6 +571,67 @@ bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {
   return false;
 }
 
+std::optional<MemoryLocation> ProtocolModel::indexedWord(InstId inst) const {
+  const int operand = addressOf(fn_, inst);
+  if (operand < 0) return std::nullopt;
+  MemoryLocation l = memory_.location(inst, operand);
+  using K = MemoryObject::Kind;
+  const K k = l.object.kind;
+  if (!l.bytes || !l.object.alternatives.empty() ||
+      !(k == K::Param || k == K::SharedSymbol || k == K::DynamicShared || k == K::GlobalSymbol))
+    return std::nullopt;
+  if (isLoaded(root(inst))) return std::nullopt;
+  return l;
+}
+
+ProtocolModel::WordIndex ProtocolModel::wordIndex(const std::vector<InstId>& list) const {
+  WordIndex index;
+  index.all = list;
+  for (InstId i : list) {
+    std::optional<MemoryLocation> l = indexedWord(i);
+    if (!l) {
+      index.rest.push_back(i);
+      continue;
+    }
+    index.exact[l->object].push_back({*l->bytes, i});
+    int64_t& widest = index.widest[l->object];
+    widest = std::max(widest, l->bytes->end - l->bytes->begin);
+  }
+  for (auto& [object, entries] : index.exact)
+    std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
+      return x.first.begin != y.first.begin ? x.first.begin < y.first.begin : x.second < y.second;
+    });
+  return index;
+}
+
+std::vector<InstId> ProtocolModel::candidates(const WordIndex& index, InstId inst) const {
+  std::optional<MemoryLocation> l = indexedWord(inst);
+  if (!l || index.exact.empty()) return index.all;
+  std::vector<InstId> out = index.rest;
+  for (const auto& [object, entries] : index.exact) {
+    if (!(object == l->object)) {
+      for (const auto& entry : entries) out.push_back(entry.second);
+      continue;
+    }
+    // Entries of this object that may overlap the query's bytes: those that
+    // begin before its end and after its begin minus the widest entry.
+    const int64_t from = l->bytes->begin - index.widest.at(object);
+    auto it = std::lower_bound(entries.begin(), entries.end(), from,
+                               [](const auto& entry, int64_t value) { return entry.first.begin < value; });
+    for (; it != entries.end() && it->first.begin < l->bytes->end; ++it)
+      if (it->first.overlaps(*l->bytes)) out.push_back(it->second);
+  }
+  std::sort(out.begin(), out.end());
+  // The list's order (polls and signals are kept in instruction order).
+  if (!std::is_sorted(index.all.begin(), index.all.end())) {
+    std::vector<InstId> ordered;
+    for (InstId i : index.all)
+      if (std::binary_search(out.begin(), out.end(), i)) ordered.push_back(i);
+    return ordered;
+  }
+  return out;
+}
+
 bool ProtocolModel::maySameWord(InstId a, InstId b) const {
   return memory_.mayShareRoot(a, b) && alias(a, b) != Alias::No;
 }
@@ -631,7 +695,7 @@ const std::vector<InstId>& ProtocolModel::inKernelSignalsFor(InstId poll) const 
 
 std::vector<InstId> ProtocolModel::findInKernelSignals(InstId poll) const {
   std::vector<InstId> found;
-  for (InstId s : signals_)
+  for (InstId s : candidates(signalIndex_, poll))
     if (maySameWord(s, poll)) found.push_back(s);
   if (carriesPayload(poll)) {
     const int64_t packet = memory_.accessSize(poll, addressOf(fn_, poll));
@@ -769,7 +833,7 @@ bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
 const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
   auto [cached, inserted] = pollsOfSignal_.try_emplace(signal);
   if (inserted)
-    for (InstId poll : polledWords_)
+    for (InstId poll : candidates(pollIndex_, signal))
       if (maySameWord(poll, signal)) cached->second.push_back(poll);
   return cached->second;
 }
@@ -871,7 +935,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
       return e;
     }
     for (InstId s : inKernelSignalsFor(access))
-      if (goesThroughPeerPointer(s) && aliasEvidence(s, access).decided) {
+      if (goesThroughPeerPointer(s) && aliasEvidence(s, access).same()) {
         e.how = "peer-signal";
         e.detail = "the flag is raised through a peer pointer: another GPU writes it";
         return e;

@@ -50,6 +50,23 @@ class ProtocolModel {
   const std::vector<SpinLoop>& spins() const { return spins_; }
   // Signals some poll of this function may observe (sorted).
   const std::vector<InstId>& signals() const { return signals_; }
+
+  // The accesses of a list (polls, signals) grouped by the word they touch,
+  // so that "which of them may be the same word as X" looks at the ones that
+  // may be, not at all of them (issue 33: polls x signals was quadratic).
+  // An access is indexed when its location is one named object with known
+  // bytes and its root is not a loaded pointer: two such accesses of one
+  // object whose bytes do not overlap never alias (MemoryAnalysis::alias and
+  // computeAlias both answer No). candidates() is a superset of the entries
+  // that maySameWord the query, in the list's order.
+  struct WordIndex {
+    std::map<MemoryObject, std::vector<std::pair<ByteRange, InstId>>> exact;  // each sorted by begin
+    std::map<MemoryObject, int64_t> widest;                                     // widest range of each object
+    std::vector<InstId> rest;                                                   // not indexed
+    std::vector<InstId> all;                                                    // the whole list, in order
+  };
+  WordIndex wordIndex(const std::vector<InstId>& list) const;
+  std::vector<InstId> candidates(const WordIndex& index, InstId inst) const;
   // Signals whose partner is outside the kernel (sorted; see isOutboundSignal).
   const std::vector<InstId>& outboundSignals() const { return outboundSignals_; }
 
@@ -343,6 +360,8 @@ class ProtocolModel {
   mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
   mutable std::unordered_map<InstId, bool> partnerInKernel_;
   mutable std::unordered_map<InstId, std::vector<InstId>> partnerWrites_;
+  std::optional<MemoryLocation> indexedWord(InstId inst) const;
+  WordIndex pollIndex_, signalIndex_;
   // Memoized answers (see alias, pollsOf, guardedReadMayRead).
   Alias computeAlias(InstId a, InstId b) const;
   const std::vector<InstId>& pollsOf(InstId signal) const;

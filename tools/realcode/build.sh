@@ -29,13 +29,16 @@ mkdir -p "$ptxdir"
 # Session 10's fresh set: @src/ = unpacked sdists (fetch.sh), @cccl = CCCL 2.8's include folder,
 # @torch = the corpus venv's torch/include (for sources that include torch or c10 headers),
 # @pyinc = this Python's C headers (torch's extension headers include Python.h).
+# Issue 29's last look: @lastlook = the wheels fetch.sh installed into pkgs-lastlook.
 sdists="$scratch/src"
+lastlook="$scratch/pkgs-lastlook"
 cccl="$scratch/pkgs-cccl/nvidia/cuda_cccl/include"
 torch_inc=$(ls -d "$scratch"/venv/lib/python3*/site-packages/torch/include 2>/dev/null | head -1 || true)
 pyinc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 expand() {
   local s=${1//@cutlass/$cutlass}; s=${s//@flashinfer/$flashinfer}; s=${s//@nvshmem/$nvshmem}
   s=${s//@src/$sdists}; s=${s//@cccl/$cccl}; s=${s//@torch/$torch_inc}; s=${s//@pyinc/$pyinc}
+  s=${s//@lastlook/$lastlook}
   echo "${s//@tus/$here/tus}"
 }
 now() { date +%s.%N; }

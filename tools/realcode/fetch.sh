@@ -110,3 +110,21 @@ else
   touch "$fresh/.installed-session10"
   echo "realcode: installed ${FRESH_PY[*]} into $fresh"
 fi
+
+# Issue 29's last look (tools/realcode/lastlook.txt; units tagged set=lastlook, never checked
+# before all model changes): natten's and xformers' sdists (CUTLASS 3 Hopper kernels, built with
+# their own third_party/cutlass) and gemlite's (Triton), unpacked like the fresh set's; the
+# sageattention (Triton) and nvidia-cudnn-frontend (.cu sources in the wheel) wheels installed
+# without dependencies into pkgs-lastlook/, for tools/realcode/triton3p and kernels.txt.
+sdist natten 0.21.7 csrc/include/natten/cuda/fna_hopper/fna_forward.cuh
+sdist xformers 0.0.35 xformers/csrc/sparse24/sparse24_gemm_sm90.cu
+sdist gemlite 0.6.0.post2 gemlite/triton_kernels/gemm_splitK_kernels.py
+last="$scratch/pkgs-lastlook"
+LAST_PY=(sageattention==1.0.6 nvidia-cudnn-frontend==1.32.0)
+if [[ -f "$last/.installed-lastlook" ]]; then
+  echo "realcode: ${LAST_PY[*]} already installed in $last"
+else
+  nice -n 19 "$python" -m pip install --quiet --disable-pip-version-check --no-deps --target "$last" "${LAST_PY[@]}"
+  touch "$last/.installed-lastlook"
+  echo "realcode: installed ${LAST_PY[*]} into $last"
+fi

@@ -30,6 +30,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SCRATCH = pathlib.Path(os.environ.get("FENCELINE_REALCODE_DIR", ROOT / ".scratch" / "realcode"))
 PTX_DIR = SCRATCH / "ptx"
+sys.path.insert(0, str(HERE))
+from run import held_back_units  # noqa: E402  (the lists' held-back sets)
 
 # kind -> (pattern of a candidate line, rewrite of that line)
 MUTATIONS = {
@@ -97,8 +99,11 @@ def main():
                     help="try the first N sites of every kind in every unit and print what each draws")
     ap.add_argument("--mutants", default=str(HERE / "mutants.txt"))
     args = ap.parse_args()
+    held_back = held_back_units()  # issue 29's last look: checked only by run.py --set lastlook
     if args.list:
         for ptx in sorted(PTX_DIR.glob("*.ptx")):
+            if ptx.stem in held_back:
+                continue
             text = ptx.read_text(errors="replace")
             counts = {kind: len(candidates(text, kind)) for kind in MUTATIONS}
             if any(counts.values()):
@@ -107,6 +112,8 @@ def main():
     if args.sweep:
         with tempfile.TemporaryDirectory() as tmp:
             for ptx in sorted(PTX_DIR.glob("*.ptx")):
+                if ptx.stem in held_back:
+                    continue
                 text = ptx.read_text(errors="replace")
                 for kind in MUTATIONS:
                     for n in range(min(args.sweep, len(candidates(text, kind)))):

@@ -13,12 +13,19 @@ argument i32, as Triton specializes them for sizes below 2^31). A package whose 
 in a compiled extension or a model zoo is imported as a bare namespace (`bare_package`): only
 the kernel module and what it imports are loaded.
 
+Issue 29's last look (set=lastlook) adds sageattention (wheel, pkgs-lastlook) and gemlite (unpacked
+sdist, src/). A kernel module that asks the device at import time (gemlite's utils: torch's device
+capability and SM count, Triton's active driver) is imported inside `no_gpu(cc)`, which answers
+those queries for one device of the entry's capability and restores them afterwards; they feed
+only host-side constants (autotune tables), the kernel is lowered from the entry's constants.
+
 Outputs as triton/generate.py: <name>.ptx, .ptxas (Triton's own ptxas for this PTX), .line,
 .times.
 
     generate.py --out DIR [name...]     (the corpus venv's Python)
 """
 import argparse
+import contextlib
 import importlib
 import os
 import pathlib
@@ -31,6 +38,11 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent.parent
 SCRATCH = pathlib.Path(os.environ.get("FENCELINE_REALCODE_DIR", ROOT / ".scratch" / "realcode"))
 MAMBA_SRC = SCRATCH / "src" / "mamba-ssm-2.3.2.post1"
+GEMLITE_SRC = SCRATCH / "src" / "gemlite-0.6.0.post2"
+LASTLOOK = SCRATCH / "pkgs-lastlook"
+# Projects whose kernels come from an unpacked sdist (no installed distribution to ask the
+# version of): the folder's name says it.
+SDIST_SOURCES = {"mamba-ssm": MAMBA_SRC, "gemlite": GEMLITE_SRC}
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 
@@ -78,6 +90,58 @@ def fla(module):
     from importlib.metadata import version
     sys.modules["fla"].__version__ = version("fla-core")  # what fla/__init__ would set
     return f"fla.{module}"
+
+
+@contextlib.contextmanager
+def no_gpu(capability, sm_count=132, max_shared_mem=232448):
+    """Answers the device queries a module makes at import time (torch.cuda's capability and
+    properties, Triton's active driver and its device properties) for one device of
+    `capability` (default: an H100/H200's 132 SMs and 227 KiB of shared memory), then restores
+    them."""
+    import torch
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.runtime import driver
+
+    class Utils:
+        def get_device_properties(self, device):
+            return {"max_shared_mem": max_shared_mem, "multiprocessor_count": sm_count,
+                    "max_num_regs": 65536, "warpSize": 32}
+
+    class Driver:
+        utils = Utils()
+
+        def get_current_target(self):
+            return GPUTarget("cuda", capability, 32)
+
+        def get_current_device(self):
+            return 0
+
+    props = types.SimpleNamespace(major=capability // 10, minor=capability % 10,
+                                  multi_processor_count=sm_count, name=f"sm_{capability} (no GPU)",
+                                  shared_memory_per_block_optin=max_shared_mem)
+    saved = (torch.cuda.get_device_capability, torch.cuda.get_device_properties, driver._active)
+    torch.cuda.get_device_capability = lambda *a, **k: (props.major, props.minor)
+    torch.cuda.get_device_properties = lambda *a, **k: props
+    driver.set_active(Driver())
+    try:
+        yield
+    finally:
+        # Triton's own reset_active() would create the real driver, which needs a GPU: the
+        # previous state (usually none yet) is put back instead.
+        torch.cuda.get_device_capability, torch.cuda.get_device_properties, driver._active = saved
+
+
+def sage(module):
+    bare_package("sageattention", LASTLOOK / "sageattention")
+    return f"sageattention.{module}"
+
+
+def gemlite(module):
+    bare_package("gemlite.triton_kernels", GEMLITE_SRC / "gemlite")
+    with no_gpu(90):
+        importlib.import_module(f"gemlite.{module}")
+    return f"gemlite.{module}"
 
 
 def liger(module):
@@ -137,6 +201,38 @@ ENTRIES = {
          "b_s_ptr": "*fp32"},
         {"N": 4096, "K": 4096, "out_dtype": None, "BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128,
          "BLOCK_SIZE_K": 128}, {"num_warps": 8, "num_stages": 2}),
+    # Issue 29's last look (set=lastlook). SageAttention's INT8 attention forward, causal
+    # (attn_qk_int8_per_block_causal.py), as its `forward` launches it: int8 Q and K with fp32
+    # per-block scales, fp16 V and output, head dim 128, BLOCK_M 128, BLOCK_N 64, STAGE 3 (the
+    # off-diagonal blocks, then the diagonal one), 8 warps, 4 stages; 32 heads, no GQA.
+    "sage_attn_int8_causal_sm90": (
+        "sageattention", lambda: sage("attn_qk_int8_per_block_causal"), "_attn_fwd", 90,
+        {"Q": "*i8", "K": "*i8", "V": "*fp16", "Q_scale": "*fp32", "K_scale": "*fp32",
+         "Out": "*fp16"},
+        {"H": 32, "num_kv_groups": 1, "HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 64, "STAGE": 3},
+        {"num_warps": 8, "num_stages": 4}),
+    # GemLite's split-K GEMM, the INT path (gemm_splitK_INT_kernel): fp16 activations times
+    # 4-bit weights packed 8 per int32, group size 128, asymmetric ((Wq - zeros) * scales:
+    # W_group_mode 3), fp32 accumulation; M 16, N = K = 4096 (so EVEN_M/N/K); the second of
+    # its default NVIDIA configs (16x256x128, SPLIT_K 2, A_load_order 2, 4 warps, 2 stages),
+    # whose partial tiles meet in the output through tl.atomic_add(sem=atomic_mode), the
+    # default 'relaxed'. No activation scales (scales_x None), no meta scale.
+    "gemlite_splitk_int4_sm90": (
+        "gemlite", lambda: gemlite("triton_kernels.gemm_splitK_kernels"),
+        "gemm_splitK_INT_kernel", 90,
+        {"a_ptr": "*fp16", "b_ptr": "*i32", "c_ptr": "*fp16", "scales_ptr": "*fp16",
+         "zeros_ptr": "*fp16", "load_scales_as_block": "i1"},
+        {"scales_a_ptr": None, "stride_meta_a_m": None, "stride_meta_a_g": None,
+         "meta_scale_norm_ptr": None, "N": 4096, "K": 4096, "W_nbits": 4, "group_size": 128,
+         "unpack_mask": 15, "elements_per_sample": 8, "type_id": 0, "a_sizeof": 2, "b_sizeof": 4,
+         "input_dtype": "tl.float16", "output_dtype": "tl.float16", "acc_dtype": "tl.float32",
+         "meta_dtype": "tl.float16",
+         "channel_scale_mode": 0, "W_group_mode": 3, "zero_is_scalar": False,
+         "BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8,
+         "SPLIT_K": 2, "NUM_STAGES": 2, "A_load_order": 2, "data_contiguous": True,
+         "EVEN_M": True, "EVEN_K": True, "EVEN_N": True, "use_tma": False,
+         "use_5d_scales": False, "warp_specialize": False},
+        {"num_warps": 4, "num_stages": 2}),
 }
 
 
@@ -147,6 +243,12 @@ def compile_entry(name):
     from triton.compiler import ASTSource
     _, resolve, attr, capability, types_, constexprs, options = ENTRIES[name]
     fn = kernel(resolve(), attr)
+    # "tl.<type>" names a Triton dtype passed as a constexpr (a kernel's `acc_dtype`); a
+    # constexpr the entry leaves out takes the kernel's own default, as a launch that omits it.
+    constexprs = {k: getattr(triton.language, v[3:]) if isinstance(v, str) and v.startswith("tl.") else v
+                  for k, v in constexprs.items()}
+    constexprs.update({p.name: p.default for p in fn.params
+                       if p.is_constexpr and p.has_default and p.name not in constexprs})
     compiled = triton.compile(ASTSource(fn, signature(fn, types_, constexprs), constexprs),
                               target=GPUTarget("cuda", capability, 32), options=options)
     return compiled.asm["ptx"], get_ptxas(capability).path
@@ -163,6 +265,7 @@ def main():
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(SCRATCH / "pkgs-fresh"))
+    sys.path.insert(0, str(LASTLOOK))  # sageattention's distribution (its version for .line)
     import triton
     from importlib.metadata import version
     for name in args.names or ENTRIES:
@@ -172,7 +275,7 @@ def main():
         (out / f"{name}.ptx").write_text(ptx)
         (out / f"{name}.ptxas").write_text(ptxas + "\n")
         project, _, attr, capability, _, constexprs, options = ENTRIES[name]
-        where = MAMBA_SRC.name if project == "mamba-ssm" else f"{project} {version(project)}"
+        where = SDIST_SOURCES[project].name if project in SDIST_SOURCES else f"{project} {version(project)}"
         (out / f"{name}.line").write_text(
             f"{name} triton3p {where} triton {triton.__version__} {attr} {constexprs} {options} cc{capability}\n")
         start = time.perf_counter()

@@ -2,9 +2,10 @@
 // static device library ships) and ELF .so files (a wheel's kernels). A fat
 // binary may carry PTX next to its SASS; fenceline checks the PTX, which is
 // what the checks read. cuobjdump extracts it (`-xptx all`, in a private
-// folder) and lists the kernels each SASS image holds (`-symbols`), so a kernel that comes only as SASS is named, not skipped in
-// silence. cuobjdump is found by --cuobjdump, on PATH, next to nvcc, or in
-// /usr/local/cuda/bin; pip's nvidia-cuda-cuobjdump ships one.
+// folder) and lists the kernels each SASS image holds (`-symbols`), so a
+// kernel that comes only as SASS is named, not skipped in silence. cuobjdump
+// is found by --cuobjdump, on PATH, next to nvcc, or in /usr/local/cuda/bin;
+// pip's nvidia-cuda-cuobjdump ships one.
 #pragma once
 
 #include <memory>

@@ -74,7 +74,7 @@ def peak_of(pid):
     return None
 
 
-def check(fenceline, cuobjdump, library, jobs):
+def check(fenceline, cuobjdump, library, jobs, keep=""):
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         start = time.monotonic()
         before = os.times()
@@ -92,6 +92,8 @@ def check(fenceline, cuobjdump, library, jobs):
             data = json.load(open(report.name))
         except ValueError:
             data = {"diagnostics": [], "stats": {}, "notifications": []}
+        if keep:
+            shutil.copyfile(report.name, keep)
     return {
         "exit_status": child.returncode,
         "wall_s": round(wall, 2),
@@ -201,6 +203,7 @@ def main():
     parser.add_argument("--seed", default="34")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep-ptx", action="store_true", help="keep the extracted PTX (SCRATCH/ptx/LIBRARY)")
+    parser.add_argument("--keep-reports", default="", help="folder for each library's JSON report (for triage)")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
     summary = {"fenceline": subprocess.run([args.fenceline, "--version"], capture_output=True, text=True).stdout.strip(),
@@ -216,16 +219,20 @@ def main():
             for library in sorted(glob.glob(os.path.join(folder, pattern))):
                 entry = {"wheel": requirement, "library": os.path.basename(library),
                          "library_mb": round(os.path.getsize(library) / 1e6, 1)}
-                entry.update(check(args.fenceline, args.cuobjdump, library, args.jobs))
+                keep = ""
+                if args.keep_reports:
+                    os.makedirs(args.keep_reports, exist_ok=True)
+                    keep = os.path.join(args.keep_reports, os.path.basename(library) + ".json")
+                entry.update(check(args.fenceline, args.cuobjdump, library, args.jobs, keep))
                 if args.ptx_stats:
-                    folder = os.path.join(args.scratch, "ptx", os.path.basename(library))
-                    stats, checked = read_images(folder, extract(args.cuobjdump, library, folder))
+                    images = os.path.join(args.scratch, "ptx", os.path.basename(library))
+                    stats, checked = read_images(images, extract(args.cuobjdump, library, images))
                     entry.update(stats)
                     if args.ptxas and args.sample > 0:
-                        entry.update(ratio_sample(args.fenceline, args.ptxas, folder, checked, args.sample, args.seed,
+                        entry.update(ratio_sample(args.fenceline, args.ptxas, images, checked, args.sample, args.seed,
                                                   os.path.basename(library), args.rounds))
                     if not args.keep_ptx:
-                        shutil.rmtree(folder)
+                        shutil.rmtree(images)
                 print(json.dumps(entry), flush=True)
                 summary["libraries"].append(entry)
     with open(args.output, "w") as out:

@@ -349,6 +349,17 @@ class ProtocolModel {
   bool guardedReadMayRead(InstId poll, InstId write) const;
   mutable std::unordered_map<uint64_t, Alias> alias_;
   mutable std::unordered_map<uint64_t, AliasEvidence> aliasEvidence_;  // aliasEvidence(a, b), memoized
+  // readerOf's answer for one (write, read) pair: whether the read may read the
+  // write, and the evidence that it does (aliasEvidence, an opaque call, a peer
+  // mirror), memoized.
+  struct PairEvidence {
+    bool mayRead = false;
+    AliasEvidence evidence;
+  };
+  const PairEvidence& writeReadEvidence(InstId write, InstId read) const;
+  mutable std::unordered_map<uint64_t, PairEvidence> writeRead_;
+  mutable std::vector<uint64_t> readerSeen_;  // per instruction: readerOf's reads asked in this call
+  mutable uint64_t readerCalls_ = 0;
   // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
   mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;

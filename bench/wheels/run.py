@@ -20,6 +20,10 @@ import collections
 import glob
 import json
 import os
+import platform
+import random
+import shutil
+import statistics
 import re
 import subprocess
 import sys
@@ -37,13 +41,19 @@ def read_list(path):
     return wheels
 
 
+# Linux x86_64 wheels for CPython 3.11 (pip download for another machine).
+PLATFORMS = ["manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_24_x86_64", "manylinux_2_17_x86_64",
+             "manylinux2014_x86_64", "manylinux1_x86_64"]
+
+
 def fetch(requirement, scratch):
     name, version = requirement.split("==")
     stem = name.replace("-", "_") + "-" + version
     found = glob.glob(os.path.join(scratch, stem + "-*.whl"))
     if not found:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-d", scratch, requirement],
-                       check=True, stdout=subprocess.DEVNULL)
+        platforms = [arg for tag in PLATFORMS for arg in ("--platform", tag)]
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", *platforms,
+                        "--python-version", "3.11", "-d", scratch, requirement], check=True, stdout=subprocess.DEVNULL)
         found = glob.glob(os.path.join(scratch, stem + "-*.whl"))
     wheel = found[0]
     folder = os.path.join(scratch, "x-" + stem)
@@ -64,7 +74,7 @@ def peak_of(pid):
     return None
 
 
-def check(fenceline, cuobjdump, library, jobs):
+def check(fenceline, cuobjdump, library, jobs, keep=""):
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         start = time.monotonic()
         before = os.times()
@@ -82,6 +92,8 @@ def check(fenceline, cuobjdump, library, jobs):
             data = json.load(open(report.name))
         except ValueError:
             data = {"diagnostics": [], "stats": {}, "notifications": []}
+        if keep:
+            shutil.copyfile(report.name, keep)
     return {
         "exit_status": child.returncode,
         "wall_s": round(wall, 2),
@@ -91,43 +103,90 @@ def check(fenceline, cuobjdump, library, jobs):
         "functions": data["stats"].get("functions", 0),
         "instructions": data["stats"].get("instructions", 0),
         "complete": data["stats"].get("complete"),
-        "findings": dict(collections.Counter(d["check"] for d in data["diagnostics"])),
+        "findings": dict(collections.Counter(d["check"] for d in data["diagnostics"] if d.get("tier", "default") == "default")),
         "notifications": dict(collections.Counter(f'{n["level"]}:{n["kind"]}' for n in data.get("notifications", []))),
         "sass_only_line": next((l for l in stderr.splitlines() if "only SASS" in l), ""),
     }
 
 
-def ptx_stats(cuobjdump, library):
-    with tempfile.TemporaryDirectory() as folder:
-        subprocess.run([cuobjdump, "-xptx", "all", os.path.abspath(library)], cwd=folder,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        images, total, largest, newest = 0, 0, 0, {}
-        for name in os.listdir(folder):
-            text = open(os.path.join(folder, name), errors="replace").read()
-            images += 1
-            total += len(text)
-            target = re.search(r"\.target\s+sm_(\d+)([a-z]*)", text)
-            key = (int(target.group(1)), target.group(2)) if target else (0, "")
-            for match in re.finditer(r"\.(entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z0-9_$%]+)", text):
-                body = text.find("{", match.end())
-                semi = text.find(";", match.end())
-                if body < 0 or (0 <= semi < body and text[match.end():semi].count("(") == text[match.end():semi].count(")")):
-                    continue
-                depth, at = 0, body
-                while at < len(text):
-                    if text[at] == "{":
-                        depth += 1
-                    elif text[at] == "}":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    at += 1
-                largest = max(largest, at - match.start())
-                if match.group(2) not in newest or key > newest[match.group(2)][0]:
-                    newest[match.group(2)] = (key, name)
-        checked = len({image for _, image in newest.values()})
-    return {"ptx_images": images, "ptx_mb": round(total / 1e6, 1), "images_checked": checked,
-            "functions_defined": len(newest), "largest_function_kb": round(largest / 1e3, 1)}
+def extract(cuobjdump, library, folder):
+    """cuobjdump -xptx all LIBRARY into FOLDER: every embedded PTX image, one file each."""
+    os.makedirs(folder, exist_ok=True)
+    subprocess.run([cuobjdump, "-xptx", "all", os.path.abspath(library)], cwd=folder,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return sorted(os.listdir(folder))
+
+
+def read_images(folder, names):
+    """Images, MB, the largest function's PTX bytes, and the images fenceline checks: those holding
+    the newest PTX target of some kernel (name -> target)."""
+    images, total, largest, newest, targets = 0, 0, 0, {}, {}
+    for name in names:
+        text = open(os.path.join(folder, name), errors="replace").read()
+        images += 1
+        total += len(text)
+        target = re.search(r"\.target\s+(sm_(\d+)([a-z]*))", text)
+        key = (int(target.group(2)), target.group(3)) if target else (0, "")
+        targets[name] = target.group(1) if target else ""
+        for match in re.finditer(r"\.(entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z0-9_$%]+)", text):
+            body = text.find("{", match.end())
+            semi = text.find(";", match.end())
+            if body < 0 or (0 <= semi < body and text[match.end():semi].count("(") == text[match.end():semi].count(")")):
+                continue
+            depth, at = 0, body
+            while at < len(text):
+                if text[at] == "{":
+                    depth += 1
+                elif text[at] == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                at += 1
+            largest = max(largest, at - match.start())
+            if match.group(2) not in newest or key > newest[match.group(2)][0]:
+                newest[match.group(2)] = (key, name)
+    checked = sorted({image for _, image in newest.values()})
+    stats = {"ptx_images": images, "ptx_mb": round(total / 1e6, 1), "images_checked": len(checked),
+             "functions_defined": len(newest), "largest_function_kb": round(largest / 1e3, 1)}
+    return stats, {name: targets[name] for name in checked}
+
+
+def timed(command):
+    """Wall and CPU seconds (user + system) of one child process, and its exit status."""
+    start = time.monotonic()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    return time.monotonic() - start, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+
+
+def ratio_sample(fenceline, ptxas, folder, checked, count, seed, library, rounds):
+    """fenceline / ptxas on COUNT images of CHECKED drawn with a fixed seed: ROUNDS rounds, each
+    running fenceline (-j 1) then ptxas -arch=<the image's target> on the same file; the median of
+    each per file; the ratio of the sums for the library."""
+    names = sorted(checked)
+    picked = sorted(random.Random(f"{seed}:{library}").sample(names, min(count, len(names))))
+    files = []
+    for name in picked:
+        path = os.path.join(folder, name)
+        runs = {"fenceline": [], "ptxas": []}
+        statuses = {"fenceline": set(), "ptxas": set()}
+        for _ in range(rounds):
+            for tool, command in (("fenceline", [fenceline, "check", "-j", "1", "--format", "json", "-o", os.devnull, path]),
+                                  ("ptxas", [ptxas, f"-arch={checked[name]}", path, "-o", os.devnull])):
+                wall, cpu, status = timed(command)
+                runs[tool].append((wall, cpu))
+                statuses[tool].add(status)
+        entry = {"image_kb": round(os.path.getsize(path) / 1e3, 1), "target": checked[name]}
+        for tool in runs:
+            entry[f"{tool}_wall_s"] = round(statistics.median(w for w, _ in runs[tool]), 3)
+            entry[f"{tool}_cpu_s"] = round(statistics.median(c for _, c in runs[tool]), 3)
+            entry[f"{tool}_exit"] = sorted(statuses[tool])
+        entry["ratio_cpu"] = round(entry["fenceline_cpu_s"] / max(entry["ptxas_cpu_s"], 1e-3), 4)
+        files.append(entry)
+    total = {tool: sum(f[f"{tool}_cpu_s"] for f in files) for tool in ("fenceline", "ptxas")}
+    return {"sample_seed": seed, "sample_rounds": rounds, "sample_files": files,
+            "sample_ratio_cpu": round(total["fenceline"] / max(total["ptxas"], 1e-3), 4) if files else None,
+            "sample_max_file_ratio_cpu": max((f["ratio_cpu"] for f in files), default=None)}
 
 
 def main():
@@ -139,10 +198,19 @@ def main():
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--ptx-stats", action="store_true")
     parser.add_argument("--only", default="")
+    parser.add_argument("--ptxas", default="", help="ptxas for the ratio sample (needs --ptx-stats)")
+    parser.add_argument("--sample", type=int, default=3, help="images per library in the ratio sample")
+    parser.add_argument("--seed", default="34")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--keep-ptx", action="store_true", help="keep the extracted PTX (SCRATCH/ptx/LIBRARY)")
+    parser.add_argument("--keep-reports", default="", help="folder for each library's JSON report (for triage)")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
     summary = {"fenceline": subprocess.run([args.fenceline, "--version"], capture_output=True, text=True).stdout.strip(),
-               "jobs": args.jobs, "libraries": []}
+               "ptxas": subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+               if args.ptxas else "",
+               "command": " ".join(sys.argv), "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.node()}",
+               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "jobs": args.jobs, "libraries": []}
     for requirement, patterns in read_list(args.list):
         if args.only and args.only not in requirement:
             continue
@@ -151,9 +219,20 @@ def main():
             for library in sorted(glob.glob(os.path.join(folder, pattern))):
                 entry = {"wheel": requirement, "library": os.path.basename(library),
                          "library_mb": round(os.path.getsize(library) / 1e6, 1)}
+                keep = ""
+                if args.keep_reports:
+                    os.makedirs(args.keep_reports, exist_ok=True)
+                    keep = os.path.join(args.keep_reports, os.path.basename(library) + ".json")
+                entry.update(check(args.fenceline, args.cuobjdump, library, args.jobs, keep))
                 if args.ptx_stats:
-                    entry.update(ptx_stats(args.cuobjdump, library))
-                entry.update(check(args.fenceline, args.cuobjdump, library, args.jobs))
+                    images = os.path.join(args.scratch, "ptx", os.path.basename(library))
+                    stats, checked = read_images(images, extract(args.cuobjdump, library, images))
+                    entry.update(stats)
+                    if args.ptxas and args.sample > 0:
+                        entry.update(ratio_sample(args.fenceline, args.ptxas, images, checked, args.sample, args.seed,
+                                                  os.path.basename(library), args.rounds))
+                    if not args.keep_ptx:
+                        shutil.rmtree(images)
                 print(json.dumps(entry), flush=True)
                 summary["libraries"].append(entry)
     with open(args.output, "w") as out:

@@ -86,7 +86,8 @@ std::vector<SassOnlyKernel> sassKernels(const std::string& listing) {
 bool isBinaryName(const std::string& path) {
   fs::path name(path);
   std::string extension = name.extension().string();
-  if (extension == ".cubin" || extension == ".fatbin" || extension == ".o" || extension == ".so") return true;
+  if (extension == ".cubin" || extension == ".fatbin" || extension == ".o" || extension == ".a" || extension == ".so")
+    return true;
   // libfoo.so.12, libfoo.so.12.1
   std::string file = name.filename().string();
   size_t so = file.find(".so.");

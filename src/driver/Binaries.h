@@ -1,10 +1,11 @@
-// Kernels in binaries: .cubin, .fatbin, .o and ELF .so files (a wheel's
-// kernels). A fat binary may carry PTX next to its SASS; fenceline checks the
-// PTX, which is what the checks read. cuobjdump extracts it (`-xptx all`,
-// in a private folder) and lists the kernels each SASS image holds
-// (`-symbols`), so a kernel that comes only as SASS is named, not skipped in
-// silence. cuobjdump is found by --cuobjdump, on PATH, next to nvcc, or in
-// /usr/local/cuda/bin; pip's nvidia-cuda-cuobjdump ships one.
+// Kernels in binaries: .cubin, .fatbin, .o, .a (an archive of objects, as a
+// static device library ships) and ELF .so files (a wheel's kernels). A fat
+// binary may carry PTX next to its SASS; fenceline checks the PTX, which is
+// what the checks read. cuobjdump extracts it (`-xptx all`, in a private
+// folder) and lists the kernels each SASS image holds (`-symbols`), so a
+// kernel that comes only as SASS is named, not skipped in silence. cuobjdump
+// is found by --cuobjdump, on PATH, next to nvcc, or in /usr/local/cuda/bin;
+// pip's nvidia-cuda-cuobjdump ships one.
 #pragma once
 
 #include <memory>
@@ -15,7 +16,7 @@
 
 namespace fenceline::driver {
 
-// Whether the file name says binary: .cubin, .fatbin, .o, .so, .so.N.
+// Whether the file name says binary: .cubin, .fatbin, .o, .a (a static library of objects), .so, .so.N.
 bool isBinaryName(const std::string& path);
 
 struct EmbeddedPtx {

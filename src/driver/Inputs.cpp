@@ -155,7 +155,7 @@ bool collectInputs(const CheckOptions& options, std::vector<Input>& inputs, std:
     auto kind = kindOf(path);
     if (!kind) {
       error = fmt::format(
-          "{}: error: unsupported input (expected a .ptx or .cu file, a CUDA binary (.cubin, .fatbin, .o, .so) or a "
+          "{}: error: unsupported input (expected a .ptx or .cu file, a CUDA binary (.cubin, .fatbin, .o, .a, .so) or a "
           "directory)",
           given);
       return false;

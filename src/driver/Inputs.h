@@ -4,7 +4,7 @@
 //     the same name beside it (the ~/.triton/cache layout) is a Triton kernel,
 //     named by the metadata's Python name;
 //   .cu files are compiled to PTX (flags from -p, --flags-file, --nvcc-flag);
-//   .cubin, .fatbin, .o and .so files have their embedded PTX checked
+//   .cubin, .fatbin, .o, .a and .so files have their embedded PTX checked
 //     (driver/Binaries.h); only when named, never found in a directory, where
 //     host objects would be errors;
 //   directories are searched recursively for .ptx and .cu (hidden folders

@@ -697,7 +697,7 @@ int runCommandLine(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "Check .ptx and .cu files (or directories of them) for ordering bugs");
   check->add_option("inputs", options.inputs,
                     "Files to check: .ptx (read as is; a Triton cache's kernels by name), .cu (compiled with nvcc "
-                    "-ptx -lineinfo), CUDA binaries (.cubin, .fatbin, .o, .so: their embedded PTX), or directories "
+                    "-ptx -lineinfo), CUDA binaries (.cubin, .fatbin, .o, .a, .so: their embedded PTX), or directories "
                     "(searched recursively for .ptx and .cu)");
   check->add_option("--format", options.format, "Output format: text, json or sarif (default: text)")
       ->check(CLI::IsMember({"text", "json", "sarif"}));

@@ -506,8 +506,55 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
   return best;
 }
 
+// Asked by readerOf for every write a signal may publish, once per signal and
+// poll: the same (write, read) pairs come back for every signal and every
+// candidate write of a finding (NCCL's LL kernels: hundreds of each), so the
+// answer, which does not depend on the signal, is computed once. Kept to a
+// few bits per pair (NVSHMEM's put-with-signal dispatch asks millions of
+// pairs): the evidence text is rebuilt by writeReadDetail for the pairs shown.
+ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstId read) const {
+  const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(read);
+  if (auto known = writeRead_.find(key); known != writeRead_.end()) return known->second;
+  PairEvidence pair;
+  pair.mayRead = mayReadWrite(read, write);
+  if (pair.mayRead) {
+    if (opaqueCallMayFence(write)) {
+      pair.how = PairEvidence::How::OpaqueCall;
+    } else {
+      pair.decided = aliasEvidence(write, read).decided;
+      if (!pair.decided && isPeerMirror(write, read)) {
+        pair.decided = true;
+        pair.how = PairEvidence::How::PeerMirror;
+      }
+    }
+  }
+  writeRead_.emplace(key, pair);
+  return pair;
+}
+
+AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvidence pair) const {
+  AliasEvidence e;
+  if (pair.how == PairEvidence::How::OpaqueCall) {
+    e.how = "opaque-call";
+    return e;
+  }
+  e = aliasEvidence(write, read);
+  if (pair.how == PairEvidence::How::PeerMirror) {
+    e.decided = true;
+    e.how = "peer-mirror";
+    e.detail = "the write goes through a peer pointer to the same offsets the reader reads in its own buffer";
+  }
+  return e;
+}
+
 ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const {
   Reader best;
+  // The waits of one signal mostly guard the same reads: a read already asked
+  // after a wait whose flag was at least as decided gives the same answer
+  // again (it was taken, or returned, the first time). seen_: (call << 2) | 1
+  // asked under an undecided flag, | 2 under a decided one.
+  if (readerSeen_.size() != fn_.instructions.size()) readerSeen_.assign(fn_.instructions.size(), 0);
+  const uint64_t call = ++readerCalls_;
   for (InstId poll : pollsOf(signal)) {
     AliasEvidence flag = aliasEvidence(signal, poll);
     if (isEndOfKernelWait(poll)) {
@@ -519,23 +566,24 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
       }
       continue;
     }
+    const uint64_t mark = flag.decided ? 2 : 1;
     for (InstId read : afterWait(poll).guardedReads) {
-      if (!mayReadWrite(read, write)) continue;
-      AliasEvidence e = opaqueCallMayFence(write) ? AliasEvidence{} : aliasEvidence(write, read);
-      if (opaqueCallMayFence(write)) e.how = "opaque-call";
-      if (!e.decided && !opaqueCallMayFence(write) && isPeerMirror(write, read)) {
-        e.decided = true;
-        e.how = "peer-mirror";
-        e.detail = "the write goes through a peer pointer to the same offsets the reader reads in its own buffer";
-      }
+      uint64_t& seen = readerSeen_[read];
+      if (seen >> 2 == call && (seen & 3) >= mark) continue;
+      seen = (call << 2) | mark;
+      const PairEvidence pair = writeReadEvidence(write, read);
+      if (!pair.mayRead) continue;
       // Decided only when the wait decidedly observes this signal too.
-      if (e.decided && !flag.decided) {
-        e.decided = false;
-        e.how = "flag-" + flag.how;
-        e.detail = "the wait may not observe this signal: " + flag.detail;
+      const bool decided = pair.decided && flag.decided;
+      if (best.read < 0 || (decided && !best.evidence.decided)) {
+        best = {poll, read, writeReadDetail(write, read, pair), false};
+        if (pair.decided && !flag.decided) {
+          best.evidence.decided = false;
+          best.evidence.how = "flag-" + flag.how;
+          best.evidence.detail = "the wait may not observe this signal: " + flag.detail;
+        }
       }
-      if (best.read < 0 || (e.decided && !best.evidence.decided)) best = {poll, read, e, false};
-      if (e.decided) return best;
+      if (decided) return best;
     }
   }
   return best;

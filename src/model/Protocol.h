@@ -368,6 +368,20 @@ class ProtocolModel {
   bool guardedReadMayRead(InstId poll, InstId write) const;
   mutable std::unordered_map<uint64_t, Alias> alias_;
   mutable std::unordered_map<uint64_t, AliasEvidence> aliasEvidence_;  // aliasEvidence(a, b), memoized
+  // readerOf's answer for one (write, read) pair: whether the read may read the
+  // write, whether that is decided, and how (aliasEvidence, an opaque call, a
+  // peer mirror), memoized; writeReadDetail rebuilds the evidence.
+  struct PairEvidence {
+    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror };
+    bool mayRead = false;
+    bool decided = false;
+    How how = How::Alias;
+  };
+  PairEvidence writeReadEvidence(InstId write, InstId read) const;
+  AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair) const;
+  mutable std::unordered_map<uint64_t, PairEvidence> writeRead_;
+  mutable std::vector<uint64_t> readerSeen_;  // per instruction: readerOf's reads asked in this call
+  mutable uint64_t readerCalls_ = 0;
   // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
   mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;

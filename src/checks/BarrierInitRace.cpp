@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/BranchEdges.h"
 #include "model/ThreadRoles.h"
@@ -144,6 +145,17 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
         "initialize the counter on the host (cudaMemsetAsync before the launch) or in an earlier kernel; to reuse "
         "it, let the last arriver reset it (if (atomicAdd(count, 1) == expected - 1) *count = 0;)");
     addNote(d, fn, update, "other blocks update the counter here");
+    {
+      const report::Location at = report::locationOf(fn, i);
+      const std::string line =
+          at.frames.empty() ? std::string("this store") : fmt::format("the store on line {}", report::primaryFrame(at).line);
+      d.fixRequest = noMachineFix(fmt::format(
+          "no edit inside the kernel is correct (no in-kernel barrier orders one block's store before other blocks' "
+          "first update; a grid barrier would itself need an initialized counter): delete {} and set the counter "
+          "on the host before the launch (cudaMemsetAsync(counter, 0, sizeof(unsigned), stream)) or in the kernel "
+          "launched before this one; to reuse it, let the last arriver reset it",
+          line));
+    }
     d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, i, "one-thread-of-one-block",
                                       "one thread of one block stores the counter's initial value"));
     d.evidence.push_back(report::link(fn, report::LinkKind::Use, update, "same-word",

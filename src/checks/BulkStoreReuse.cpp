@@ -239,7 +239,6 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
   d.fixRequest = insertBefore(fn, r.barrier >= 0 ? r.barrier : r.write, report::FenceToInsert::BulkWaitRead);
   d.fixRequest.count = r.groups;
   d.fixRequest.commitFirst = r.commit;
-  d.fixRequest.beforeHelperCall = true;
   if (r.barrier >= 0)
     protocol::addNote(d, fn, r.barrier, "the writers leave this barrier while the issuing thread has not waited");
   d.evidence.push_back(report::link(fn, report::LinkKind::AsyncOperation, r.store, store));

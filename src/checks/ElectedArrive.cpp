@@ -212,7 +212,8 @@ report::FixRequest syncFix(const FunctionModel& fn, const Finding& f, ThreadSet 
                                     "every thread it waits for: {}; synchronize the writers where they all are",
                                     at.why));
   report::FixRequest request;
-  if (releaser == ThreadSet::OneLane) {
+  const bool oneWarp = at.range.first % 32 == 0 && at.range.second == at.range.first + 31;
+  if (releaser == ThreadSet::OneLane || oneWarp) {
     request = insertBefore(fn, anchor, report::FenceToInsert::WarpSync);
   } else if (!at.narrowed()) {
     request = insertBefore(fn, anchor, report::FenceToInsert::CtaSync);
@@ -227,7 +228,6 @@ report::FixRequest syncFix(const FunctionModel& fn, const Finding& f, ThreadSet 
     request.count = static_cast<int>(threads);
     request.barrierId = *id;
   }
-  request.beforeHelperCall = true;
   request.after.push_back(report::locationOf(fn, f.write));
   return request;
 }

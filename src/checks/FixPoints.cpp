@@ -130,8 +130,12 @@ bool blockUniformPredicate(const model::FunctionModel& fn, model::ValueReg reg, 
 
 ThreadsAt threadsAt(const model::FunctionModel& fn, InstId inst) {
   ThreadsAt at;
-  at.range = model::guardedRange(fn, inst, "%tid.x", {0, 1023});
-  if (fn.instructions[inst].guard) {
+  // The threads at the start of the block (a branch's own guard picks where they go next).
+  at.range = fn.instructions[inst].opcode() == "bra"
+                 ? model::guardedRangeAtBlock(fn, fn.blockOf[inst], "%tid.x", {0, 1023})
+                 : model::guardedRange(fn, inst, "%tid.x", {0, 1023});
+  // A branch's guard decides where its threads go next, not whether they get to it.
+  if (fn.instructions[inst].guard && fn.instructions[inst].opcode() != "bra") {
     at.why = "the operation has a guard of its own";
     return at;
   }

@@ -252,10 +252,12 @@ std::vector<Candidate> candidatesOf(const FixRequest& request, const FixSettings
   switch (request.placement) {
     case FixPlacement::BeforeStatement:
       // A line inserted before an operation inside a helper goes before the call of the helper instead
-      // (the caller's line, when it is the user's): the helper's other callers stay as they are.
+      // (the caller's line, when it is the user's): the helper's other callers stay as they are. When
+      // the order does not allow it there (the helper holds the whole hand-off: the acquire the line
+      // must follow is in it too), in the helper.
       if (request.beforeHelperCall && !callers.empty() &&
           !(settings.isLibrary && settings.isLibrary(callers.front().file)))
-        at = callers.front();
+        return {{callers.front(), Mode::BeforeStatement}, {at, Mode::BeforeStatement}};
       return {{at, Mode::BeforeStatement}};
     case FixPlacement::AfterLoop: {
       // The spin loop's own frame: the frame of the anchor's chain at the depth of the loop's
@@ -287,7 +289,7 @@ std::vector<Candidate> candidatesOf(const FixRequest& request, const FixSettings
     case FixPlacement::AfterStatement:
       if (request.beforeHelperCall && !callers.empty() &&
           !(settings.isLibrary && settings.isLibrary(callers.front().file)))
-        at = callers.front();
+        return {{callers.front(), Mode::AfterStatement}, {at, Mode::AfterStatement}};
       return {{at, Mode::AfterStatement}};
     case FixPlacement::WidenScope: return {{at, Mode::WidenScope}};
     case FixPlacement::PhaseBitBarrier:

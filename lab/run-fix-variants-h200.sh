@@ -38,6 +38,3 @@ run gemm-latency-broken-and-hand-fixed "$B" --experiments gemm-latency --variant
   --budget-seconds 100 --param gemm.warps=8x2
 run gemm-latency-auto-fixed "$BF" --experiments gemm-latency --variants unfixed,consumer-fence --budget-seconds 100 \
   --param gemm.warps=8x2
-# Not yet run anywhere: the exit case (strict tier), broken / hand-fixed / auto-fixed.
-run exit-broken-and-hand-fixed "$B" --experiments bulk-store-exit --variants unfixed,fixed --iterations 10 --seed 1
-run exit-auto-fixed "$BF" --experiments bulk-store-exit --variants unfixed --iterations 10 --seed 1

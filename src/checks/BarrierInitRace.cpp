@@ -21,11 +21,14 @@
 // `or` (of the ids or of the predicates), and `and`/`not` of predicates. A
 // condition holds where its branch edge dominates, not merely its target: the
 // join after `if (blockIdx.x == 0) goto publish;` runs in every block.
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
+#include "report/Frames.h"
 #include "checks/ProtocolReport.h"
 #include "model/BranchEdges.h"
 #include "model/ThreadRoles.h"
@@ -144,6 +147,30 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
         "initialize the counter on the host (cudaMemsetAsync before the launch) or in an earlier kernel; to reuse "
         "it, let the last arriver reset it (if (atomicAdd(count, 1) == expected - 1) *count = 0;)");
     addNote(d, fn, update, "other blocks update the counter here");
+    {
+      const report::Location at = report::locationOf(fn, i);
+      // The statement itself: the innermost frame outside the toolkit's headers (atomicExch's
+      // body is not the user's line; a user helper's is).
+      size_t k = 0;
+      auto toolkit = [](const std::string& file) {
+        return file.find("/cuda/include/") != std::string::npos || file.find("/targets/") != std::string::npos ||
+               file.starts_with("/usr/local/cuda");
+      };
+      while (k + 1 < at.frames.size() && toolkit(at.frames[k].file)) ++k;
+      const std::string line =
+          at.frames.empty() ? std::string("this store")
+                            : k + 1 == at.frames.size()
+                                  ? fmt::format("the store on line {}", at.frames[k].line)
+                                  : fmt::format("the store on line {} of {} (in a helper the kernel calls)",
+                                                at.frames[k].line,
+                                                std::filesystem::path(at.frames[k].file).filename().string());
+      d.fixRequest = noMachineFix(fmt::format(
+          "no edit inside the kernel is correct (no in-kernel barrier orders one block's store before other blocks' "
+          "first update; a grid barrier would itself need an initialized counter): delete {} and set the counter "
+          "on the host before the launch (cudaMemsetAsync(counter, 0, sizeof(unsigned), stream)) or in the kernel "
+          "launched before this one; to reuse it, let the last arriver reset it",
+          line));
+    }
     d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, i, "one-thread-of-one-block",
                                       "one thread of one block stores the counter's initial value"));
     d.evidence.push_back(report::link(fn, report::LinkKind::Use, update, "same-word",

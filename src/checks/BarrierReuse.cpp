@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Paths.h"
 
@@ -109,6 +110,15 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
         "or use cooperative_groups::this_grid().sync()");
     if (loop) addNote(d, fn, first.poll, fmt::format("the wait compares the counter with a fixed threshold"));
     else addNote(d, fn, first.arrival, "first use of the counter");
+    // The fix: every use of this counter in the function waits for its phase bit (fix/Rewrites.h).
+    d.fixRequest.placement = report::FixPlacement::PhaseBitBarrier;
+    d.fixRequest.anchor = report::locationOf(fn, second.arrival);
+    d.fixRequest.reason =
+        "the barrier is not of a shape the phase-bit rewrite recognizes; compare against a phase bit of the "
+        "arrival's own return value by hand";
+    for (const Use& u : uses)
+      if (u.arrival == second.arrival || fn.memory->sameWord(u.arrival, second.arrival))
+        d.fixRequest.barrierUses.emplace_back(report::locationOf(fn, u.arrival), report::locationOf(fn, u.poll));
     d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, second.arrival, "arrival"));
     d.evidence.push_back(report::link(fn, report::LinkKind::Poll, second.poll, "fixed-threshold",
                                       "the wait compares the counter with a value that does not change between uses"));

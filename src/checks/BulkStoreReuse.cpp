@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
@@ -50,6 +51,11 @@ struct Reuse {
   InstId store = -1;
   InstId write = -1;    // the overwrite, or -1 for the end of the kernel
   InstId barrier = -1;  // the bar.sync that released the writer, if another thread writes
+  // The wait that settles the store where the fix goes: wait_group.read `groups` (the fewest
+  // groups committed after the store's own on a path that reaches it), after a commit_group when
+  // the store's group may still be open there.
+  int groups = -1;
+  bool commit = false;
 };
 
 size_t elementBytes(std::string_view type) {
@@ -160,25 +166,35 @@ std::vector<Reuse> reusesOf(const FunctionModel& fn, const DrainReach& drainReac
   // still open) or ring - 1 groups later.
   auto sameBuffer = [&](const model::Pending& p) { return p.open || p.deepest >= ring - 1; };
   std::vector<Reuse> found;
-  std::map<InstId, bool> reported;
-  auto add = [&](InstId write, InstId barrier) {
-    if (reported.try_emplace(write, true).second) found.push_back({store, write, barrier});
+  std::map<InstId, size_t> reported;
+  auto add = [&](InstId write, InstId barrier, const model::Pending& p) {
+    const int groups = p.open ? 0 : std::max(p.deepest, 0);
+    auto [at, fresh] = reported.try_emplace(write, found.size());
+    if (fresh) {
+      found.push_back({store, write, barrier, groups, p.open});
+      return;
+    }
+    Reuse& r = found[at->second];
+    r.groups = std::min(r.groups, groups);
+    r.commit = r.commit || p.open;
   };
   model::walkWhilePending(fn, store, model::BulkWait::Read, [&](InstId i, const model::Pending& p) {
     const auto kind = fn.instructions[i].effect.kind;
-    if (i != store && sameBuffer(p) && overlaps(i)) add(i, -1);
+    if (i != store && sameBuffer(p) && overlaps(i)) add(i, -1, p);
     if (kind == EffectKind::Exit) {
-      if (!drains) add(-1, -1);
+      if (!drains) add(-1, -1, p);
       return false;
     }
     if (kind == EffectKind::CtaBarrier && sameBuffer(p)) {
       // The other threads leave this barrier while the copy still reads:
       // their writes up to their next barrier overlap it.
       auto isBarrier = [&](InstId j) { return fn.instructions[j].effect.kind == EffectKind::CtaBarrier; };
-      for (InstId w : model::findAllReachable(fn, i, overlaps, isBarrier)) add(w, i);
+      for (InstId w : model::findAllReachable(fn, i, overlaps, isBarrier)) add(w, i, p);
     }
     return true;
   });
+  for (Reuse& r : found)
+    if (r.commit) r.groups = 0;
   return found;
 }
 
@@ -193,6 +209,13 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
         "before the kernel ends, the issuing thread executes cp.async.bulk.commit_group and then "
         "cp.async.bulk.wait_group.read 0 (CUTLASS tma_store_wait<0>(), "
         "cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>()))");
+    // The fix: drain once before the end, after the loop that issues the stores when there is one.
+    const int32_t loop = fn.loopOf[fn.blockOf[r.store]];
+    d.fixRequest = loop >= 0 ? insertAfterLoop(fn, r.store, report::FenceToInsert::BulkWaitRead, "")
+                             : insertAfter(fn, r.store, report::FenceToInsert::BulkWaitRead);
+    d.fixRequest.count = 0;
+    d.fixRequest.commitFirst = r.commit;
+    d.fixRequest.beforeHelperCall = true;
     d.evidence.push_back(report::link(fn, report::LinkKind::AsyncOperation, r.store, store));
     d.evidence.push_back(report::link(fn, report::LinkKind::HandOff, -1, "kernel-exit",
                                       "a path from the store reaches the end of the kernel with the store unsettled"));
@@ -210,6 +233,12 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
                   "tma_store_wait<N>()) before the buffer is written again{}",
                   store, r.barrier >= 0 ? ", and before the barrier that lets the other threads write it" : ""));
   protocol::addNote(d, fn, r.store, "the bulk store that reads this shared memory asynchronously");
+  // The fix: the wait with the ring's depth right before the overwrite (the issuer's own), or before
+  // the barrier that lets the other threads write (every thread executes it there; a thread with
+  // no bulk groups passes at once).
+  d.fixRequest = insertBefore(fn, r.barrier >= 0 ? r.barrier : r.write, report::FenceToInsert::BulkWaitRead);
+  d.fixRequest.count = r.groups;
+  d.fixRequest.commitFirst = r.commit;
   if (r.barrier >= 0)
     protocol::addNote(d, fn, r.barrier, "the writers leave this barrier while the issuing thread has not waited");
   d.evidence.push_back(report::link(fn, report::LinkKind::AsyncOperation, r.store, store));

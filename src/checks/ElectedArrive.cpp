@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/Memory.h"
@@ -195,6 +196,42 @@ std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, Inst
   return best;
 }
 
+// The fix: the writers synchronize with the elected thread before the election (the statement
+// that elects it): __syncwarp() for one lane of a warp; __syncthreads() where every thread of the
+// CTA gets there, a named barrier (bar.sync id, count) where the threads that get there are a
+// range of whole warps that the guards name (tid < 128); none where a branch on data decides who
+// gets there (a barrier there would hang or be undefined).
+report::FixRequest syncFix(const FunctionModel& fn, const Finding& f, ThreadSet releaser) {
+  const InstId anchor = outsideElection(fn, f.release, f.write);
+  if (anchor < 0)
+    return noMachineFix("the statement that elects the releasing thread was not found; insert the "
+                        "synchronization before it by hand");
+  const ThreadsAt at = threadsAt(fn, anchor);
+  if (!at.uniform)
+    return noMachineFix(fmt::format("a __syncwarp()/__syncthreads() before the election would not be reached by "
+                                    "every thread it waits for: {}; synchronize the writers where they all are",
+                                    at.why));
+  report::FixRequest request;
+  const bool oneWarp = at.range.first % 32 == 0 && at.range.second == at.range.first + 31;
+  if (releaser == ThreadSet::OneLane || oneWarp) {
+    request = insertBefore(fn, anchor, report::FenceToInsert::WarpSync);
+  } else if (!at.narrowed()) {
+    request = insertBefore(fn, anchor, report::FenceToInsert::CtaSync);
+  } else {
+    const int64_t threads = at.range.second - at.range.first + 1;
+    auto id = freeBarrierId(fn);
+    if (at.range.first % 32 != 0 || threads % 32 != 0 || threads <= 0 || !id)
+      return noMachineFix(fmt::format("the threads that get to the election are threads {}..{}, not whole warps, or "
+                                      "no named barrier id is free; synchronize them by hand",
+                                      at.range.first, at.range.second));
+    request = insertBefore(fn, anchor, report::FenceToInsert::NamedBarrier);
+    request.count = static_cast<int>(threads);
+    request.barrierId = *id;
+  }
+  request.after.push_back(report::locationOf(fn, f.write));
+  return request;
+}
+
 report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind kind) {
   const ThreadSet set = fn.roles->instructionSet(f.release);
   const char* who = set == ThreadSet::OneLane ? "one lane of the warp" : "one thread";
@@ -208,6 +245,7 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind
             "release; or let every writing thread arrive (arrival count = writers)"
           : "insert __syncthreads() or a named barrier (bar.sync id, count) among the writers after their writes and "
             "before the elected release; or let every writing thread arrive");
+  d.fixRequest = syncFix(fn, f, set);
   protocol::addNote(d, fn, f.write, "written by more threads than the one that releases; no warp or block "
                                     "synchronization orders this write before the release");
   d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, f.write, "other-threads",

@@ -4,7 +4,9 @@
 // maps the instruction to the user's source line through its .loc.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "model/MemoryEffect.h"
 #include "model/Program.h"
@@ -23,9 +25,33 @@ model::InstId outsideElection(const model::FunctionModel& fn, model::InstId inst
 // A request to insert `fence` on its own line before `anchor`.
 report::FixRequest insertBefore(const model::FunctionModel& fn, model::InstId anchor, report::FenceToInsert fence,
                                 std::string scope = "");
-// A request to insert `fence` after the loop statement holding `poll`.
+// A request to insert `fence` after the loop statement holding `poll`: the spin loop's
+// statement in the frame that holds it (report::FixRequest::loop), so that a poll inside a
+// helper the loop calls each iteration gets its fence once, after the loop in the caller.
 report::FixRequest insertAfterLoop(const model::FunctionModel& fn, model::InstId poll, report::FenceToInsert fence,
                                    std::string scope);
+// A request to insert `fence` on its own line after the statement of `anchor`.
+report::FixRequest insertAfter(const model::FunctionModel& fn, model::InstId anchor, report::FenceToInsert fence);
+// `a` and `b` are instructions of one inlined copy of a helper (the same call site), so that a
+// line placed relative to `a` before the helper's call would no longer follow `b`.
+bool sameInlinedCall(const model::FunctionModel& fn, model::InstId a, model::InstId b);
+// The smallest named-barrier id in 1..15 that no bar.sync / bar.arrive / barrier.sync of the
+// function uses; nullopt when every id is taken or an id is not a constant.
+std::optional<int> freeBarrierId(const model::FunctionModel& fn);
+
+// Which threads of a CTA execute `inst`, as far as a __syncthreads() or a named barrier placed
+// there needs to know: `range` is the %tid.x range the guards narrow it to; `uniform` is true
+// when every branch that decides whether a thread gets there tests the thread index against
+// constants (tid < 128, warp == 0) or values the same in every thread of the block (blockIdx.x ==
+// 0, a kernel parameter), so that every thread of the range gets there; else `why` says which
+// branch does not.
+struct ThreadsAt {
+  bool uniform = false;
+  std::pair<int64_t, int64_t> range{0, 1023};
+  bool narrowed() const { return range != std::pair<int64_t, int64_t>{0, 1023}; }
+  std::string why;
+};
+ThreadsAt threadsAt(const model::FunctionModel& fn, model::InstId inst);
 // A request to widen the scope of the operation `inst` from `from` to `to`.
 report::FixRequest widenScope(const model::FunctionModel& fn, model::InstId inst, model::Scope from, model::Scope to);
 // A request with no edit, and why.

@@ -14,12 +14,14 @@
 // the accepted fences executed by the initializing thread. Barriers used
 // only by generic-proxy threads of the same CTA (after bar.sync) need no
 // fence and are never reported.
+#include <algorithm>
 #include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/Memory.h"
@@ -113,6 +115,16 @@ report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse
       "cuda::ptx::scope_cluster)), then a barrier publishes it (__syncthreads(), or cluster arrive/wait for "
       "other CTAs)");
   protocol::addNote(d, fn, u.inst, std::string(whoUses(u.use)));
+  // The fix: fence.mbarrier_init.release.cluster right after the init, executed by the initializing
+  // thread before the barrier that publishes it; once after a loop of inits (for s in stages:
+  // init(&full[s])) when the use is outside that loop.
+  const int32_t loop = fn.loopOf[fn.blockOf[init]];
+  const bool afterLoop =
+      loop >= 0 && !std::binary_search(fn.loops[loop].blocks.begin(), fn.loops[loop].blocks.end(), fn.blockOf[u.inst]);
+  d.fixRequest = afterLoop ? insertAfterLoop(fn, init, report::FenceToInsert::MbarrierInitFence, "")
+                           : insertAfter(fn, init, report::FenceToInsert::MbarrierInitFence);
+  d.fixRequest.beforeHelperCall = true;
+  d.fixRequest.before.push_back(report::locationOf(fn, u.inst));
   d.evidence.push_back(report::link(fn, report::LinkKind::Barrier, init, "mbarrier.init"));
   model::AliasEvidence same =
       fn.memory->aliasEvidence(init, fn.instructions[init].effect.address, 0, u.inst, u.operand, 0,

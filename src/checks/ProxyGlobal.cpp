@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
@@ -225,6 +226,11 @@ report::Diagnostic renderRead(const FunctionModel& fn, const Finding& f) {
                   "by every writing thread), or in the thread that issues the {} after its acquire and before "
                   "issuing it",
                   copy));
+  // The fix: the thread that crosses from the generic to the async proxy (the copy's issuer) fences
+  // after its acquire and right before the copy.
+  d.fixRequest = insertBefore(fn, f.copy, report::FenceToInsert::ProxyAsyncGlobal);
+  d.fixRequest.beforeHelperCall = true;
+  d.fixRequest.after.push_back(report::locationOf(fn, f.acquire));
   protocol::addNote(d, fn, f.write, "generic write of global memory that the copy may read");
   protocol::addNote(d, fn, f.release, "the writer releases here without a proxy fence before it");
   protocol::addNote(d, fn, f.acquire, "the issuer acquires here; no proxy fence follows before the copy");
@@ -251,7 +257,8 @@ report::Diagnostic renderRead(const FunctionModel& fn, const Finding& f) {
   return d;
 }
 
-report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId release, const HandOffPoints& points) {
+report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId release, bool open,
+                               const HandOffPoints& points) {
   const std::string what = proxy::describe(fn, copy);
   auto d = protocol::makeDiagnostic(
       fn, release, "proxy-global",
@@ -261,6 +268,13 @@ report::Diagnostic renderWrite(const FunctionModel& fn, InstId copy, InstId rele
       "before the release, the issuing thread commits the copy and waits for it with cp.async.bulk.wait_group N "
       "(not .read: that only covers the source; CUTLASS tma_store_wait<0>() is .read)");
   protocol::addNote(d, fn, copy, "async-proxy write of global memory, still in flight at the release");
+  // The fix: the issuer completes its bulk groups (commit first when the copy's group is still
+  // open) right before the release.
+  d.fixRequest = insertBefore(fn, release, report::FenceToInsert::BulkWait);
+  d.fixRequest.count = 0;
+  d.fixRequest.commitFirst = open;
+  d.fixRequest.beforeHelperCall = true;
+  d.fixRequest.after.push_back(report::locationOf(fn, copy));
   // The reader: a read after a wait on this release's flag that may read what the copy wrote.
   using report::LinkKind;
   const model::ProtocolModel& ctx = model::protocolOf(fn);
@@ -330,12 +344,13 @@ void checkProxyGlobal(const model::FunctionModel& fn, Findings& out) {
   for (InstId copy : writes) {
     if (!readAfterAWait(fn, points.acquires, copy)) continue;
     InstId release = -1;
-    model::walkWhilePending(fn, copy, model::BulkWait::Complete, [&](InstId i, const model::Pending&) {
-      if (release < 0 && isReleasePoint(ctx, i)) release = i;
+    bool open = false;
+    model::walkWhilePending(fn, copy, model::BulkWait::Complete, [&](InstId i, const model::Pending& p) {
+      if (release < 0 && isReleasePoint(ctx, i)) release = i, open = p.open;
       return release < 0;
     });
     if (release >= 0 && reported.try_emplace(protocol::siteKey(fn, release) + "#w", true).second)
-      out.push_back(renderWrite(fn, copy, release, points));
+      out.push_back(renderWrite(fn, copy, release, open, points));
   }
 }
 

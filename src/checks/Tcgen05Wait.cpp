@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
 #include "model/Operands.h"
@@ -286,8 +287,49 @@ report::Diagnostic renderReport(const FunctionModel& fn, const Report& r);
 
 // The links: the tcgen05 operation and the synchronization that hands its
 // tensor memory (or its work) to another thread, both on this thread's path.
+// The fix at the hand-off: the wait (.sync.aligned: the whole warp executes it) before the
+// statement that elects the signalling thread, or the signal itself when the issuing threads
+// signal; the before-fence right before the synchronization; the after-fence once after the wait
+// (after its spin loop when the tcgen05 operation is outside that loop), else right before the
+// tcgen05 operation.
+report::FixRequest handOffFix(const FunctionModel& fn, const Report& r) {
+  using report::FenceToInsert;
+  report::FixRequest request;
+  switch (r.kind) {
+    case Report::MissingWaitLd:
+    case Report::MissingWaitSt: {
+      const InstId anchor = outsideElection(fn, r.at, r.other);
+      if (anchor < 0)
+        return noMachineFix("the statement that elects the signalling thread was not found; insert the wait before "
+                            "it by hand, where the whole warp that issued the tcgen05 operation executes it");
+      request = insertBefore(fn, anchor,
+                             r.kind == Report::MissingWaitLd ? FenceToInsert::Tcgen05WaitLoad
+                                                             : FenceToInsert::Tcgen05WaitStore);
+      break;
+    }
+    case Report::MissingBefore: request = insertBefore(fn, r.at, FenceToInsert::Tcgen05FenceBefore); break;
+    case Report::MissingAfter: {
+      const int32_t loop = fn.loopOf[fn.blockOf[r.other]];
+      const bool afterLoop = loop >= 0 && !std::binary_search(fn.loops[loop].blocks.begin(),
+                                                              fn.loops[loop].blocks.end(), fn.blockOf[r.at]);
+      if (afterLoop) {
+        request = insertAfterLoop(fn, r.other, FenceToInsert::Tcgen05FenceAfter, "");
+        request.before.push_back(report::locationOf(fn, r.at));
+        request.beforeHelperCall = true;
+        return request;
+      }
+      request = insertBefore(fn, r.at, FenceToInsert::Tcgen05FenceAfter);
+      break;
+    }
+  }
+  request.beforeHelperCall = true;
+  request.after.push_back(report::locationOf(fn, r.other));
+  return request;
+}
+
 report::Diagnostic render(const FunctionModel& fn, const Report& r) {
   report::Diagnostic d = renderReport(fn, r);
+  d.fixRequest = handOffFix(fn, r);
   const bool workFirst = r.kind != Report::MissingAfter;
   d.evidence.push_back(report::link(fn, report::LinkKind::Access, workFirst ? r.other : r.at, "tcgen05-operation"));
   if (r.kind == Report::MissingWaitLd || r.kind == Report::MissingWaitSt)

@@ -142,6 +142,11 @@ void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCo
       userCode.choosePrimary(request->anchor);
       for (auto* locations : {&request->after, &request->before})
         for (auto& location : *locations) userCode.choosePrimary(location);
+      userCode.choosePrimary(request->loop);
+      for (auto& [arrival, poll] : request->barrierUses) {
+        userCode.choosePrimary(arrival);
+        userCode.choosePrimary(poll);
+      }
     }
     if (!unit.label.empty() && report::primaryFrame(diagnostic.location).file != unit.path)
       diagnostic.input = unit.label;
@@ -572,6 +577,7 @@ int runCheck(const CheckOptions& options) {
     std::cerr << "error: " << message << "\n";
     stats.notifications.push_back(notification("error", "interrupted", message, ""));
   }
+  fix::mergeCopiedLines(diagnostics);
 
   // An empty file (or a directory of them) is not a pass: nothing was checked.
   if (stats.functions == 0 && !inputErrors) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -60,14 +62,59 @@ size_t FixSet::editCount() const {
   return count;
 }
 
+namespace {
+
+bool copies(const report::Diagnostic& d) {
+  return std::any_of(d.edits.begin(), d.edits.end(), [](const Edit& e) { return e.copiedLine > 0; });
+}
+
+// A copy of lines [copiedLine, ...) gets the whole-line insertions that other fixes make inside
+// the copied lines, at the same line of the copy; nullopt when one changes the copied lines
+// otherwise (then the copy is as planned, and a second --fix adds the rest).
+std::optional<Edit> withInsertionsOf(Edit copy, const std::vector<Edit>& taken) {
+  std::vector<const Edit*> inside;
+  for (const Edit& t : taken)
+    if (t.offset >= copy.copiedOffset && t.offset < copy.copiedOffset + copy.copiedLength) {
+      if (t.length != 0 || t.column != 1 || t.text.empty() || t.text.back() != '\n') return std::nullopt;
+      inside.push_back(&t);
+    }
+  std::stable_sort(inside.begin(), inside.end(), [](const Edit* a, const Edit* b) { return a->offset > b->offset; });
+  for (const Edit* t : inside) {
+    size_t at = 0;
+    for (uint32_t line = copy.copiedLine; line < t->line && at != std::string::npos; ++line) {
+      at = copy.text.find('\n', at);
+      if (at != std::string::npos) ++at;
+    }
+    if (at == std::string::npos || at > copy.text.size()) return std::nullopt;
+    copy.text.insert(at, t->text);
+  }
+  return copy;
+}
+
+}  // namespace
+
+void mergeCopiedLines(std::vector<report::Diagnostic>& diagnostics) {
+  std::map<std::string, std::vector<Edit>> insertions;
+  for (const auto& d : diagnostics)
+    if (!copies(d))
+      for (const Edit& e : d.edits) insertions[e.file].push_back(e);
+  for (auto& d : diagnostics) {
+    if (!copies(d)) continue;
+    for (Edit& edit : d.edits) {
+      if (edit.copiedLine == 0) continue;
+      if (auto merged = withInsertionsOf(edit, insertions[edit.file])) edit = *merged;
+    }
+  }
+}
+
 FixSet collectFixes(std::span<const report::Diagnostic> diagnostics) {
   FixSet set;
   set.fixed.assign(diagnostics.size(), false);
   for (size_t i = 0; i < diagnostics.size(); ++i) {
     const auto& diagnostic = diagnostics[i];
     if (diagnostic.edits.empty()) continue;
-    // All of a finding's edits, or none of them.
     std::string conflict;
+    // All of a finding's edits, or none of them.
     for (const Edit& edit : diagnostic.edits)
       for (const Edit& taken : set.editsByFile[edit.file])
         if (!sameEdit(edit, taken) && overlaps(edit, taken))

@@ -24,6 +24,11 @@ struct FixSet {
 
 FixSet collectFixes(std::span<const report::Diagnostic> diagnostics);
 
+// A fix that copies a helper (its wider-scope twin) takes into the copy the whole lines other
+// findings' fixes insert into the helper (a proxy fence before its arrive), so that the call that
+// moves to the twin keeps them. Run once all findings of a run have their edits.
+void mergeCopiedLines(std::vector<report::Diagnostic>& diagnostics);
+
 // The new text of a file after its edits (sorted, non-overlapping).
 std::string applyEdits(const std::string& text, const std::vector<report::Edit>& edits);
 

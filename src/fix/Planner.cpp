@@ -7,16 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "fix/Rewrites.h"
 #include "report/Frames.h"
 #include "report/SourceText.h"
 
 namespace fenceline::fix {
 
-namespace {
-
-using report::Diagnostic;
-using report::FixPlacement;
-using report::FixRequest;
 using model::SourceFrame;
 
 std::optional<std::string> machineGenerated(const std::string& file, const SourceLines& source) {
@@ -48,6 +44,25 @@ const std::string& canonicalPath(const std::string& path) {
   return it->second;
 }
 
+report::Edit makeEdit(const std::string& file, const SourceLines& source, size_t offset, size_t length,
+                      std::string text) {
+  report::Edit edit;
+  edit.file = file;
+  edit.offset = offset;
+  edit.length = length;
+  edit.text = std::move(text);
+  std::tie(edit.line, edit.column) = source.lineColumnOf(offset);
+  std::tie(edit.endLine, edit.endColumn) = source.lineColumnOf(offset + length);
+  return edit;
+}
+
+namespace {
+
+using report::Diagnostic;
+using report::FixPlacement;
+using report::FixRequest;
+using model::SourceFrame;
+
 SourceFrame normalized(SourceFrame frame) {
   frame.file = canonicalPath(frame.file);
   return frame;
@@ -65,16 +80,25 @@ std::optional<SourceFrame> frameIn(const report::Location& location, const Sourc
 
 // The inserted line must come after `after` and before `before` where they
 // are lines of the function the line goes into (elsewhere the order of lines
-// says nothing about the order of execution).
-std::string orderProblem(const FixRequest& request, const SourceFrame& at, uint32_t insertedBeforeLine) {
+// says nothing about the order of execution). A frame that names at's function
+// but whose line is outside its definition (an inlined helper's line whose
+// .loc lost its inlined_at) says nothing either.
+std::string orderProblem(const FixRequest& request, const SourceFrame& at, uint32_t insertedBeforeLine,
+                         const SourceLines& source) {
+  const auto body = functionLines(source, at.function, at.line);
+  auto frameIn = [&](const report::Location& location) -> std::optional<SourceFrame> {
+    auto frame = fix::frameIn(location, at);
+    if (frame && body && (frame->line < body->first || frame->line > body->second)) return std::nullopt;
+    return frame;
+  };
   for (const auto& location : request.after) {
-    auto frame = frameIn(location, at);
+    auto frame = frameIn(location);
     if (frame && frame->line >= insertedBeforeLine)
       return fmt::format("the line the fix must follow (line {}) is not above the fix point (line {})", frame->line,
                          insertedBeforeLine);
   }
   for (const auto& location : request.before) {
-    auto frame = frameIn(location, at);
+    auto frame = frameIn(location);
     if (frame && frame->line < insertedBeforeLine)
       return fmt::format("the read the fix must precede (line {}) is above the fix point (line {})", frame->line,
                          insertedBeforeLine);
@@ -82,56 +106,60 @@ std::string orderProblem(const FixRequest& request, const SourceFrame& at, uint3
   return "";
 }
 
-report::Edit makeEdit(const std::string& file, const SourceLines& source, size_t offset, size_t length,
-                      std::string text) {
-  report::Edit edit;
-  edit.file = file;
-  edit.offset = offset;
-  edit.length = length;
-  edit.text = std::move(text);
-  std::tie(edit.line, edit.column) = source.lineColumnOf(offset);
-  std::tie(edit.endLine, edit.endColumn) = source.lineColumnOf(offset + length);
-  return edit;
-}
-
-// The edit inserting `statement` as a line before line `line`, indented like `indentLine`.
-report::Edit insertLine(const std::string& file, const SourceLines& source, uint32_t line, uint32_t indentLine,
-                        const std::string& statement) {
-  std::string text = source.indentationOf(indentLine) + statement + source.newline();
+// The edit inserting `statements`, one a line, before line `line`, indented like `indentLine`
+// (a line that only closes a block: like the code above it).
+report::Edit insertLines(const std::string& file, const SourceLines& source, uint32_t line, uint32_t indentLine,
+                         const std::vector<std::string>& statements) {
+  const std::string indentation = source.insertionIndentation(indentLine);
+  std::string text;
+  for (const auto& statement : statements) text += indentation + statement + source.newline();
   if (line > source.lineCount() && !source.text().empty() && source.text().back() != '\n')
     text = source.newline() + text;
   return makeEdit(file, source, source.offsetOfLine(line), 0, std::move(text));
 }
 
+// How a line goes in at a frame: before the statement at the frame's line, after the loop
+// statement that holds it, after the statement at the line (a call whose callee holds the whole
+// loop), or a scope replaced on it.
+enum class Mode { BeforeStatement, AfterLoop, AfterStatement, WidenScope };
+
 // The edits of a request at frame `at` of a readable, editable file, or the reason there are none.
-std::string planEdits(const FixRequest& request, const SourceFrame& at, const SourceLines& source, SyncStyle style,
-                      const FixSettings& settings, std::vector<report::Edit>& edits) {
+std::string planEdits(const FixRequest& request, Mode mode, const SourceFrame& at, const SourceLines& source,
+                      SyncStyle style, const FixSettings& settings, std::vector<report::Edit>& edits) {
   if (at.line == 0 || at.line > source.lineCount())
     return fmt::format("line {} is not in {} (the file changed after it was compiled?)", at.line, at.file);
   if (auto macro = source.macroAt(at.line))
     return fmt::format("the fix point is inside the expansion of the macro {} (line {})", *macro, at.line);
-  const std::string statement =
-      request.fence == report::FenceToInsert::None
-          ? ""
-          : spellFence(request.fence, request.scope, style, settings.spelling, source.lines());
-  switch (request.placement) {
-    case FixPlacement::BeforeStatement: {
+  auto statementsBefore = [&](uint32_t line) {
+    return spellStatements(request, style, settings.spelling, source.lines(), line);
+  };
+  switch (mode) {
+    case Mode::BeforeStatement: {
       std::string why;
       auto start = source.statementStart(at.line, why);
       if (!start) return why;
-      if (auto problem = orderProblem(request, at, *start); !problem.empty()) return problem;
-      edits.push_back(insertLine(at.file, source, *start, *start, statement));
+      if (auto problem = orderProblem(request, at, *start, source); !problem.empty()) return problem;
+      edits.push_back(insertLines(at.file, source, *start, *start, statementsBefore(*start)));
       return "";
     }
-    case FixPlacement::AfterLoop: {
+    case Mode::AfterLoop: {
       std::string why;
       auto loop = source.loopStatementAt(at.line, why);
       if (!loop) return why;
-      if (auto problem = orderProblem(request, at, loop->second + 1); !problem.empty()) return problem;
-      edits.push_back(insertLine(at.file, source, loop->second + 1, loop->first, statement));
+      if (auto problem = orderProblem(request, at, loop->second + 1, source); !problem.empty()) return problem;
+      edits.push_back(insertLines(at.file, source, loop->second + 1, loop->first, statementsBefore(loop->second + 1)));
       return "";
     }
-    case FixPlacement::WidenScope: {
+    case Mode::AfterStatement: {
+      std::string why;
+      auto statement = source.statementAt(at.line, why);
+      if (!statement) return why;
+      if (auto problem = orderProblem(request, at, statement->second + 1, source); !problem.empty()) return problem;
+      edits.push_back(insertLines(at.file, source, statement->second + 1, statement->first,
+                                  statementsBefore(statement->second + 1)));
+      return "";
+    }
+    case Mode::WidenScope: {
       // A helper's scope is every caller's: widening it for this one may change what the others need.
       if (!report::inlinedAt(request.anchor).empty())
         return fmt::format("the scope is spelled in the helper {} (line {}), which other callers share; widen it at "
@@ -153,12 +181,13 @@ std::string planEdits(const FixRequest& request, const SourceFrame& at, const So
           why = lineWhy;
         }
       }
-      if (lines != 1) return lines == 0 ? why : "the statement spells the scope on more than one line";
+      // Not spelled on the statement: a libcu++ atomic's member call whose scope its declaration spells.
+      if (lines == 0) return widenThroughDeclaration(request, at, *start, source, edits);
+      if (lines != 1) return "the statement spells the scope on more than one line";
       edits.push_back(makeEdit(at.file, source, source.offsetOfLine(foundLine) + found->column, found->length,
                                found->text));
       return "";
     }
-    case FixPlacement::None: break;
   }
   return request.reason;
 }
@@ -204,6 +233,95 @@ SyncStyle SourceCache::styleOf(const SourceLines& source) {
   return it->second;
 }
 
+namespace {
+
+// A place to try: a frame of the anchor's chain and how the line goes in there.
+struct Candidate {
+  SourceFrame frame;
+  Mode mode;
+};
+
+bool sameFunction(const SourceFrame& a, const SourceFrame& b) {
+  return a.function == b.function && canonicalPath(a.file) == canonicalPath(b.file);
+}
+
+// Where a request's edit may go, in the order tried.
+std::vector<Candidate> candidatesOf(const FixRequest& request, const FixSettings& settings) {
+  SourceFrame at = report::primaryFrame(request.anchor);
+  auto callers = report::inlinedAt(request.anchor);
+  switch (request.placement) {
+    case FixPlacement::BeforeStatement:
+      // A line inserted before an operation inside a helper goes before the call of the helper instead
+      // (the caller's line, when it is the user's): the helper's other callers stay as they are. When
+      // the order does not allow it there (the helper holds the whole hand-off: the acquire the line
+      // must follow is in it too), in the helper.
+      if (request.beforeHelperCall && !callers.empty() &&
+          !(settings.isLibrary && settings.isLibrary(callers.front().file)))
+        return {{callers.front(), Mode::BeforeStatement}, {at, Mode::BeforeStatement}};
+      return {{at, Mode::BeforeStatement}};
+    case FixPlacement::AfterLoop: {
+      // The spin loop's own frame: the frame of the anchor's chain at the depth of the loop's
+      // function (a poll inside a helper the loop calls each iteration, `ld_volatile(flag)`, is a
+      // frame deeper than the loop statement).
+      const auto& frames = request.anchor.frames;
+      const size_t primary = std::min(request.anchor.primary, frames.size() - 1);
+      size_t loopFrame = primary;
+      const auto& loop = request.loop.frames;
+      if (!loop.empty() && loop.size() <= frames.size()) {
+        const size_t k = frames.size() - loop.size();
+        if (k > primary && sameFunction(frames[k], loop.front())) loopFrame = k;
+      }
+      if (loopFrame == primary) return {{at, Mode::AfterLoop}};
+      // Outermost first: after the call, in the outermost frame of the user's code that holds the
+      // whole loop (the helper that spins stays as its other callers use it), then after the loop
+      // statement in the loop's own frame.
+      auto editable = [&](const SourceFrame& frame) {
+        return !(settings.isSystem && settings.isSystem(frame.file)) &&
+               (settings.fixHeaders || !(settings.isLibrary && settings.isLibrary(frame.file)));
+      };
+      size_t outer = loopFrame;
+      while (outer + 1 < frames.size() && editable(frames[outer + 1])) ++outer;
+      std::vector<Candidate> out;
+      for (size_t j = outer; j > loopFrame; --j) out.push_back({frames[j], Mode::AfterStatement});
+      out.push_back({frames[loopFrame], Mode::AfterLoop});
+      return out;
+    }
+    case FixPlacement::AfterStatement:
+      if (request.beforeHelperCall && !callers.empty() &&
+          !(settings.isLibrary && settings.isLibrary(callers.front().file)))
+        return {{callers.front(), Mode::AfterStatement}, {at, Mode::AfterStatement}};
+      return {{at, Mode::AfterStatement}};
+    case FixPlacement::WidenScope: return {{at, Mode::WidenScope}};
+    case FixPlacement::PhaseBitBarrier:
+    case FixPlacement::None: break;
+  }
+  return {};
+}
+
+// The edits of one candidate, or why there are none.
+std::string planCandidate(const FixRequest& request, Candidate candidate, SourceCache& sources,
+                          const FixSettings& settings, std::vector<report::Edit>& edits) {
+  SourceFrame at = candidate.frame;
+  // One name per file (`a/../b/x.cuh` and `b/x.cuh` are one file), so that its edits are applied together.
+  at.file = canonicalPath(at.file);
+  std::string why = ownershipProblem(at.file, settings);
+  if (!why.empty()) return why;
+  const SourceLines* source = sources.get(at.file, why);
+  if (!source) return why;
+  if (auto generated = machineGenerated(at.file, *source))
+    return fmt::format("{} is {}: fix the generator's input, not its output", at.file, *generated);
+  const SyncStyle style =
+      request.fence == report::FenceToInsert::None ? SyncStyle::Intrinsics : sources.styleOf(*source);
+  if (candidate.mode == Mode::WidenScope && !report::inlinedAt(request.anchor).empty()) {
+    // The scope is spelled in a helper: call (or add) the helper's wider-scope twin at the call site.
+    return widenThroughHelper(request, at, report::inlinedAt(request.anchor).front(), *source, sources, settings,
+                              edits);
+  }
+  return planEdits(request, candidate.mode, at, *source, style, settings, edits);
+}
+
+}  // namespace
+
 void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& settings) {
   diagnostic.edits.clear();
   const FixRequest& request = settings.producerStyle && diagnostic.producerFixRequest.placement != FixPlacement::None
@@ -213,28 +331,22 @@ void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& se
     diagnostic.noEditReason = request.reason.empty() ? defaultReason(diagnostic.check) : request.reason;
     return;
   }
-  if (request.anchor.frames.empty()) {
+  if (request.anchor.frames.empty() && request.barrierUses.empty()) {
     diagnostic.noEditReason = "the PTX has no source line for the fix point (compile with -lineinfo)";
     return;
   }
-  SourceFrame at = report::primaryFrame(request.anchor);
-  // A line inserted before an operation inside a helper goes before the call of the helper instead
-  // (the caller's line, when it is the user's): the helper's other callers stay as they are.
-  auto callers = report::inlinedAt(request.anchor);
-  if (request.placement == FixPlacement::BeforeStatement && request.beforeHelperCall && !callers.empty() &&
-      !(settings.isLibrary && settings.isLibrary(callers.front().file)))
-    at = callers.front();
-  // One name per file (`a/../b/x.cuh` and `b/x.cuh` are one file), so that its edits are applied together.
-  at.file = canonicalPath(at.file);
-  std::string why = ownershipProblem(at.file, settings);
-  const SourceLines* source = why.empty() ? sources.get(at.file, why) : nullptr;
-  if (source) {
-    if (auto generated = machineGenerated(at.file, *source))
-      why = fmt::format("{} is {}: fix the generator's input, not its output", at.file, *generated);
-    else
-      why = planEdits(request, at, *source,
-                      request.fence == report::FenceToInsert::None ? SyncStyle::Intrinsics : sources.styleOf(*source),
-                      settings, diagnostic.edits);
+  std::string why;
+  if (request.placement == FixPlacement::PhaseBitBarrier) {
+    why = planPhaseBitBarrier(request, sources, settings, diagnostic.edits);
+  } else {
+    for (const Candidate& candidate : candidatesOf(request, settings)) {
+      std::vector<report::Edit> edits;
+      why = planCandidate(request, candidate, sources, settings, edits);
+      if (why.empty() && !edits.empty()) {
+        diagnostic.edits = std::move(edits);
+        break;
+      }
+    }
   }
   diagnostic.noEditReason = diagnostic.edits.empty() ? why : "";
   if (diagnostic.edits.empty() && diagnostic.noEditReason.empty())

@@ -259,17 +259,44 @@ std::optional<uint32_t> SourceLines::statementEnd(uint32_t line, std::string& wh
   Scanner scan(text_, offsetOfLine(line));
   bool parsed = scan.skipStatement();
   if (!parsed) {
-    why = "the loop statement could not be read";
+    why = fmt::format("the statement on line {} could not be read", line);
     return std::nullopt;
   }
   auto [endLine, endColumn] = lineColumnOf(scan.position() - 1);
   // The loop must end its line, so that the new line goes right after it.
   if (!trimmed(this->line(endLine).substr(endColumn)).empty() &&
       !trimmed(this->line(endLine).substr(endColumn)).starts_with("//")) {
-    why = "the loop ends in the middle of a line";
+    why = fmt::format("the statement that starts on line {} ends in the middle of line {}", line, endLine);
     return std::nullopt;
   }
   return endLine;
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> SourceLines::statementAt(uint32_t line, std::string& why) const {
+  auto start = statementStart(line, why);
+  if (!start) return std::nullopt;
+  auto end = statementEnd(*start, why);
+  if (!end) return std::nullopt;
+  if (*end < line) {
+    why = fmt::format("the statement that starts on line {} ends on line {}, above the fix point (line {})", *start,
+                      *end, line);
+    return std::nullopt;
+  }
+  return std::pair{*start, *end};
+}
+
+std::string SourceLines::insertionIndentation(uint32_t line) const {
+  if (line < 1 || line > lineCount()) return "";
+  const std::string own = indentationOf(line);
+  if (codeOf(this->line(line)).starts_with("}")) {
+    for (uint32_t above = line - 1; above >= 1; --above) {
+      const std::string code = codeOf(this->line(above));
+      if (code.empty()) continue;
+      const std::string indentation = indentationOf(above);
+      return indentation.size() > own.size() ? indentation : own + "  ";
+    }
+  }
+  return own;
 }
 
 std::optional<std::pair<uint32_t, uint32_t>> SourceLines::loopStatementAt(uint32_t line, std::string& why) const {

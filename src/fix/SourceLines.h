@@ -48,8 +48,19 @@ class SourceLines {
   // whose loop is inside the callee). nullopt with `why` set otherwise.
   std::optional<std::pair<uint32_t, uint32_t>> loopStatementAt(uint32_t line, std::string& why) const;
 
- private:
+  // The lines [first, last] of the statement that holds `line` (statementStart, then the end of
+  // the statement that starts there, which must end its line). nullopt with `why` set otherwise.
+  std::optional<std::pair<uint32_t, uint32_t>> statementAt(uint32_t line, std::string& why) const;
+
+  // The end of the statement that starts on line `line` (its first token): the line it ends on,
+  // which it must end. nullopt with `why` set otherwise.
   std::optional<uint32_t> statementEnd(uint32_t line, std::string& why) const;
+
+  // The indentation a line inserted before line `line` gets: that line's, or, when the line
+  // only closes a block (`}`), the indentation of the code line above it when that is deeper.
+  std::string insertionIndentation(uint32_t line) const;
+
+ private:
 
   std::string text_;
   std::vector<std::string> lines_;

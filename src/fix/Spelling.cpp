@@ -1,6 +1,8 @@
 // Fence spellings per style and scope-widening replacements: see Spelling.h.
 #include "fix/Spelling.h"
 
+#include <cctype>
+#include <cstring>
 #include <regex>
 #include <string_view>
 
@@ -110,6 +112,250 @@ std::string spellFence(report::FenceToInsert fence, const std::string& scope, Sy
     return text;
   }
   return acqRelFence(style, scope, lines);
+}
+
+namespace {
+
+// ---- The file's own wrappers of one instruction -------------------------------------------
+
+bool isWordCharacter(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// An asm template's instruction, compared loosely: braces, line breaks, tabs and the
+// trailing ';' dropped, runs of spaces made one.
+std::string normalizedInstruction(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && (text[i + 1] == 'n' || text[i + 1] == 't')) {
+      ++i;
+      c = ' ';
+    }
+    if (c == '{' || c == '}' || c == '\n' || c == '\t' || c == ';') c = ' ';
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// The text of lines [1, beforeLine) with a brace depth per byte (comments and literals
+// skipped: their bytes get depth -1).
+struct ScannedText {
+  std::string text;
+  std::vector<int> depth;
+};
+
+ScannedText scanAbove(const std::vector<std::string>& lines, uint32_t beforeLine) {
+  ScannedText out;
+  for (uint32_t l = 0; l + 1 < beforeLine && l < lines.size(); ++l) out.text += lines[l] + "\n";
+  const std::string& t = out.text;
+  out.depth.assign(t.size(), -1);
+  int depth = 0;
+  for (size_t i = 0; i < t.size();) {
+    if (t.compare(i, 2, "//") == 0) {
+      i = std::min(t.find('\n', i), t.size());
+      continue;
+    }
+    if (t.compare(i, 2, "/*") == 0) {
+      size_t end = t.find("*/", i + 2);
+      i = end == std::string::npos ? t.size() : end + 2;
+      continue;
+    }
+    if (t[i] == '"' || t[i] == '\'') {
+      const char quote = t[i];
+      size_t j = i + 1;
+      while (j < t.size() && t[j] != quote && t[j] != '\n') j += t[j] == '\\' ? 2 : 1;
+      for (size_t k = i; k <= j && k < t.size(); ++k) out.depth[k] = depth;  // literals keep their depth
+      i = j + 1;
+      continue;
+    }
+    if (t[i] == '}') --depth;
+    out.depth[i] = depth;
+    if (t[i] == '{') ++depth;
+    ++i;
+  }
+  return out;
+}
+
+// The call of a function the file defines at file scope above `beforeLine` whose body is
+// exactly one asm statement of `instruction` (`void fence_barrier_init() { asm volatile(
+// "fence.mbarrier_init.release.cluster;" ::: "memory"); }`), or of a `template <int N>`
+// function whose asm names N as an "n" operand (`tma_store_wait<N>()` for wait_group.read N).
+std::optional<std::string> wrapperCall(const std::vector<std::string>& lines, uint32_t beforeLine,
+                                       const std::string& instruction, int count) {
+  if (instruction.empty()) return std::nullopt;
+  const ScannedText scanned = scanAbove(lines, beforeLine);
+  const std::string& t = scanned.text;
+  const std::string wanted = normalizedInstruction(instruction);
+  for (size_t at = t.find("asm"); at != std::string::npos; at = t.find("asm", at + 3)) {
+    if (scanned.depth[at] != 1 || (at > 0 && isWordCharacter(t[at - 1])) || isWordCharacter(t[at + 3])) continue;
+    // The body's '{' with nothing but blanks before the asm.
+    size_t open = at;
+    while (open > 0 && std::isspace(static_cast<unsigned char>(t[open - 1]))) --open;
+    if (open == 0 || t[open - 1] != '{' || scanned.depth[open - 1] != 0) continue;
+    --open;
+    // asm [volatile|__volatile__] ( "..." "..." operands ) ; }
+    size_t i = at + 3;
+    auto skipBlanks = [&] { while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i; };
+    skipBlanks();
+    for (const char* word : {"volatile", "__volatile__"})
+      if (t.compare(i, std::strlen(word), word) == 0 && !isWordCharacter(t[i + std::strlen(word)])) i += std::strlen(word);
+    skipBlanks();
+    if (i >= t.size() || t[i] != '(') continue;
+    ++i;
+    std::string templ;
+    for (skipBlanks(); i < t.size() && t[i] == '"'; skipBlanks()) {
+      size_t j = i + 1;
+      while (j < t.size() && t[j] != '"') j += t[j] == '\\' ? 2 : 1;
+      templ += t.substr(i + 1, j - i - 1);
+      i = j + 1;
+    }
+    size_t close = i;
+    for (int parens = 1; close < t.size() && parens > 0; ++close) {
+      if (t[close] == '(') ++parens;
+      if (t[close] == ')') --parens;
+    }
+    if (close >= t.size()) continue;
+    const std::string operands = t.substr(i, close - 1 - i);
+    i = close;
+    skipBlanks();
+    if (i >= t.size() || t[i] != ';') continue;
+    ++i;
+    skipBlanks();
+    if (i >= t.size() || t[i] != '}' || scanned.depth[i] != 0) continue;
+    // The header: from the end of the previous declaration to the body's '{'.
+    size_t start = open;
+    while (start > 0 && !((t[start - 1] == ';' || t[start - 1] == '}') && scanned.depth[start - 1] == 0)) --start;
+    std::string header = t.substr(start, open - start);
+    static const std::regex function(R"((?:^|\s)(\w+)\s*\(\s*(?:void)?\s*\)\s*$)");
+    static const std::regex templateInt(R"(^\s*template\s*<\s*(?:int|unsigned|uint32_t|size_t)\s+(\w+)\s*>)");
+    std::smatch name, parameter;
+    if (!std::regex_search(header, name, function) || header.find("::") != std::string::npos) continue;
+    const bool isTemplate = std::regex_search(header, parameter, templateInt);
+    if (!isTemplate && header.find("template") != std::string::npos) continue;
+    std::string instructionText = normalizedInstruction(templ);
+    if (isTemplate) {
+      // "...%0..." :: "n"(N): the template parameter is the instruction's immediate.
+      static const std::regex immediate(R"(^\s*:\s*:\s*"n"\s*\(\s*(\w+)\s*\))");
+      std::smatch operand;
+      if (count < 0 || !std::regex_search(operands, operand, immediate) || operand[1].str() != parameter[1].str())
+        continue;
+      const size_t percent = instructionText.find("%0");
+      if (percent == std::string::npos) continue;
+      instructionText.replace(percent, 2, std::to_string(count));
+    } else if (templ.find('%') != std::string::npos) {
+      continue;
+    }
+    if (instructionText != wanted) continue;
+    return isTemplate ? fmt::format("{}<{}>();", name[1].str(), count) : name[1].str() + "();";
+  }
+  return std::nullopt;
+}
+
+bool mentionsPtx(const std::vector<std::string>& lines) { return mentions(lines, {"cuda::ptx::", "<cuda/ptx>"}); }
+
+// The style's statement for one instruction of a request, without the file's wrappers.
+std::string styleStatement(report::FenceToInsert fence, const report::FixRequest& request, int count, SyncStyle style,
+                           const std::vector<std::string>& lines) {
+  using report::FenceToInsert;
+  const bool cutlass = style == SyncStyle::Cutlass;
+  const bool ptx = style == SyncStyle::Libcuxx && mentionsPtx(lines);
+  switch (fence) {
+    case FenceToInsert::ProxyAsyncGlobal:
+      if (ptx) return "cuda::ptx::fence_proxy_async(cuda::ptx::space_global);";
+      break;
+    case FenceToInsert::MbarrierInitFence:
+      if (cutlass) return "cutlass::arch::fence_barrier_init();";
+      if (ptx) return "cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);";
+      break;
+    case FenceToInsert::WarpSync: return "__syncwarp();";
+    case FenceToInsert::CtaSync: return "__syncthreads();";
+    case FenceToInsert::NamedBarrier:
+      if (cutlass) return fmt::format("cutlass::arch::NamedBarrier::sync({}, {});", request.count, request.barrierId);
+      break;
+    case FenceToInsert::BulkWaitRead:
+      if (cutlass) return count < 0 ? "cute::tma_store_arrive();" : fmt::format("cute::tma_store_wait<{}>();", count);
+      [[fallthrough]];
+    case FenceToInsert::BulkWait:
+      if (ptx && count < 0) return "cuda::ptx::cp_async_bulk_commit_group();";
+      if (ptx)
+        return fmt::format("cuda::ptx::cp_async_bulk_wait_group{}(cuda::ptx::n32_t<{}>());",
+                           fence == FenceToInsert::BulkWaitRead ? "_read" : "", count);
+      break;
+    case FenceToInsert::Tcgen05WaitLoad:
+      if (cutlass) return "cutlass::arch::fence_view_async_tmem_load();";
+      if (ptx) return "cuda::ptx::tcgen05_wait_ld();";
+      break;
+    case FenceToInsert::Tcgen05WaitStore:
+      if (cutlass) return "cutlass::arch::fence_view_async_tmem_store();";
+      if (ptx) return "cuda::ptx::tcgen05_wait_st();";
+      break;
+    case FenceToInsert::Tcgen05FenceBefore:
+      if (ptx) return "cuda::ptx::tcgen05_fence_before_thread_sync();";
+      break;
+    case FenceToInsert::Tcgen05FenceAfter:
+      if (ptx) return "cuda::ptx::tcgen05_fence_after_thread_sync();";
+      break;
+    default: break;
+  }
+  return "";
+}
+
+// The PTX of one instruction of a request; count < 0 for a bulk wait: its commit.
+std::string instructionText(report::FenceToInsert fence, const report::FixRequest& request, int count) {
+  using report::FenceToInsert;
+  switch (fence) {
+    case FenceToInsert::ProxyAsyncShared: return "fence.proxy.async.shared::cta";
+    case FenceToInsert::AcquireRelease: return "fence.acq_rel." + request.scope;
+    case FenceToInsert::ProxyAsyncGlobal: return "fence.proxy.async.global";
+    case FenceToInsert::MbarrierInitFence: return "fence.mbarrier_init.release.cluster";
+    case FenceToInsert::WarpSync: return "bar.warp.sync -1";
+    case FenceToInsert::CtaSync: return "bar.sync 0";
+    case FenceToInsert::NamedBarrier: return fmt::format("bar.sync {}, {}", request.barrierId, request.count);
+    case FenceToInsert::BulkWaitRead:
+    case FenceToInsert::BulkWait:
+      if (count < 0) return "cp.async.bulk.commit_group";
+      return fmt::format("cp.async.bulk.wait_group{} {}", fence == FenceToInsert::BulkWaitRead ? ".read" : "", count);
+    case FenceToInsert::Tcgen05WaitLoad: return "tcgen05.wait::ld.sync.aligned";
+    case FenceToInsert::Tcgen05WaitStore: return "tcgen05.wait::st.sync.aligned";
+    case FenceToInsert::Tcgen05FenceBefore: return "tcgen05.fence::before_thread_sync";
+    case FenceToInsert::Tcgen05FenceAfter: return "tcgen05.fence::after_thread_sync";
+    case FenceToInsert::None: break;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string instructionOf(const report::FixRequest& request) {
+  std::string text;
+  if (request.commitFirst &&
+      (request.fence == report::FenceToInsert::BulkWait || request.fence == report::FenceToInsert::BulkWaitRead))
+    text = instructionText(request.fence, request, -1) + "; ";
+  return text + instructionText(request.fence, request, request.count);
+}
+
+std::vector<std::string> spellStatements(const report::FixRequest& request, SyncStyle style,
+                                         const SpellingSettings& settings, const std::vector<std::string>& lines,
+                                         uint32_t beforeLine) {
+  using report::FenceToInsert;
+  if (request.fence == FenceToInsert::ProxyAsyncShared || request.fence == FenceToInsert::AcquireRelease)
+    return {spellFence(request.fence, request.scope, style, settings, lines)};
+  if (auto named = namedStyle(settings.style)) style = *named;
+  std::vector<int> counts = {request.count};
+  if (request.commitFirst && (request.fence == FenceToInsert::BulkWait || request.fence == FenceToInsert::BulkWaitRead))
+    counts.insert(counts.begin(), -1);
+  std::vector<std::string> statements;
+  for (int count : counts) {
+    const std::string instruction = instructionText(request.fence, request, count);
+    std::string statement;
+    if (request.fence != FenceToInsert::WarpSync && request.fence != FenceToInsert::CtaSync)
+      if (auto wrapper = wrapperCall(lines, beforeLine, instruction, count < 0 ? -1 : count)) statement = *wrapper;
+    if (statement.empty()) statement = styleStatement(request.fence, request, count, style, lines);
+    if (statement.empty()) statement = asmStatement(instruction);
+    statements.push_back(statement);
+  }
+  return statements;
 }
 
 namespace {

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/Fix.h"
+#include "report/Diagnostic.h"
 
 namespace fenceline::fix {
 
@@ -39,6 +39,20 @@ SyncStyle detectStyle(std::string_view text);
 // "gpu", "sys") in `style`, with the settings' overrides.
 std::string spellFence(report::FenceToInsert fence, const std::string& scope, SyncStyle style,
                        const SpellingSettings& settings, const std::vector<std::string>& lines);
+
+// The statements (each without indentation or newline, in order) that perform a request's `fence`
+// in `style`: a function of the file itself that wraps exactly that instruction in one asm
+// statement, defined at file scope above line `beforeLine` (`fence_barrier_init()`,
+// `tma_store_wait<0>()`), else the style's spelling (CUTLASS, cuda::ptx where the file uses it,
+// else inline asm); __syncwarp() and __syncthreads() as they are. A bulk wait with commitFirst
+// is two statements: the commit, then the wait.
+std::vector<std::string> spellStatements(const report::FixRequest& request, SyncStyle style,
+                                         const SpellingSettings& settings, const std::vector<std::string>& lines,
+                                         uint32_t beforeLine);
+
+// The PTX instruction (with its operands, without the `;`) that a fence of the request performs:
+// what the wrapper search above looks for, and what docs and notes name.
+std::string instructionOf(const report::FixRequest& request);
 
 // A replacement of one scope spelling on a line.
 struct ScopeReplacement {

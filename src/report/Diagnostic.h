@@ -28,6 +28,15 @@ struct FixRequest {
   // BeforeStatement on an operation inside a helper: insert before the helper's call instead (the
   // operation is the helper's purpose, as a copy in bulk_load; other callers stay as they are).
   bool beforeHelperCall = false;
+  // AfterLoop: an instruction of the spin loop whose innermost frame is the function that holds
+  // the loop statement (a poll inside a helper that the loop calls each iteration is not in that
+  // function); empty: the loop is in the anchor's own frame.
+  Location loop;
+  int count = -1;           // BulkWait/BulkWaitRead: the N of wait_group; NamedBarrier: the threads
+  int barrierId = -1;       // NamedBarrier: a barrier id the function does not use
+  bool commitFirst = false; // BulkWait/BulkWaitRead: commit the open bulk async-group first
+  // PhaseBitBarrier: every use of the counter in the function, the arrival and the poll of each.
+  std::vector<std::pair<Location, Location>> barrierUses;
   std::string reason;     // FixPlacement::None: why there is no machine fix
 };
 

@@ -84,3 +84,46 @@ TEST(FixApply, IdenticalEditsAreMadeOnceAndInsertionsAtOneOffsetInOrder) {
   const std::string fixed = fix::applyEdits(std::string(kLine), fixes.editsByFile.at("/src/poll.cu"));
   EXPECT_TRUE(fixed.starts_with("a\nb\n    asm volatile(\"ld.acquire.gpu.global")) << fixed;
 }
+
+// A helper's wider-scope twin is a copy of the helper's lines (scope-too-narrow); a line another
+// finding inserts into the helper (a proxy fence before its arrive) goes into the copy too, at the
+// same line of the copy, so that the call moved to the twin keeps it. An edit that changes the
+// copied lines other than by whole-line insertion leaves the copy as planned.
+TEST(FixApply, TwinCopyTakesLinesInsertedIntoTheHelper) {
+  // Lines 10-13 of /src/k.cu: the helper, at byte offsets 100..160.
+  const std::string helper =
+      "__device__ void arrive_masked(uint64_t* bar) {\n  const uint32_t a = smem(bar);\n"
+      "  asm volatile(\"mbarrier.arrive.shared::cluster.b64 _, [%0];\" ::\"r\"(a));\n}\n";
+  report::Edit twin;
+  twin.file = "/src/k.cu";
+  twin.line = 14;
+  twin.column = 1;
+  twin.offset = 160;
+  twin.text = helper;
+  twin.copiedLine = 10;
+  twin.copiedOffset = 100;
+  twin.copiedLength = 60;
+  report::Edit fence;  // before line 12 (the asm), inside the helper
+  fence.file = "/src/k.cu";
+  fence.line = 12;
+  fence.column = 1;
+  fence.offset = 140;
+  fence.text = "  fence();\n";
+  report::Edit elsewhere = fence;  // outside the helper: not copied
+  elsewhere.line = 30;
+  elsewhere.offset = 400;
+  elsewhere.text = "  other();\n";
+  std::vector<report::Diagnostic> findings = {finding("proxy-war", fence), finding("proxy-war", elsewhere),
+                                              finding("scope-too-narrow", twin)};
+  fix::mergeCopiedLines(findings);
+  EXPECT_EQ(findings[2].edits[0].text,
+            "__device__ void arrive_masked(uint64_t* bar) {\n  const uint32_t a = smem(bar);\n  fence();\n"
+            "  asm volatile(\"mbarrier.arrive.shared::cluster.b64 _, [%0];\" ::\"r\"(a));\n}\n");
+  // A replacement inside the copied lines: the copy stays as planned.
+  report::Edit replace = fence;
+  replace.length = 3;
+  replace.column = 5;
+  std::vector<report::Diagnostic> replaced = {finding("scope-too-narrow", replace), finding("scope-too-narrow", twin)};
+  fix::mergeCopiedLines(replaced);
+  EXPECT_EQ(replaced[1].edits[0].text, helper);
+}

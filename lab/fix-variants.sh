@@ -37,10 +37,13 @@ mkdir -p "$WORK/src"
 git ls-files -z | xargs -0 cp --parents -t "$WORK/src"
 cd "$WORK/src" || exit 2
 status=0
+# --strict: the lab's rings index their stages at run time, so some of these hazards
+# (proxy_war.cu's) are strict-tier findings (the same-bytes link is "unbounded-index"),
+# although the H200 reproduces them; the strict tier is fixed and re-checked too.
 fix() {  # fix CHECK FILE: apply CHECK's fixes to FILE, then require none of its findings left
   local check=$1 file=$2
-  "$FENCELINE" check --no-config --arch "$ARCH" --checks="-*,$check" --fix "$file" > /dev/null 2>&1
-  if "$FENCELINE" check --no-config --arch "$ARCH" --checks="-*,$check" "$file" > "$WORK/recheck.log" 2>&1; then
+  "$FENCELINE" check --no-config --arch "$ARCH" --strict --checks="-*,$check" --fix "$file" > /dev/null 2>&1
+  if "$FENCELINE" check --no-config --arch "$ARCH" --strict --checks="-*,$check" "$file" > "$WORK/recheck.log" 2>&1; then
     echo "fixed: $check $file"
   else
     echo "NOT FIXED: $check $file (its findings after --fix:)"

@@ -10,8 +10,10 @@
 // to global memory) after an acquire. The read-then-release direction (a
 // consumer frees a stage after reading it) is proxy-war's.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -19,6 +21,7 @@
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
+#include "model/GuardedRanges.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -310,15 +313,31 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     writerSet[write] = fn.roles->instructionSet(write);
     isWrite[write] = 1;
   }
+  // The %tid.x range each instruction runs for, narrowed by the branches that
+  // guard it (model/GuardedRanges.h): a write and a release whose ranges do
+  // not meet are made by different threads, on different roles of a
+  // warp-specialized kernel; the CFG path between them (one role's code falls
+  // through to the next role's test, or around a persistent loop) is taken
+  // by no thread, and the release does not hand off that write.
+  constexpr std::pair<int64_t, int64_t> kAnyThread{0, int64_t(1) << 20};
+  std::unordered_map<InstId, std::pair<int64_t, int64_t>> tidRange;
+  auto rangeOf = [&](InstId i) {
+    auto [it, fresh] = tidRange.try_emplace(i);
+    if (fresh) it->second = model::guardedRange(fn, i, "%tid.x", kAnyThread);
+    return it->second;
+  };
   for (InstId release : releases) {
     const ThreadSet releaser = fn.roles->instructionSet(release);
     const ReleaseKind kind = *releaseKind(fn, release);
+    const std::pair<int64_t, int64_t> releasers = rangeOf(release);
     std::optional<std::vector<InstId>> reads;
     // The writes with a path to the release that passes no thread sync: one
     // backward walk per release that stops at syncs (a walk per write and
     // release grew with writes x releases x instructions: issue 33).
     for (InstId write : unsyncedWritesBefore(fn, release, isWrite)) {
       if (!widerThan(writerSet[write], releaser)) continue;
+      const std::pair<int64_t, int64_t> writers = rangeOf(write);
+      if (writers.second < releasers.first || releasers.second < writers.first) continue;  // other threads' role
       if (kind == ReleaseKind::GlobalRelease && isShared(fn, write)) continue;  // no other CTA reads it
       if (!reads) reads = consumerReads(fn, release, kind);
       if (std::none_of(reads->begin(), reads->end(), [&](InstId r) { return mayRead(fn, r, write); })) continue;

@@ -17,9 +17,12 @@ constexpr int kMaxGuards = 256;               // dominator-tree steps per query
 
 // A non-decreasing function of the index: index + k, index >> k, index / k,
 // or index & -k (k a power of two: rounds down to a multiple of k).
+// `outer` (optional) is applied after it: a non-decreasing function of a
+// non-decreasing function (`(tid / 32) & -4`, a warp index's group of four).
 struct IndexFunction {
   enum class Kind { Plus, Shift, Divide, RoundDown } kind;
   int64_t k;
+  std::optional<std::pair<Kind, int64_t>> outer;
 };
 
 int64_t clampToLimit(int64_t x) { return std::clamp(x, -kLimit, kLimit); }
@@ -27,7 +30,20 @@ int64_t clampToLimit(int64_t x) { return std::clamp(x, -kLimit, kLimit); }
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 // The indices whose f lies in [lo, hi] (empty when first > second).
+Range preimageOf(IndexFunction::Kind kind, int64_t k, int64_t lo, int64_t hi);
+
 Range preimage(IndexFunction f, int64_t lo, int64_t hi) {
+  if (f.outer) {
+    const Range inner = preimageOf(f.outer->first, f.outer->second, lo, hi);
+    if (inner.first > inner.second) return inner;
+    lo = inner.first;
+    hi = inner.second;
+  }
+  return preimageOf(f.kind, f.k, lo, hi);
+}
+
+Range preimageOf(IndexFunction::Kind kind, int64_t k, int64_t lo, int64_t hi) {
+  IndexFunction f{kind, k, std::nullopt};
   lo = clampToLimit(lo);
   hi = clampToLimit(hi);
   switch (f.kind) {
@@ -49,20 +65,53 @@ bool isIndex(const AbstractValue& v, std::string_view name, int64_t* plus) {
 // The function of the index that operand k of `inst` computes, when it is one.
 std::optional<IndexFunction> indexFunction(const FunctionModel& fn, InstId inst, int k, std::string_view name) {
   int64_t plus = 0;
-  if (isIndex(fn.values->operandValue(inst, k), name, &plus)) return IndexFunction{IndexFunction::Kind::Plus, plus};
+  if (isIndex(fn.values->operandValue(inst, k), name, &plus)) return IndexFunction{IndexFunction::Kind::Plus, plus, std::nullopt};
   const ptx::Operand& op = fn.instructions[inst].operands[k];
   if (op.kind != ptx::Operand::Kind::Register) return std::nullopt;
   const InstId d = fn.values->definition(op.reg, inst);
   if (d < 0 || fn.instructions[d].operands.size() < 3) return std::nullopt;
   const Inst& def = fn.instructions[d];
+  // shfl.sync.idx from lane 0 (clamp 31) of a value that depends on the
+  // index only through its warp (index >> k, index / c, index & -c with the
+  // unit a multiple of 32): every lane receives its own warp's value, so the
+  // shuffle is that function (`make_warp_uniform(tid / 32)`, CUTLASS's
+  // canonical_warp_idx_sync).
+  if (def.opcode() == "shfl" && def.hasModifier("idx") && def.operands.size() >= 4) {
+    const AbstractValue lane = fn.values->operandValue(d, 2), clamp = fn.values->operandValue(d, 3);
+    if (lane.isConstant() && lane.constant == 0 && clamp.isConstant() && (clamp.constant & 0x1f) == 0x1f) {
+      const auto inner = indexFunction(fn, d, 1, name);
+      const bool warpUniform =
+          inner && !inner->outer && name == "%tid.x" &&
+          ((inner->kind == IndexFunction::Kind::Shift && inner->k >= 5) ||
+           ((inner->kind == IndexFunction::Kind::Divide || inner->kind == IndexFunction::Kind::RoundDown) &&
+            inner->k % 32 == 0));
+      if (warpUniform) return inner;
+    }
+    return std::nullopt;
+  }
   const AbstractValue amount = fn.values->operandValue(d, 2);
-  if (!amount.isConstant() || !isIndex(fn.values->operandValue(d, 1), name, &plus) || plus != 0) return std::nullopt;
+  if (!amount.isConstant()) return std::nullopt;
+  if (!isIndex(fn.values->operandValue(d, 1), name, &plus) || plus != 0) {
+    // One more step over a function of the index (one level: `& -c` of a
+    // warp index read back from a shuffle).
+    const auto inner = indexFunction(fn, d, 1, name);
+    if (!inner || inner->outer || !(def.opcode() == "and" || def.opcode() == "shr")) return std::nullopt;
+    const int64_t c = amount.constant;
+    IndexFunction f = *inner;
+    if (def.opcode() == "shr" && (def.hasModifier("u32") || def.hasModifier("b32")) && c >= 0 && c < 32)
+      f.outer = std::make_pair(IndexFunction::Kind::Shift, c);
+    else if (def.opcode() == "and" && c < 0 && c > -kLimit && ((-c) & (-c - 1)) == 0)
+      f.outer = std::make_pair(IndexFunction::Kind::RoundDown, -c);
+    else
+      return std::nullopt;
+    return f;
+  }
   const int64_t c = amount.constant;
   if (def.opcode() == "shr" && (def.hasModifier("u32") || def.hasModifier("b32")) && c >= 0 && c < 32)
-    return IndexFunction{IndexFunction::Kind::Shift, c};
-  if (def.opcode() == "div" && def.hasModifier("u32") && c > 0) return IndexFunction{IndexFunction::Kind::Divide, c};
+    return IndexFunction{IndexFunction::Kind::Shift, c, std::nullopt};
+  if (def.opcode() == "div" && def.hasModifier("u32") && c > 0) return IndexFunction{IndexFunction::Kind::Divide, c, std::nullopt};
   if (def.opcode() == "and" && c < 0 && c > -kLimit && ((-c) & (-c - 1)) == 0)
-    return IndexFunction{IndexFunction::Kind::RoundDown, -c};
+    return IndexFunction{IndexFunction::Kind::RoundDown, -c, std::nullopt};
   return std::nullopt;
 }
 

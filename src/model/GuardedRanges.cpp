@@ -27,6 +27,14 @@ struct IndexFunction {
 
 int64_t clampToLimit(int64_t x) { return std::clamp(x, -kLimit, kLimit); }
 
+// a * b, saturated at +-kLimit (a shift by up to 31 of a clamped bound would
+// overflow int64_t).
+int64_t times(int64_t a, int64_t b) {
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return (a < 0) != (b < 0) ? -kLimit : kLimit;
+  return clampToLimit(product);
+}
+
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 // The indices whose f lies in [lo, hi] (empty when first > second).
@@ -48,8 +56,8 @@ Range preimageOf(IndexFunction::Kind kind, int64_t k, int64_t lo, int64_t hi) {
   hi = clampToLimit(hi);
   switch (f.kind) {
     case IndexFunction::Kind::Plus: return {lo - f.k, hi - f.k};
-    case IndexFunction::Kind::Shift: return {lo * (int64_t(1) << f.k), (hi + 1) * (int64_t(1) << f.k) - 1};
-    case IndexFunction::Kind::Divide: return {lo * f.k, (hi + 1) * f.k - 1};
+    case IndexFunction::Kind::Shift: return {times(lo, int64_t(1) << f.k), times(hi + 1, int64_t(1) << f.k) - 1};
+    case IndexFunction::Kind::Divide: return {times(lo, f.k), times(hi + 1, f.k) - 1};
     case IndexFunction::Kind::RoundDown: return {-floorDiv(-lo, f.k) * f.k, floorDiv(hi, f.k) * f.k + f.k - 1};
   }
   return {1, 0};

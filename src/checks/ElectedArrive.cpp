@@ -10,7 +10,6 @@
 // to global memory) after an acquire. The read-then-release direction (a
 // consumer frees a stage after reading it) is proxy-war's.
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <unordered_map>

@@ -58,6 +58,12 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& diagnostic, const Protoc
                                     InstId nearest, const std::function<bool(InstId)>& published,
                                     const std::function<bool(InstId)>& stop);
 
+// `inst` sits under a branch on the thread index (%tid, %laneid) that
+// `other` does not (`if (threadIdx.x < npeers) signal` after every thread's
+// write): threads that do not execute `inst` execute `other` (issue 30,
+// shapes 2 and 3).
+bool guardedApart(const FunctionModel& fn, InstId inst, InstId other);
+
 // One finding per source site within a check (an unrolled loop or a helper
 // inlined twice at one call site is one site).
 std::string siteKey(const FunctionModel& fn, InstId inst);

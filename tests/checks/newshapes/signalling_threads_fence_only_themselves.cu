@@ -9,11 +9,13 @@
 // fence in a noinline helper; cuda::atomic_ref release stores by the
 // signalling threads (a release store is the same as fence + relaxed store).
 // XFAIL: *
-// release-missing accepts a fence that the signalling thread executes, and
-// elected-arrive examines elected threads (a lane, one thread) only, not a
-// subset such as threadIdx.x < npeers; neither asks that a barrier order the
-// other writers before the signal (README, "rules needed", shape 2).
+// Variants 1 and 2 are found (release-missing: a fence orders its own
+// thread's writes; variant 1 at strict tier, its reader link rests on a local
+// copy of the peer table); variant 3 is not: elected-arrive examines elected
+// threads (a lane, one thread) only, not a subset such as threadIdx.x < 4
+// releasing with release stores (README, "rules needed", shape 3).
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cuda/atomic>
 
 #include <cstdint>
@@ -37,7 +39,7 @@ __device__ __forceinline__ void push(Peers p, const float* in, float* out, int r
   if (kBarrier) __syncthreads();
   if (threadIdx.x < npeers) {
     __threadfence_system();
-    *(volatile unsigned*)&p.flag[threadIdx.x][rank] = round;  // expect: release-missing
+    *(volatile unsigned*)&p.flag[threadIdx.x][rank] = round;  // expect-strict: release-missing
   }
   if (threadIdx.x < npeers) wait_flag(&p.flag[rank][threadIdx.x], round);
   __syncthreads();

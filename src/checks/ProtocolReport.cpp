@@ -5,7 +5,9 @@
 
 #include <set>
 
+#include "model/BranchEdges.h"
 #include "model/Operands.h"
+#include "model/ThreadDecidedBranches.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks::protocol {
@@ -197,8 +199,37 @@ bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId a
 
 }  // namespace
 
+bool possiblyOneThread(const FunctionModel& fn, InstId inst) {
+  // At most one thread index in [0, 1024) for which the guard does not decidedly exclude it.
+  auto single = [&](ptx::RegisterId predicate, InstId at, bool executesWhen) {
+    int open = 0;
+    for (int64_t tid = 0; tid < 1024 && open <= 1; ++tid) {
+      std::optional<bool> v = model::predicateForThreadIndex(fn, predicate, at, tid);
+      if (!v || *v == executesWhen) ++open;
+    }
+    return open <= 1;
+  };
+  const auto& guard = fn.instructions[inst].guard;
+  if (guard && guard->reg >= 0 && single(guard->reg, inst, !guard->negated)) return true;
+  const model::BlockId there = fn.blockOf[inst];
+  for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn.blocks.size()); ++b) {
+    const InstId br = model::conditionalBranch(fn, b);
+    if (br < 0) continue;
+    const auto& g = fn.instructions[br].guard;
+    for (bool value : {true, false}) {
+      const model::BlockId s = model::branchTarget(fn, br, value);
+      if (s < 0 || fn.blocks[s].predecessors.size() != 1 || !fn.dominates(s, there)) continue;
+      if (single(g->reg, br, g->negated ? !value : value)) return true;
+    }
+  }
+  return false;
+}
+
 bool guardedApart(const FunctionModel& fn, InstId signal, InstId write) {
   const model::BlockId home = fn.blockOf[signal], there = fn.blockOf[write];
+  // A write that at most one thread index executes (`if (tid == 0 && cta ==
+  // 0) init`) may be the signalling thread's own: not decided.
+  if (possiblyOneThread(fn, write)) return false;
   // Its own predicate (`@%p red...`, an if-converted guard) on the thread index.
   const auto& own = fn.instructions[signal].guard;
   const auto& theirs = fn.instructions[write].guard;

@@ -76,6 +76,38 @@ bool widerThan(model::ThreadSet writer, model::ThreadSet releaser) {
   return writer == ThreadSet::OneLane && (releaser == ThreadSet::OneThread || releaser == ThreadSet::OneBlockThread);
 }
 
+// The write's address or value is computed from the thread index (through
+// registers and the addresses of loads: `data[tid]`, `hist[keys[i]]` with i
+// from %tid): each thread writes its own, so the writers are many threads.
+bool variesByThread(const FunctionModel& fn, InstId write) {
+  std::set<std::pair<model::ValueReg, InstId>> seen;
+  std::vector<std::pair<model::ValueReg, InstId>> work;
+  for (const auto& op : fn.instructions[write].operands) {
+    if (op.kind == ptx::Operand::Kind::Register) work.push_back({op.reg, write});
+    if (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register)
+      work.push_back({op.base.reg, write});
+  }
+  while (!work.empty() && seen.size() < 256) {
+    auto [r, where] = work.back();
+    work.pop_back();
+    if (!seen.insert({r, where}).second) continue;
+    for (InstId d : fn.values->reachingDefinitions(r, where)) {
+      const auto& def = fn.instructions[d];
+      const model::EffectKind k = def.effect.kind;
+      if (k != model::EffectKind::None && k != model::EffectKind::Load) continue;
+      for (const auto& op : def.operands) {
+        if (op.kind == ptx::Operand::Kind::Special && (op.text.starts_with("%tid") || op.text == "%laneid")) return true;
+        if (k == model::EffectKind::Load && op.kind == ptx::Operand::Kind::Address &&
+            op.base.kind == ptx::Operand::Kind::Register)
+          work.push_back({op.base.reg, d});
+      }
+      if (k == model::EffectKind::None)
+        for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
+    }
+  }
+  return false;
+}
+
 void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<std::string>& reported,
                  Findings& out) {
   const FunctionModel& fn = ctx.function();
@@ -95,7 +127,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
       return release(i) && fn.instructions[i].effect.kind != model::EffectKind::Fence;
     };
     auto otherThreads = [&](InstId i) {
-      if (!published(i)) return false;
+      if (!published(i) || possiblyOneThread(fn, i)) return false;  // maybe the signaller's own write
       const model::ThreadSet writer = fn.roles->instructionSet(i);
       if (widerThan(writer, signaller)) return true;
       return signaller == model::ThreadSet::Subset &&
@@ -177,9 +209,18 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
     addEvidence(d, ctx, signal, shown, ticket, published, release);
   }
   if (selfFence >= 0) {
-    d.evidence.push_back(report::link(fn, report::LinkKind::Ordering, selfFence, "own-thread-fence",
-                                      "this fence orders the executing thread's accesses; no barrier between the "
-                                      "other threads' writes and the signal passes them on"));
+    // The writers are decidedly other threads when every thread writes (or
+    // the roles say the write runs on more threads than the signal); a write
+    // on a data-dependent subset may be the signalling thread's own.
+    const model::ThreadSet writer = fn.roles->instructionSet(shown);
+    const bool others = writer != model::ThreadSet::Subset || variesByThread(fn, shown);
+    d.evidence.push_back(report::link(fn, report::LinkKind::Ordering, selfFence,
+                                      others ? "own-thread-fence" : "writer-subset",
+                                      others ? "this fence orders the executing thread's accesses; no barrier between "
+                                               "the other threads' writes and the signal passes them on"
+                                             : "the write runs on a data-dependent subset of the threads, which may be "
+                                               "the signalling thread alone",
+                                      others));
     addNote(d, fn, shown, "this write, by threads that do not signal, reaches the signal with no barrier between");
     addNote(d, fn, selfFence, "this fence orders only the executing thread's own writes");
   } else {

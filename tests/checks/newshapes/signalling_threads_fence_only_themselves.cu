@@ -8,12 +8,9 @@
 // table; every thread fences but only thread 0 signals, no barrier; the
 // fence in a noinline helper; cuda::atomic_ref release stores by the
 // signalling threads (a release store is the same as fence + relaxed store).
-// XFAIL: *
-// Variants 1 and 2 are found (release-missing: a fence orders its own
-// thread's writes; variant 1 at strict tier, its reader link rests on a local
-// copy of the peer table); variant 3 is not: elected-arrive examines elected
-// threads (a lane, one thread) only, not a subset such as threadIdx.x < 4
-// releasing with release stores (README, "rules needed", shape 3).
+// Variant 1 is strict tier: its reader link rests on pointers loaded from a
+// local copy of the peer table (distinct-pointers). Variant 3 is elected-arrive's
+// rule for a subset of threads (threadIdx.x < 4) releasing other threads' data.
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cuda/atomic>

@@ -1,6 +1,8 @@
 // Wording of the protocol checks' findings (see ProtocolReport.h).
 #include "checks/ProtocolReport.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <set>
@@ -199,6 +201,19 @@ bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId a
 
 }  // namespace
 
+namespace {
+
+bool leavesLoop(const FunctionModel& fn, model::BlockId from, model::BlockId to) {
+  if (from >= static_cast<model::BlockId>(fn.loopOf.size())) return false;
+  for (int32_t l = fn.loopOf[from]; l >= 0; l = fn.loops[l].parent) {
+    const auto& blocks = fn.loops[l].blocks;
+    if (!std::binary_search(blocks.begin(), blocks.end(), to)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool possiblyOneThread(const FunctionModel& fn, InstId inst) {
   // At most one thread index in [0, 1024) for which the guard does not decidedly exclude it.
   auto single = [&](ptx::RegisterId predicate, InstId at, bool executesWhen) {
@@ -240,8 +255,11 @@ bool guardedApart(const FunctionModel& fn, InstId signal, InstId write) {
     if (block.last <= block.first) continue;
     const auto& br = fn.instructions[block.last - 1];
     if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
+    const model::BlockId b = fn.blockOf[block.last - 1];
     for (model::BlockId s : block.successors) {
       if (fn.blocks[s].predecessors.size() != 1 || !fn.dominates(s, home) || fn.dominates(s, there)) continue;
+      // A loop's exit (`for (i = tid; i < n; i += 128)`) excludes no thread: every one leaves.
+      if (leavesLoop(fn, b, s)) continue;
       if (dependsOnThreadIndex(fn, br.guard->reg, block.last - 1)) return true;
     }
   }

@@ -195,6 +195,8 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
                                                "before the signalling threads' fence")
                                 : insertBefore(fn, signal, report::FenceToInsert::AcquireRelease, scopeWord(scope));
   d.fixRequest.beforeHelperCall = selfFence < 0;
+  if (observedBy >= 0)
+    d.fixRequest = noMachineFix("the fence goes on the last arriver's path between its count and the flag");
   for (InstId w : writes) d.fixRequest.after.push_back(report::locationOf(fn, w));
   const InstId shown = writes.front();
   if (observedBy >= 0) {

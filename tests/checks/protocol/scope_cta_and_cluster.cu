@@ -10,8 +10,6 @@ __global__ void cta_fence_toward_other_block(unsigned* flag, float* data, float*
   if (blockIdx.x == 0) {
     data[threadIdx.x] = 1.0f;
     __threadfence_block();  // expect: scope-too-narrow
-    // Also no __syncthreads() gathers the other threads' writes before thread
-    // 0's signal: each thread's fence orders its own writes only.
     if (threadIdx.x == 0) *(volatile unsigned*)flag = 1;  // expect: release-missing
   } else {
     if (threadIdx.x == 0) {

@@ -31,6 +31,67 @@ namespace fenceline::checks {
 
 using namespace protocol;
 
+namespace {
+
+// The last block does the work (issue 30, shape 1): a counting RMW whose
+// returned value decides that every other block has arrived, then reads of
+// what they wrote before their own count, with no acquire between (the RMW
+// itself .acquire/.acq_rel, or an acquire fence by the counting thread before
+// the barrier that hands the decision on, or by every reader after it).
+void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.function();
+  for (InstId ticket : ctx.tickets()) {
+    if (model::hasAcquireSemantics(fn.instructions[ticket].effect)) continue;
+    auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
+    std::vector<InstId> reads = ctx.ticketReads(ticket, acquire, 64);
+    if (reads.empty()) continue;
+    InstId read = reads.front();
+    ProtocolModel::Link write = ctx.ticketWriteRead(read, ticket);
+    for (InstId r : reads) {
+      if (write.evidence.decided) break;
+      ProtocolModel::Link w = ctx.ticketWriteRead(r, ticket);
+      if (w.evidence.decided) read = r, write = w;
+    }
+    if (!reported.insert(siteKey(fn, ticket)).second) continue;
+    const Scope scope = ctx.requiredScope(ticket);
+    std::string semantics(model::toString(fn.instructions[ticket].effect.semantics));
+    auto d = makeDiagnostic(
+        fn, ticket, "acquire-missing",
+        fmt::format("the returned value of this {} atomic decides that the other blocks have arrived, but no "
+                    "acquire orders the reads of what they wrote after it",
+                    semantics),
+        fmt::format("insert {} after the atomic, executed by the counting thread before the barrier that hands "
+                    "its decision to the block (or by every reader after the decision); or make the atomic "
+                    "acq_rel (cuda::atomic_ref::fetch_add(1, memory_order_acq_rel))",
+                    fenceSpelling(scope)));
+    d.fixRequest = noMachineFix("the acquire goes after the atomic on the counting thread's path, before the "
+                                "barrier that hands the decision on");
+    d.fixRequest.before.push_back(report::locationOf(fn, read));
+    addNote(d, fn, read, "this read is not ordered after the observation; it may see the data as it was before "
+                         "the other blocks counted");
+    const InstId branch = ctx.ticketBranches(ticket).front();
+    d.evidence.push_back(report::link(
+        fn, report::LinkKind::Poll, ticket, "ticket",
+        fmt::format("the atomic's returned value, compared for equality with the count that means last, decides "
+                    "the branch at {}",
+                    describe(fn, branch))));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Signal, ticket, "same-counter",
+                                      "the other blocks' copies of this atomic count on the same word"));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, "in-kernel",
+                                      "the partner runs this kernel (another block)"));
+    if (write.inst < 0)
+      d.evidence.push_back(report::undecidedLink(fn, report::LinkKind::DataWrite, -1, "no-partner-write",
+                                                 "no write before the atomic reaches this read"));
+    else
+      d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, write.inst, write.evidence.how,
+                                        write.evidence.detail, write.evidence.decided));
+    d.evidence.push_back(report::link(fn, report::LinkKind::GuardedRead, read, "after-the-decision"));
+    out.push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
 void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
   const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
@@ -77,6 +138,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       out.push_back(std::move(d));
     }
   }
+  checkTickets(ctx, reported, out);
 }
 
 }  // namespace fenceline::checks

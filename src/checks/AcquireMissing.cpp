@@ -19,12 +19,14 @@
 // it is reported at the poll when the non-coherent load reads an object this
 // function also writes, or a buffer reached through a pointer read from memory.
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
+#include "model/BranchEdges.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
@@ -32,6 +34,51 @@ namespace fenceline::checks {
 using namespace protocol;
 
 namespace {
+
+// A path from the ticket to `read` with no acquire that the counting thread
+// can be shown to take: until the path crosses a CTA barrier (after which it
+// is another thread's, the reader's), it takes no branch on the thread index
+// other than the ticket's own decision. The counting thread is one thread
+// (`tid == 0`, a predicate on %tid.y/%tid.z); which side of a later branch on
+// the thread index it takes is not decided here, and a library barrier whose
+// counting thread fences under `tid.x == 0 && tid.y == 0 && tid.z == 0` has
+// its fence-free path only on that branch's other side, which no counting
+// thread takes.
+bool countingThreadPathTo(const ProtocolModel& ctx, InstId ticket, InstId read) {
+  const FunctionModel& fn = ctx.function();
+  const std::vector<InstId>& decisions = ctx.ticketBranches(ticket);
+  const model::BlockId home = fn.blockOf[ticket];
+  // States: (block, crossed a barrier), visited once each.
+  std::vector<char> seen(fn.blocks.size() * 2, 0);
+  std::vector<std::tuple<model::BlockId, InstId, bool>> work{{home, ticket + 1, false}};
+  while (!work.empty()) {
+    model::poll();
+    auto [b, from, crossed] = work.back();
+    work.pop_back();
+    bool ended = false;
+    for (InstId i = from; i < fn.blocks[b].last; ++i) {
+      if (i == read) return true;
+      if (i == ticket || ctx.isAcquire(i)) {
+        ended = true;
+        break;
+      }
+      if (fn.instructions[i].effect.kind == model::EffectKind::CtaBarrier) crossed = true;
+    }
+    if (ended) continue;
+    const InstId branch = model::conditionalBranch(fn, b);
+    if (!crossed && branch >= 0 && !std::binary_search(decisions.begin(), decisions.end(), branch) &&
+        dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch))
+      continue;
+    for (model::BlockId s : fn.blocks[b].successors) {
+      if (fn.dominates(s, home)) continue;
+      char& state = seen[size_t(s) * 2 + (crossed ? 1 : 0)];
+      if (state) continue;
+      state = 1;
+      work.push_back({s, fn.blocks[s].first, crossed});
+    }
+  }
+  return false;
+}
 
 // The last block does the work (issue 30, shape 1): a counting RMW whose
 // returned value decides that every other block has arrived, then reads of
@@ -45,12 +92,16 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
     std::vector<InstId> reads = ctx.ticketReads(ticket, acquire, 64);
     if (reads.empty()) continue;
-    InstId read = reads.front();
-    ProtocolModel::Link write = ctx.ticketWriteRead(read, ticket);
-    for (InstId r : reads) {
-      if (write.evidence.decided) break;
-      ProtocolModel::Link w = ctx.ticketWriteRead(r, ticket);
-      if (w.evidence.decided) read = r, write = w;
+    // The read shown: one the counting thread's path decidedly reaches, with
+    // a decided write, where there is one.
+    InstId read = -1;
+    ProtocolModel::Link write;
+    bool onPath = false;
+    for (int r = 0, best = -1; r < static_cast<int>(reads.size()) && best < 3; ++r) {
+      ProtocolModel::Link w = ctx.ticketWriteRead(reads[r], ticket);
+      const bool path = countingThreadPathTo(ctx, ticket, reads[r]);
+      const int score = (path ? 2 : 0) + (w.evidence.decided ? 1 : 0);
+      if (score > best) best = score, read = reads[r], write = w, onPath = path;
     }
     if (!reported.insert(siteKey(fn, ticket)).second) continue;
     const Scope scope = ctx.requiredScope(ticket);
@@ -85,7 +136,13 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     else
       d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, write.inst, write.evidence.how,
                                         write.evidence.detail, write.evidence.decided));
-    d.evidence.push_back(report::link(fn, report::LinkKind::GuardedRead, read, "after-the-decision"));
+    if (onPath)
+      d.evidence.push_back(report::link(fn, report::LinkKind::GuardedRead, read, "after-the-decision"));
+    else
+      d.evidence.push_back(report::undecidedLink(
+          fn, report::LinkKind::GuardedRead, read, "thread-path",
+          "every path from the atomic to this read without an acquire takes a branch on the thread index "
+          "before a barrier; whether the counting thread takes it was not decided"));
     out.push_back(std::move(d));
   }
 }

@@ -354,6 +354,11 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
         continue;
       const std::pair<int64_t, int64_t> writers = rangeOf(write);
       if (writers.second < releasers.first || releasers.second < writers.first) continue;  // other threads' role
+      // A subset that releases for itself: every thread that writes is one of
+      // the releasing threads (each consumer writes, then arrives), so its own
+      // arrive orders its own write and no other thread's write is handed off.
+      if (releaser == ThreadSet::Subset && releasers.first <= writers.first && writers.second <= releasers.second)
+        continue;
       if (kind == ReleaseKind::GlobalRelease && isShared(fn, write)) continue;  // no other CTA reads it
       if (!reads) reads = consumerReads(fn, release, kind);
       if (std::none_of(reads->begin(), reads->end(), [&](InstId r) { return mayRead(fn, r, write); })) continue;

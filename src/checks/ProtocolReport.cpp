@@ -177,9 +177,6 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& 
   return nearest;
 }
 
-namespace {
-
-// The predicate depends on the thread's index (%tid, %laneid) through register computations.
 bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId at) {
   std::set<std::pair<model::ValueReg, InstId>> seen;
   std::vector<std::pair<model::ValueReg, InstId>> work{{reg, at}};
@@ -198,8 +195,6 @@ bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId a
   }
   return false;
 }
-
-}  // namespace
 
 namespace {
 

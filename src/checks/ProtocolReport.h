@@ -69,6 +69,10 @@ bool guardedApart(const FunctionModel& fn, InstId inst, InstId other);
 // At most one thread index executes `inst` by its guards (`tid == 0 && ...`).
 bool possiblyOneThread(const FunctionModel& fn, InstId inst);
 
+// The value of `reg` at `at` is computed from the thread's index (%tid.x/y/z,
+// %laneid) through register computations.
+bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId at);
+
 // One finding per source site within a check (an unrolled loop or a helper
 // inlined twice at one call site is one site).
 std::string siteKey(const FunctionModel& fn, InstId inst);

@@ -19,17 +19,135 @@
 // it is reported at the poll when the non-coherent load reads an object this
 // function also writes, or a buffer reached through a pointer read from memory.
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
+#include "model/BranchEdges.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
 
 using namespace protocol;
+
+namespace {
+
+// A path from the ticket to `read` with no acquire that the counting thread
+// can be shown to take: until the path crosses a CTA barrier (after which it
+// is another thread's, the reader's), it takes no branch on the thread index
+// other than the ticket's own decision. The counting thread is one thread
+// (`tid == 0`, a predicate on %tid.y/%tid.z); which side of a later branch on
+// the thread index it takes is not decided here, and a library barrier whose
+// counting thread fences under `tid.x == 0 && tid.y == 0 && tid.z == 0` has
+// its fence-free path only on that branch's other side, which no counting
+// thread takes.
+bool countingThreadPathTo(const ProtocolModel& ctx, InstId ticket, InstId read) {
+  const FunctionModel& fn = ctx.function();
+  const std::vector<InstId>& decisions = ctx.ticketBranches(ticket);
+  const model::BlockId home = fn.blockOf[ticket];
+  // States: (block, crossed a barrier), visited once each.
+  std::vector<char> seen(fn.blocks.size() * 2, 0);
+  std::vector<std::tuple<model::BlockId, InstId, bool>> work{{home, ticket + 1, false}};
+  while (!work.empty()) {
+    model::poll();
+    auto [b, from, crossed] = work.back();
+    work.pop_back();
+    bool ended = false;
+    for (InstId i = from; i < fn.blocks[b].last; ++i) {
+      if (i == read) return true;
+      if (i == ticket || ctx.isAcquire(i)) {
+        ended = true;
+        break;
+      }
+      if (fn.instructions[i].effect.kind == model::EffectKind::CtaBarrier) crossed = true;
+    }
+    if (ended) continue;
+    const InstId branch = model::conditionalBranch(fn, b);
+    if (!crossed && branch >= 0 && !std::binary_search(decisions.begin(), decisions.end(), branch) &&
+        dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch))
+      continue;
+    for (model::BlockId s : fn.blocks[b].successors) {
+      if (fn.dominates(s, home)) continue;
+      char& state = seen[size_t(s) * 2 + (crossed ? 1 : 0)];
+      if (state) continue;
+      state = 1;
+      work.push_back({s, fn.blocks[s].first, crossed});
+    }
+  }
+  return false;
+}
+
+// The last block does the work (issue 30, shape 1): a counting RMW whose
+// returned value decides that every other block has arrived, then reads of
+// what they wrote before their own count, with no acquire between (the RMW
+// itself .acquire/.acq_rel, or an acquire fence by the counting thread before
+// the barrier that hands the decision on, or by every reader after it).
+void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
+  const FunctionModel& fn = ctx.function();
+  for (InstId ticket : ctx.tickets()) {
+    if (model::hasAcquireSemantics(fn.instructions[ticket].effect)) continue;
+    auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
+    std::vector<InstId> reads = ctx.ticketReads(ticket, acquire, 64);
+    if (reads.empty()) continue;
+    // The read shown: one the counting thread's path decidedly reaches, with
+    // a decided write, where there is one.
+    InstId read = -1;
+    ProtocolModel::Link write;
+    bool onPath = false;
+    for (int r = 0, best = -1; r < static_cast<int>(reads.size()) && best < 3; ++r) {
+      ProtocolModel::Link w = ctx.ticketWriteRead(reads[r], ticket);
+      const bool path = countingThreadPathTo(ctx, ticket, reads[r]);
+      const int score = (path ? 2 : 0) + (w.evidence.decided ? 1 : 0);
+      if (score > best) best = score, read = reads[r], write = w, onPath = path;
+    }
+    if (!reported.insert(siteKey(fn, ticket)).second) continue;
+    const Scope scope = ctx.requiredScope(ticket);
+    std::string semantics(model::toString(fn.instructions[ticket].effect.semantics));
+    auto d = makeDiagnostic(
+        fn, ticket, "acquire-missing",
+        fmt::format("the returned value of this {} atomic decides that the other blocks have arrived, but no "
+                    "acquire orders the reads of what they wrote after it",
+                    semantics),
+        fmt::format("insert {} after the atomic, executed by the counting thread before the barrier that hands "
+                    "its decision to the block (or by every reader after the decision); or make the atomic "
+                    "acq_rel (cuda::atomic_ref::fetch_add(1, memory_order_acq_rel))",
+                    fenceSpelling(scope)));
+    d.fixRequest = noMachineFix("the acquire goes after the atomic on the counting thread's path, before the "
+                                "barrier that hands the decision on");
+    d.fixRequest.before.push_back(report::locationOf(fn, read));
+    addNote(d, fn, read, "this read is not ordered after the observation; it may see the data as it was before "
+                         "the other blocks counted");
+    const InstId branch = ctx.ticketBranches(ticket).front();
+    d.evidence.push_back(report::link(
+        fn, report::LinkKind::Poll, ticket, "ticket",
+        fmt::format("the atomic's returned value, compared for equality with the count that means last, decides "
+                    "the branch at {}",
+                    describe(fn, branch))));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Signal, ticket, "same-counter",
+                                      "the other blocks' copies of this atomic count on the same word"));
+    d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, "in-kernel",
+                                      "the partner runs this kernel (another block)"));
+    if (write.inst < 0)
+      d.evidence.push_back(report::undecidedLink(fn, report::LinkKind::DataWrite, -1, "no-partner-write",
+                                                 "no write before the atomic reaches this read"));
+    else
+      d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, write.inst, write.evidence.how,
+                                        write.evidence.detail, write.evidence.decided));
+    if (onPath)
+      d.evidence.push_back(report::link(fn, report::LinkKind::GuardedRead, read, "after-the-decision"));
+    else
+      d.evidence.push_back(report::undecidedLink(
+          fn, report::LinkKind::GuardedRead, read, "thread-path",
+          "every path from the atomic to this read without an acquire takes a branch on the thread index "
+          "before a barrier; whether the counting thread takes it was not decided"));
+    out.push_back(std::move(d));
+  }
+}
+
+}  // namespace
 
 void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
   const ProtocolModel& ctx = model::protocolOf(fn);
@@ -77,6 +195,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       out.push_back(std::move(d));
     }
   }
+  checkTickets(ctx, reported, out);
 }
 
 }  // namespace fenceline::checks

@@ -91,8 +91,12 @@ bool isThreadSync(const FunctionModel& fn, InstId i) {
 bool mayRead(const FunctionModel& fn, InstId read, InstId write) {
   const auto& r = fn.instructions[read].effect;
   const int w = fn.instructions[write].effect.address;
-  if (r.kind == EffectKind::Load && r.address >= 0)
+  if (r.kind == EffectKind::Load && r.address >= 0) {
+    // Global data: the partner model's identity (pointers read from one peer
+    // table may point into one buffer: another rank wrote through its entry).
+    if (!isShared(fn, write) && !isShared(fn, read)) return model::protocolOf(fn).alias(write, read) != model::AliasResult::No;
     return fn.memory->alias(read, r.address, write, w) != model::AliasResult::No;
+  }
   if (proxy::isAsyncSharedRead(fn, read))
     return proxy::mayOverlap(fn, write, read, r.source, proxy::copyExtent(fn, read, r.source));
   return false;
@@ -167,6 +171,8 @@ std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, Inst
     auto bytesOf = [&](InstId read) {
       const auto& r = fn.instructions[read].effect;
       model::AliasEvidence bytes;
+      if (r.kind == EffectKind::Load && !isShared(fn, write) && !isShared(fn, read))
+        return model::protocolOf(fn).aliasEvidence(write, read);
       if (r.kind == EffectKind::Load)
         return fn.memory->aliasEvidence(read, r.address, 0, write, fn.instructions[write].effect.address, 0);
       const int64_t extent = proxy::copyExtent(fn, read, r.source);
@@ -236,7 +242,9 @@ report::FixRequest syncFix(const FunctionModel& fn, const Finding& f, ThreadSet 
 
 report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind kind) {
   const ThreadSet set = fn.roles->instructionSet(f.release);
-  const char* who = set == ThreadSet::OneLane ? "one lane of the warp" : "one thread";
+  const char* who = set == ThreadSet::OneLane ? "one lane of the warp"
+                    : set == ThreadSet::Subset ? "a subset of the threads (a branch on the thread index)"
+                                               : "one thread";
   auto d = protocol::makeDiagnostic(
       fn, f.release, "elected-arrive",
       fmt::format("{} executed by {} releases data other threads wrote, with no __syncwarp()/bar.sync between their "
@@ -301,7 +309,9 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (fn.instructions[i].block < 0) continue;
     if (isDataWrite(fn, i)) writes.push_back(i);
-    else if (releaseKind(fn, i) && isElected(fn.roles->instructionSet(i))) releases.push_back(i);
+    else if (releaseKind(fn, i) && (isElected(fn.roles->instructionSet(i)) ||
+                                    fn.roles->instructionSet(i) == ThreadSet::Subset))
+      releases.push_back(i);
   }
   if (writes.empty() || releases.empty()) return;
   std::map<std::string, bool> reported;
@@ -334,9 +344,21 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     // backward walk per release that stops at syncs (a walk per write and
     // release grew with writes x releases x instructions: issue 33).
     for (InstId write : unsyncedWritesBefore(fn, release, isWrite)) {
-      if (!widerThan(writerSet[write], releaser)) continue;
+      const ThreadSet writer = writerSet[write];
+      // A subset of threads releases (thread i for warp i, `if (threadIdx.x <
+      // nwarps)`): decided when the release sits under a branch on the thread
+      // index that the write does not (issue 30, shape 3).
+      if (releaser == ThreadSet::Subset ? !((writer == ThreadSet::All || writer == ThreadSet::Subset) &&
+                                            protocol::guardedApart(fn, release, write))
+                                        : !widerThan(writer, releaser))
+        continue;
       const std::pair<int64_t, int64_t> writers = rangeOf(write);
       if (writers.second < releasers.first || releasers.second < writers.first) continue;  // other threads' role
+      // A subset that releases for itself: every thread that writes is one of
+      // the releasing threads (each consumer writes, then arrives), so its own
+      // arrive orders its own write and no other thread's write is handed off.
+      if (releaser == ThreadSet::Subset && releasers.first <= writers.first && writers.second <= releasers.second)
+        continue;
       if (kind == ReleaseKind::GlobalRelease && isShared(fn, write)) continue;  // no other CTA reads it
       if (!reads) reads = consumerReads(fn, release, kind);
       if (std::none_of(reads->begin(), reads->end(), [&](InstId r) { return mayRead(fn, r, write); })) continue;

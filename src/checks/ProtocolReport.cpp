@@ -1,8 +1,15 @@
 // Wording of the protocol checks' findings (see ProtocolReport.h).
 #include "checks/ProtocolReport.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
+#include <set>
+
+#include "model/BranchEdges.h"
+#include "model/Operands.h"
+#include "model/ThreadDecidedBranches.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks::protocol {
@@ -106,6 +113,11 @@ void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId s
     d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "sys-scope-signal",
                                       "the signal is a .sys store or atomic: the kernel states that the host or "
                                       "another device reads what it publishes (those reads are not in the PTX)"));
+  else if (reader.poll < 0 && ctx.isFifoTrigger(signal))
+    d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "fifo-slot",
+                                      "the signal is stored into the ring slot that a reservation atomic's returned "
+                                      "value indexes, and no wait of this kernel reads it: the host (or a proxy "
+                                      "thread) polls it, and its reads are not in the PTX"));
   else if (reader.endOfKernel && (ctx.goesThroughPeerPointer(signal) || peerTable(ctx, signal, reader.poll)))
     d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "peer-next-launch",
                                       "the signal goes to another GPU, whose next kernel reads the data after the "
@@ -163,6 +175,90 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& 
     return w;
   }
   return nearest;
+}
+
+bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId at) {
+  std::set<std::pair<model::ValueReg, InstId>> seen;
+  std::vector<std::pair<model::ValueReg, InstId>> work{{reg, at}};
+  while (!work.empty() && seen.size() < 128) {
+    auto [r, where] = work.back();
+    work.pop_back();
+    if (!seen.insert({r, where}).second) continue;
+    for (InstId d : fn.values->reachingDefinitions(r, where)) {
+      const auto& def = fn.instructions[d];
+      if (def.effect.kind != model::EffectKind::None) continue;
+      for (const auto& op : def.operands)
+        if (op.kind == ptx::Operand::Kind::Special && (op.text.starts_with("%tid") || op.text == "%laneid"))
+          return true;
+      for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
+    }
+  }
+  return false;
+}
+
+namespace {
+
+bool leavesLoop(const FunctionModel& fn, model::BlockId from, model::BlockId to) {
+  if (from >= static_cast<model::BlockId>(fn.loopOf.size())) return false;
+  for (int32_t l = fn.loopOf[from]; l >= 0; l = fn.loops[l].parent) {
+    const auto& blocks = fn.loops[l].blocks;
+    if (!std::binary_search(blocks.begin(), blocks.end(), to)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool possiblyOneThread(const FunctionModel& fn, InstId inst) {
+  // At most one thread index in [0, 1024) for which the guard does not decidedly exclude it.
+  auto single = [&](ptx::RegisterId predicate, InstId at, bool executesWhen) {
+    int open = 0;
+    for (int64_t tid = 0; tid < 1024 && open <= 1; ++tid) {
+      std::optional<bool> v = model::predicateForThreadIndex(fn, predicate, at, tid);
+      if (!v || *v == executesWhen) ++open;
+    }
+    return open <= 1;
+  };
+  const auto& guard = fn.instructions[inst].guard;
+  if (guard && guard->reg >= 0 && single(guard->reg, inst, !guard->negated)) return true;
+  const model::BlockId there = fn.blockOf[inst];
+  for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn.blocks.size()); ++b) {
+    const InstId br = model::conditionalBranch(fn, b);
+    if (br < 0) continue;
+    const auto& g = fn.instructions[br].guard;
+    for (bool value : {true, false}) {
+      const model::BlockId s = model::branchTarget(fn, br, value);
+      if (s < 0 || fn.blocks[s].predecessors.size() != 1 || !fn.dominates(s, there)) continue;
+      if (single(g->reg, br, g->negated ? !value : value)) return true;
+    }
+  }
+  return false;
+}
+
+bool guardedApart(const FunctionModel& fn, InstId signal, InstId write) {
+  const model::BlockId home = fn.blockOf[signal], there = fn.blockOf[write];
+  // A write that at most one thread index executes (`if (tid == 0 && cta ==
+  // 0) init`) may be the signalling thread's own: not decided.
+  if (possiblyOneThread(fn, write)) return false;
+  // Its own predicate (`@%p red...`, an if-converted guard) on the thread index.
+  const auto& own = fn.instructions[signal].guard;
+  const auto& theirs = fn.instructions[write].guard;
+  if (own && own->reg >= 0 && !(theirs && theirs->reg == own->reg && theirs->negated == own->negated) &&
+      dependsOnThreadIndex(fn, own->reg, signal))
+    return true;
+  for (const auto& block : fn.blocks) {
+    if (block.last <= block.first) continue;
+    const auto& br = fn.instructions[block.last - 1];
+    if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
+    const model::BlockId b = fn.blockOf[block.last - 1];
+    for (model::BlockId s : block.successors) {
+      if (fn.blocks[s].predecessors.size() != 1 || !fn.dominates(s, home) || fn.dominates(s, there)) continue;
+      // A loop's exit (`for (i = tid; i < n; i += 128)`) excludes no thread: every one leaves.
+      if (leavesLoop(fn, b, s)) continue;
+      if (dependsOnThreadIndex(fn, br.guard->reg, block.last - 1)) return true;
+    }
+  }
+  return false;
 }
 
 std::string siteKey(const FunctionModel& fn, InstId inst) {

@@ -58,6 +58,21 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& diagnostic, const Protoc
                                     InstId nearest, const std::function<bool(InstId)>& published,
                                     const std::function<bool(InstId)>& stop);
 
+// `inst` sits under a branch (or predicate) on the thread index (%tid,
+// %laneid) and `other` under none (`if (threadIdx.x < npeers) signal` after
+// every thread's write): threads that do not execute `inst` execute `other`
+// (issue 30, shapes 2 and 3). A write under a thread-index test of its own
+// (`if (tid == 0 && cta == 0) init`) may be the signalling thread's: not
+// decided.
+bool guardedApart(const FunctionModel& fn, InstId inst, InstId other);
+
+// At most one thread index executes `inst` by its guards (`tid == 0 && ...`).
+bool possiblyOneThread(const FunctionModel& fn, InstId inst);
+
+// The value of `reg` at `at` is computed from the thread's index (%tid.x/y/z,
+// %laneid) through register computations.
+bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId at);
+
 // One finding per source site within a check (an unrolled loop or a helper
 // inlined twice at one call site is one site).
 std::string siteKey(const FunctionModel& fn, InstId inst);

@@ -16,6 +16,8 @@
 // only the signaller fences before bar.sync (`if (tid == 0) fence`), the path
 // of another thread's write skips that fence, crosses bar.sync and reaches
 // the signal: reported.
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
@@ -24,6 +26,9 @@
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Paths.h"
+#include "model/Operands.h"
+#include "model/ThreadRoles.h"
+#include "model/Values.h"
 
 namespace fenceline::checks {
 
@@ -31,31 +36,198 @@ using namespace protocol;
 
 namespace {
 
-void checkSignal(const ProtocolModel& ctx, InstId signal, std::set<std::string>& reported, Findings& out) {
+// The signal's evidence: a flag's reader after a wait, or for a ticket the
+// reads after the last block's decision.
+void addEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId write, bool ticket,
+                 const std::function<bool(InstId)>& published, const std::function<bool(InstId)>& release) {
+  const FunctionModel& fn = ctx.function();
+  if (!ticket) {
+    addSignalEvidenceOfBestWrite(d, ctx, signal, write, published, release);
+    return;
+  }
+  d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, write, "before-the-signal"));
+  d.evidence.push_back(report::link(fn, report::LinkKind::Signal, signal, "ticket",
+                                    "a counting atomic whose returned value the last block's copy compares with "
+                                    "the count that means last"));
+  d.evidence.push_back(report::link(fn, report::LinkKind::Poll, signal, "same-counter",
+                                    "the last block's copy of this atomic observes the count"));
+  // The read after the decision that reads this write, decidedly when one does.
+  std::vector<InstId> reads = ctx.ticketReads(signal, [](InstId) { return false; }, 256);
+  InstId shown = -1;
+  model::AliasEvidence best;
+  for (InstId r : reads) {
+    model::AliasEvidence e = ctx.aliasEvidence(write, r);
+    if (e.result == model::Alias::No) continue;
+    if (shown < 0 || (e.decided && !best.decided)) shown = r, best = e;
+    if (e.decided) break;
+  }
+  d.evidence.push_back(report::link(fn, report::LinkKind::GuardedRead, shown, best.how, best.detail, best.decided));
+}
+
+// Writes of other threads that reach the signal through fences only, with
+// no barrier between (issue 30, shape 2): a fence orders the executing
+// thread's accesses only, so another thread's fence before the signal orders
+// nothing for the signal unless a barrier that both pass follows it.
+bool widerThan(model::ThreadSet writer, model::ThreadSet releaser) {
+  using model::ThreadSet;
+  if (writer == ThreadSet::All) return releaser != ThreadSet::All;
+  if (writer == ThreadSet::Subset || writer == ThreadSet::OneWarp)
+    return releaser == ThreadSet::OneLane || releaser == ThreadSet::OneThread || releaser == ThreadSet::OneBlockThread;
+  return writer == ThreadSet::OneLane && (releaser == ThreadSet::OneThread || releaser == ThreadSet::OneBlockThread);
+}
+
+// The write's address or value is computed from the thread index (through
+// registers and the addresses of loads: `data[tid]`, `hist[keys[i]]` with i
+// from %tid): each thread writes its own, so the writers are many threads.
+bool variesByThread(const FunctionModel& fn, InstId write) {
+  std::set<std::pair<model::ValueReg, InstId>> seen;
+  std::vector<std::pair<model::ValueReg, InstId>> work;
+  for (const auto& op : fn.instructions[write].operands) {
+    if (op.kind == ptx::Operand::Kind::Register) work.push_back({op.reg, write});
+    if (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register)
+      work.push_back({op.base.reg, write});
+  }
+  while (!work.empty() && seen.size() < 256) {
+    auto [r, where] = work.back();
+    work.pop_back();
+    if (!seen.insert({r, where}).second) continue;
+    for (InstId d : fn.values->reachingDefinitions(r, where)) {
+      const auto& def = fn.instructions[d];
+      const model::EffectKind k = def.effect.kind;
+      if (k != model::EffectKind::None && k != model::EffectKind::Load) continue;
+      for (const auto& op : def.operands) {
+        if (op.kind == ptx::Operand::Kind::Special && (op.text.starts_with("%tid") || op.text == "%laneid")) return true;
+        if (k == model::EffectKind::Load && op.kind == ptx::Operand::Kind::Address &&
+            op.base.kind == ptx::Operand::Kind::Register)
+          work.push_back({op.base.reg, d});
+      }
+      if (k == model::EffectKind::None)
+        for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
+    }
+  }
+  return false;
+}
+
+void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<std::string>& reported,
+                 Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
-  auto published = [&](InstId i) { return ctx.isPublishedWrite(i, signal); };
+  auto published = [&](InstId i) {
+    return ticket ? ctx.isTicketPublishedWrite(i, signal) : ctx.isPublishedWrite(i, signal);
+  };
   auto release = [&](InstId i) { return ctx.releasesFor(i, signal); };
   std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);
+  InstId selfFence = -1;
+  if (writes.empty() && fn.roles) {
+    // Shape 2: the fences on the way are the writers' own; no barrier gathers them.
+    const model::ThreadSet signaller = fn.roles->instructionSet(signal);
+    auto gather = [&](InstId i) {
+      const model::EffectKind k = fn.instructions[i].effect.kind;
+      if (k == model::EffectKind::CtaBarrier || k == model::EffectKind::WarpSync) return true;
+      return release(i) && fn.instructions[i].effect.kind != model::EffectKind::Fence;
+    };
+    auto otherThreads = [&](InstId i) {
+      if (!published(i) || possiblyOneThread(fn, i)) return false;  // maybe the signaller's own write
+      const model::ThreadSet writer = fn.roles->instructionSet(i);
+      if (widerThan(writer, signaller)) return true;
+      return signaller == model::ThreadSet::Subset &&
+             (writer == model::ThreadSet::All || writer == model::ThreadSet::Subset) &&
+             guardedApart(fn, signal, i);
+    };
+    writes = model::findReachingBackward(fn, signal, otherThreads, gather);
+    if (!writes.empty()) {
+      std::vector<InstId> fences = model::findReachingBackward(fn, signal, release, gather);
+      selfFence = fences.empty() ? -1 : fences.front();
+      if (selfFence < 0) writes.clear();
+    }
+  }
+  // The last arriver passes on what it observed (issue 30, shape 1): a
+  // signal after a ticket's decision, with no release between, publishes the
+  // other blocks' writes that the ticket observed; they reach the signal's
+  // readers only through an acquire and a release of this thread (a fence
+  // between the ticket and the signal: cumulativity).
+  InstId observedBy = -1;
+  // Only for a flag some wait of this kernel polls, on another word than the
+  // count: an RMW on the counter's own word continues the release sequences of
+  // the other blocks' counts (and a reset of the count publishes nothing).
+  const bool polled = std::binary_search(ctx.signals().begin(), ctx.signals().end(), signal);
+  if (writes.empty() && !ticket && polled) {
+    for (InstId t : ctx.tickets()) {
+      if (t == signal || fn.memory->sameWord(t, signal) || ctx.maySameWord(t, signal) ||
+          model::findReachable(fn, t, [&](InstId i) { return i == signal; }, release) < 0)
+        continue;
+      InstId best = -1;
+      for (InstId w : ctx.ticketPartnerWrites(t)) {
+        if (!ctx.isPublishedWrite(w, signal)) continue;
+        if (best < 0) best = w;
+        if (ctx.readerOf(w, signal).evidence.decided) {
+          best = w;
+          break;
+        }
+      }
+      if (best >= 0) {
+        writes.push_back(best);
+        observedBy = t;
+        break;
+      }
+    }
+  }
   if (writes.empty() || !reported.insert(siteKey(fn, signal)).second) return;
   Scope scope = ctx.requiredScope(signal);
   std::string semantics(model::toString(fn.instructions[signal].effect.semantics));
+  const char* what = fn.instructions[signal].effect.kind == model::EffectKind::Store ? "store" : "atomic";
   auto d = makeDiagnostic(
       fn, signal, "release-missing",
-      fmt::format("signal ({} {}) follows data writes without release ordering; a thread that sees it may "
-                  "still read the old data",
-                  semantics, fn.instructions[signal].effect.kind == model::EffectKind::Store ? "store" : "atomic"),
+      selfFence >= 0
+          ? fmt::format("signal ({} {}) follows other threads' writes that no barrier gathers: the fence before it "
+                        "orders each thread's own writes only",
+                        semantics, what)
+          : fmt::format("signal ({} {}) follows data writes without release ordering; a thread that sees it may "
+                        "still read the old data",
+                        semantics, what),
       fmt::format("insert {0} between the writes and the signal, executed by the signalling thread after the "
                   "__syncthreads() that gathers the writes (or by every writer before it); or make the signal a "
                   "release (st.release{1}, atom.release{1}, cuda::atomic_ref::store(memory_order_release))",
                   fenceSpelling(scope), scopeName(scope)));
   // Machine fix: a release fence on the signalling thread's line before the signal (after the
   // __syncthreads() that gathers the writes, when there is one: cumulativity covers the other writers).
-  d.fixRequest = insertBefore(fn, signal, report::FenceToInsert::AcquireRelease, scopeWord(scope));
-  d.fixRequest.beforeHelperCall = true;
+  d.fixRequest = selfFence >= 0 ? noMachineFix("the fix gathers the writers with a barrier (__syncthreads()) "
+                                               "before the signalling threads' fence")
+                                : insertBefore(fn, signal, report::FenceToInsert::AcquireRelease, scopeWord(scope));
+  d.fixRequest.beforeHelperCall = selfFence < 0;
+  if (observedBy >= 0)
+    d.fixRequest = noMachineFix("the fence goes on the last arriver's path between its count and the flag");
   for (InstId w : writes) d.fixRequest.after.push_back(report::locationOf(fn, w));
-  const InstId shown = addSignalEvidenceOfBestWrite(d, ctx, signal, writes.front(), published, release);
-  addNote(d, fn, shown, "this write reaches the signal on a path without a release");
+  const InstId shown = writes.front();
+  if (observedBy >= 0) {
+    addSignalEvidence(d, ctx, signal, shown);
+    d.evidence.push_back(report::link(fn, report::LinkKind::Ordering, observedBy, "observed-by-ticket",
+                                      "the signalling thread observed the other blocks' writes through this "
+                                      "atomic's returned value, and no release between it and the signal passes "
+                                      "them on"));
+    addNote(d, fn, observedBy, "the other blocks' writes are observed here (the atomic's returned value), and "
+                               "passed on by the signal without a fence between");
+  } else {
+    addEvidence(d, ctx, signal, shown, ticket, published, release);
+  }
+  if (selfFence >= 0) {
+    // The writers are decidedly other threads when every thread writes (or
+    // the roles say the write runs on more threads than the signal); a write
+    // on a data-dependent subset may be the signalling thread's own.
+    const model::ThreadSet writer = fn.roles->instructionSet(shown);
+    const bool others = writer != model::ThreadSet::Subset || variesByThread(fn, shown);
+    d.evidence.push_back(report::link(fn, report::LinkKind::Ordering, selfFence,
+                                      others ? "own-thread-fence" : "writer-subset",
+                                      others ? "this fence orders the executing thread's accesses; no barrier between "
+                                               "the other threads' writes and the signal passes them on"
+                                             : "the write runs on a data-dependent subset of the threads, which may be "
+                                               "the signalling thread alone",
+                                      others));
+    addNote(d, fn, shown, "this write, by threads that do not signal, reaches the signal with no barrier between");
+    addNote(d, fn, selfFence, "this fence orders only the executing thread's own writes");
+  } else {
+    addNote(d, fn, shown, "this write reaches the signal on a path without a release");
+  }
   out.push_back(std::move(d));
 }
 
@@ -64,9 +236,11 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, std::set<std::string>&
 void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
-  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, reported, out);
+  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, false, reported, out);
   // The partner is outside the kernel (host, later kernel): judged on clear evidence only.
-  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, reported, out);
+  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, false, reported, out);
+  // The last block does the work: the counting atomic is the signal (issue 30, shape 1).
+  for (InstId ticket : ctx.tickets()) checkSignal(ctx, ticket, true, reported, out);
 }
 
 }  // namespace fenceline::checks

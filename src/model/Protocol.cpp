@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <string_view>
 #include <unordered_map>
 
@@ -146,18 +148,26 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (isFlagWrite(e) && goesThroughPeerPointer(i)) raisesPeerFlags_ = true;
   }
   pollIndex_ = wordIndex(polledWords_);
+  for (InstId w : writes_) {
+    const Inst& r = fn_.instructions[w];
+    if (r.effect.kind == EffectKind::ReadModifyWrite && r.effect.address > 0 &&
+        r.operands[0].kind == ptx::Operand::Kind::Register && (r.hasModifier("add") || r.hasModifier("inc")) &&
+        !isFloatingPointData(w) && !isIdentityUpdate(w))
+      reservations_.push_back(w);
+  }
   for (InstId i : writes_) {
     if (!isSignalCandidate(i)) continue;
     const std::vector<InstId> near = candidates(pollIndex_, i);
     bool polled = std::any_of(near.begin(), near.end(), [&](InstId p) { return maySameWord(i, p); });
     if (polled) signals_.push_back(i);
-    else if (isOutboundSignal(i)) outboundSignals_.push_back(i);
+    else if (isOutboundSignal(i) || isFifoTrigger(i)) outboundSignals_.push_back(i);
   }
   signalIndex_ = wordIndex(signals_);
   for (InstId i : writes_)
     if (isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) &&
         isTranslatedPeerAddress(i))
       translatedFlagWrites_.push_back(i);
+  findTickets();
   afterWait_.resize(polledWords_.size());
   dataRead_.assign(fn_.instructions.size(), 0);
   for (InstId i = 0; i < count; ++i) dataRead_[i] = isDataRead(fn_, i);
@@ -900,6 +910,8 @@ bool ProtocolModel::guardedReadMayRead(InstId poll, InstId write) const {
 bool ProtocolModel::isPublishedWrite(InstId write, InstId signal) const {
   if (write == signal || !writesGlobalMemory(fn_, write)) return false;
   if (memory_.sameWord(write, signal)) return false;
+  // A ticket's counter is protocol state, not data.
+  if (std::binary_search(tickets_.begin(), tickets_.end(), write)) return false;
   // Another signal on the same flag object (a flag written to every peer in turn).
   if (std::binary_search(signals_.begin(), signals_.end(), write) ||
       std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), write)) {
@@ -918,8 +930,202 @@ bool ProtocolModel::isPublishedWrite(InstId write, InstId signal) const {
 // it publishes; plain stores there (a result next to its ready flag) are data.
 bool ProtocolModel::isProtocolStateOfOutboundFlag(InstId write, InstId signal) const {
   if (!isFlagWrite(fn_.instructions[write].effect)) return false;
+  // A FIFO's reservations and other triggers are its state, not the data it publishes.
+  if (isFifoTrigger(signal)) return true;
   MemoryObject a = root(write), b = root(signal);
   return a.known() && a == b;
+}
+
+bool ProtocolModel::isFifoTrigger(InstId i) const {
+  const Inst& inst = fn_.instructions[i];
+  const MemoryEffect& e = inst.effect;
+  const bool strongStore = e.kind == EffectKind::Store && e.semantics != Semantics::Weak && e.semantics != Semantics::None;
+  const bool sysAtomic = e.kind == EffectKind::ReadModifyWrite && e.scope == Scope::Sys;
+  if ((!strongStore && !sysAtomic) || isFloatingPointData(i) || e.address < 0) return false;
+  const MemoryObject& object = root(i);
+  if (object.kind != MemoryObject::Kind::Param && object.kind != MemoryObject::Kind::Loaded) return false;
+  const ptx::Operand& address = inst.operands[e.address];
+  if (address.base.kind != ptx::Operand::Kind::Register) return false;
+  std::vector<InstId> reservations;
+  for (InstId w : reservations_)
+    if (w != i && !memory_.sameWord(w, i)) reservations.push_back(w);
+  return !reservations.empty() && valueDependsOn(fn_, address.base.reg, i, reservations);
+}
+
+// --- Tickets ---------------------------------------------------------------
+
+namespace {
+
+// atom/red add, inc, dec or sub: an arrival that counts.
+bool isCountingRmw(const Inst& inst) {
+  static constexpr std::string_view kCounting[] = {"add", "inc", "dec", "sub"};
+  return std::any_of(std::begin(kCounting), std::end(kCounting), [&](std::string_view m) { return inst.hasModifier(m); });
+}
+
+bool isSharedAccess(const FunctionModel& fn, InstId i) {
+  const MemoryEffect& e = fn.instructions[i].effect;
+  Space space = e.space;
+  if (fn.values && e.address >= 0) {
+    Space narrowed = fn.values->addressSpace(i, e.address);
+    if (narrowed != Space::None) space = narrowed;
+  }
+  return space == Space::SharedCta;
+}
+
+}  // namespace
+
+void ProtocolModel::findTickets() {
+  std::vector<InstId> candidates;
+  for (InstId i : writes_) {
+    const Inst& inst = fn_.instructions[i];
+    if (inst.effect.kind != EffectKind::ReadModifyWrite || !isCountingRmw(inst) || isFloatingPointData(i) ||
+        isIdentityUpdate(i) || isPoll(i))
+      continue;
+    // The returned value: a destination register before the address (red has none).
+    if (inst.effect.address <= 0 || inst.operands[0].kind != ptx::Operand::Kind::Register) continue;
+    candidates.push_back(i);
+  }
+  if (candidates.empty()) return;
+  // Shared-memory stores, where a decision may be handed to the block.
+  std::vector<InstId> sharedStores;
+  for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
+    if (fn_.instructions[i].effect.kind == EffectKind::Store && isSharedAccess(fn_, i)) sharedStores.push_back(i);
+  for (const BasicBlock& block : fn_.blocks) {
+    if (block.last <= block.first) continue;
+    const InstId branch = block.last - 1;
+    const Inst& br = fn_.instructions[branch];
+    if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
+    // Backward from the predicate: (register, at, an equality test with a
+    // value other than 0 passed on the way).
+    std::set<std::tuple<ValueReg, InstId, bool>> seen;
+    std::vector<std::tuple<ValueReg, InstId, bool>> work{{br.guard->reg, branch, false}};
+    while (!work.empty() && seen.size() < 512) {
+      model::poll();
+      auto [reg, at, eligible] = work.back();
+      work.pop_back();
+      if (!seen.insert({reg, at, eligible}).second) continue;
+      for (InstId d : fn_.values->reachingDefinitions(reg, at)) {
+        if (std::binary_search(candidates.begin(), candidates.end(), d)) {
+          if (eligible) {
+            auto& branches = ticketBranches_[d];
+            if (std::find(branches.begin(), branches.end(), branch) == branches.end()) branches.push_back(branch);
+          }
+          continue;
+        }
+        const Inst& def = fn_.instructions[d];
+        // A value returned by an inlined call: the store that wrote it.
+        if (def.boundStore >= 0) {
+          const ptx::Operand& value = fn_.instructions[def.boundStore].operands.back();
+          if (value.kind == ptx::Operand::Kind::Register) work.push_back({value.reg, def.boundStore, eligible});
+          continue;
+        }
+        if (def.effect.kind == EffectKind::Load && isSharedAccess(fn_, d)) {
+          for (InstId st : sharedStores) {
+            const ptx::Operand& value = fn_.instructions[st].operands.back();
+            if (value.kind != ptx::Operand::Kind::Register) continue;
+            if (memory_.alias(st, addressOf(fn_, st), d, addressOf(fn_, d)) == Alias::No) continue;
+            work.push_back({value.reg, st, eligible});
+          }
+          continue;
+        }
+        if (def.effect.kind != EffectKind::None) continue;
+        bool next = eligible;
+        if (def.opcode() == "setp" && (def.hasModifier("eq") || def.hasModifier("ne")) && def.operands.size() >= 3) {
+          const int a = static_cast<int>(def.operands.size()) - 2, b = a + 1;
+          auto zero = [&](int k) {
+            std::optional<int64_t> c = fn_.values->constantOf(d, k);
+            return c && *c == 0;
+          };
+          if (!zero(a) && !zero(b)) next = true;
+        }
+        for (ValueReg r : registerUse(def).read) work.push_back({r, d, next});
+      }
+    }
+  }
+  for (auto& [ticket, branches] : ticketBranches_) {
+    std::sort(branches.begin(), branches.end());
+    tickets_.push_back(ticket);
+  }
+  std::sort(tickets_.begin(), tickets_.end());
+}
+
+const std::vector<InstId>& ProtocolModel::ticketBranches(InstId ticket) const {
+  static const std::vector<InstId> none;
+  auto it = ticketBranches_.find(ticket);
+  return it == ticketBranches_.end() ? none : it->second;
+}
+
+const std::vector<InstId>& ProtocolModel::ticketPartnerWrites(InstId ticket) const {
+  auto [cached, fresh] = ticketPartnerWrites_.try_emplace(ticket);
+  if (!fresh) return cached->second;
+  for (InstId w : writes_) {
+    if (w == ticket || memory_.sameWord(w, ticket) || isPollAccess(w))
+      continue;
+    if (std::binary_search(signals_.begin(), signals_.end(), w) ||
+        std::binary_search(tickets_.begin(), tickets_.end(), w))
+      continue;
+    const bool before = (fn_.blockOf[w] == fn_.blockOf[ticket] && w < ticket) || reachable(fn_, w, ticket);
+    if (before) cached->second.push_back(w);
+  }
+  return cached->second;
+}
+
+std::vector<InstId> ProtocolModel::ticketReads(InstId ticket, const std::function<bool(InstId)>& stop,
+                                               size_t limit) const {
+  std::vector<InstId> found;
+  const std::vector<InstId>& branches = ticketBranches(ticket);
+  const std::vector<InstId>& written = ticketPartnerWrites(ticket);
+  if (branches.empty() || written.empty()) return found;
+  const BlockId home = fn_.blockOf[ticket];
+  auto guarded = [&](InstId r) {
+    if (!dataRead_[r] || isPollAccess(r) || memory_.sameWord(r, ticket)) return false;
+    if (!std::any_of(branches.begin(), branches.end(), [&](InstId b) { return reachable(fn_, b, r); })) return false;
+    return std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(r, w); });
+  };
+  std::vector<char> seen(fn_.blocks.size(), 0);
+  std::vector<std::pair<BlockId, InstId>> queue{{home, ticket + 1}};
+  for (size_t q = 0; q < queue.size(); ++q) {
+    model::poll();
+    auto [b, from] = queue[q];
+    bool ended = false;
+    for (InstId i = from; i < fn_.blocks[b].last; ++i) {
+      if (i == ticket || isPoll(i) || stop(i)) {
+        ended = true;
+        break;
+      }
+      if (guarded(i)) {
+        found.push_back(i);
+        if (found.size() >= limit) return found;
+      }
+    }
+    if (ended) continue;
+    for (BlockId s : fn_.blocks[b].successors) {
+      if (seen[s] || fn_.dominates(s, home)) continue;
+      seen[s] = 1;
+      queue.push_back({s, fn_.blocks[s].first});
+    }
+  }
+  return found;
+}
+
+bool ProtocolModel::isTicketPublishedWrite(InstId write, InstId ticket) const {
+  const std::vector<InstId>& written = ticketPartnerWrites(ticket);
+  if (!std::binary_search(written.begin(), written.end(), write)) return false;
+  auto [reads, fresh] = ticketReadsAll_.try_emplace(ticket);
+  if (fresh) reads->second = ticketReads(ticket, [](InstId) { return false; }, 256);
+  return std::any_of(reads->second.begin(), reads->second.end(), [&](InstId r) { return mayReadWrite(r, write); });
+}
+
+ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) const {
+  Link best;
+  for (InstId w : ticketPartnerWrites(ticket)) {
+    if (!mayReadWrite(read, w)) continue;
+    AliasEvidence e = opaqueCallMayFence(w) ? AliasEvidence{} : aliasEvidence(w, read);
+    if (opaqueCallMayFence(w)) e.how = "opaque-call";
+    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, e};
+    if (e.decided) break;
+  }
+  return best;
 }
 
 // --- Ordering and scope ---------------------------------------------------
@@ -1002,7 +1208,17 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
 bool ProtocolModel::isIdentityUpdate(InstId inst) const {
   const auto& i = fn_.instructions[inst];
   if (i.effect.kind != EffectKind::ReadModifyWrite || i.operands.empty()) return false;
-  const std::optional<int64_t> v = fn_.values->constantOf(inst, static_cast<int>(i.operands.size()) - 1);
+  const int last = static_cast<int>(i.operands.size()) - 1;
+  // A compare-and-swap whose new value is its compare value (atomicCAS(f, 1,
+  // 1)): it writes what it found or nothing, a read through an atomic.
+  if (i.hasModifier("cas") && last >= 2 && last - 1 > i.effect.address) {
+    const std::optional<int64_t> compare = fn_.values->constantOf(inst, last - 1);
+    const std::optional<int64_t> swap = fn_.values->constantOf(inst, last);
+    if (compare && swap) return *compare == *swap;
+    const ptx::Operand &a = i.operands[last - 1], &b = i.operands[last];
+    return a.kind == ptx::Operand::Kind::Register && b.kind == ptx::Operand::Kind::Register && a.reg == b.reg;
+  }
+  const std::optional<int64_t> v = fn_.values->constantOf(inst, last);
   if (!v) return false;
   if (i.hasModifier("add") || i.hasModifier("or") || i.hasModifier("xor")) return *v == 0;
   if (i.hasModifier("and")) return *v == -1 || (i.hasModifier("b32") && *v == 0xFFFFFFFF);

@@ -28,6 +28,7 @@
 // (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -177,6 +178,44 @@ class ProtocolModel {
   };
   ScopeEvidence requiredScopeEvidence(InstId access) const;
 
+  // --- Tickets (issue 30, shape 1: the last block does the work) -----------
+  // A counting read-modify-write of a global word (atom/red add, inc, dec or
+  // sub of an integer; not an identity update, not a spin's poll) whose
+  // returned value is compared for equality with a value other than 0 (the
+  // count that means "every other block has arrived": gridDim.x - 1, a split
+  // count) on the way to a conditional branch, through registers and through
+  // shared memory (thread 0 stores the decision, the block reads it back
+  // after bar.sync). Every block's copy of the RMW counts on the same word:
+  // the returned value observes the other blocks' arrivals, with no spin.
+  // The ticket is both the signal (for the blocks that count before the
+  // last) and the observation (for the last). Sorted.
+  const std::vector<InstId>& tickets() const { return tickets_; }
+  // The conditional branches a ticket's returned value decides (sorted).
+  const std::vector<InstId>& ticketBranches(InstId ticket) const;
+  // The writes the partner blocks make before their copy of the ticket:
+  // global writes from which the ticket is reachable, the counter's own word
+  // and flag writes left out. Sorted; memoized.
+  const std::vector<InstId>& ticketPartnerWrites(InstId ticket) const;
+  // Reads after a ticket's decision that may read a partner write: reached
+  // from the ticket without passing `stop` (an acquire), a spin's poll or the
+  // ticket again, never entering a block that dominates the ticket (the next
+  // round of a loop), and reachable from one of its branches. At most
+  // `limit`, nearest first.
+  std::vector<InstId> ticketReads(InstId ticket, const std::function<bool(InstId)>& stop, size_t limit) const;
+  // A write before the ticket that some read after its decision may read.
+  bool isTicketPublishedWrite(InstId write, InstId ticket) const;
+  // The partner write a read after the ticket's decision reads, decidedly
+  // when one is (aliasEvidence).
+  Link ticketWriteRead(InstId read, InstId ticket) const;
+
+  // A device-to-host FIFO push's trigger (issue 30, shape 9): a volatile,
+  // relaxed or stronger store (or a .sys atomic) into a ring behind a kernel
+  // parameter, at a slot indexed by the value a counting atomic returned (the
+  // reservation of a head counter), that no wait of this kernel reads: the
+  // host or a proxy thread polls it. The trigger is the signal; the
+  // reservation is bookkeeping.
+  bool isFifoTrigger(InstId inst) const;
+
   // --- Ordering ------------------------------------------------------------
   // An ordering operation that acts as an acquire for the executing thread:
   // an acquire fence, or an opaque call (see opaqueCallMayFence).
@@ -204,7 +243,8 @@ class ProtocolModel {
   // waits for it: not a signal.
   bool isConsumingDecrement(InstId inst) const;
   // A read-modify-write that leaves the word as it was (atom.add or .or or
-  // .xor of 0, atom.and of all ones): a read through an atomic, the poll of
+  // .xor of 0, atom.and of all ones, atom.cas whose new value is its compare
+  // value, atomicCAS(f, 1, 1)): a read through an atomic, the poll of
   // DSLs without an atomic load (Triton's tl.atomic_add(flag, 0)), never an
   // update, a signal or an arrival.
   bool isIdentityUpdate(InstId inst) const;
@@ -345,6 +385,12 @@ class ProtocolModel {
   std::vector<char> pollAccess_;          // per instruction: isPollAccess
   std::vector<InstId> writes_;            // every global write of the function
   std::vector<InstId> signals_, outboundSignals_;
+  std::vector<InstId> tickets_;  // see tickets()
+  std::vector<InstId> reservations_;  // counting atomics that return a value (isFifoTrigger)
+  std::unordered_map<InstId, std::vector<InstId>> ticketBranches_;
+  mutable std::unordered_map<InstId, std::vector<InstId>> ticketPartnerWrites_;
+  mutable std::unordered_map<InstId, std::vector<InstId>> ticketReadsAll_;
+  void findTickets();
   std::vector<InstId> calls_;  // opaque calls
   std::vector<InstId> translatedFlagWrites_;  // flag writes through isTranslatedPeerAddress
   std::vector<InstId> systemSignalling_;  // .sys stores/atomics (signalling side)

@@ -9,11 +9,6 @@
 // cuda::atomic_ref store of a packed trigger; an atomicExch_system trigger;
 // the fixed forms (st.release.sys; __threadfence_system() before a volatile
 // store; a release atomic_ref store).
-// XFAIL: *
-// The trigger slot is indexed by the head (not one uniform word of a
-// parameter) and no poll in the kernel reads it, so release-missing does not
-// take the trigger store for a signal to the host (README, "rules needed",
-// shape 9).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/atomic>
 

@@ -7,10 +7,6 @@
 // Shapes: atomicAdd with __threadfence() on either side; cuda::atomic_ref
 // fetch_add with memory orders; a persistent stream-K style loop over tiles
 // with a per-tile counter and a noinline helper; atomicInc.
-// XFAIL: *
-// No rule takes a relaxed RMW's returned value for the observation of a
-// signal; the counters here are polled by no spin loop, so release-missing
-// does not take them for signals either (README, "rules needed", shape 1).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/atomic>
 

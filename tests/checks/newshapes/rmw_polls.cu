@@ -9,13 +9,6 @@
 // atomicCAS(flag, 1, 1); atomicExch taking a one-shot flag; a noinline poll
 // helper; the fixed forms (atom.acquire; a fence.acq_rel.gpu after the loop;
 // cuda::atomic_ref fetch_add(0, acquire)).
-// XFAIL: *
-// A loop whose exit depends on an RMW's returned value with a constant
-// operand is not taken for a spin whose guarded reads need an acquire
-// (README, "rules needed", shape 10). Today barrier-init-race also reports the
-// producer's atomicExch(flag, 1) in all eight kernels, fixed ones included:
-// the consumers' polls (add 0, CAS(1, 1), exchange) count as other blocks'
-// updates of a counter that block 0 "initializes" (a false positive).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/atomic>
 

@@ -8,12 +8,11 @@
 // table; every thread fences but only thread 0 signals, no barrier; the
 // fence in a noinline helper; cuda::atomic_ref release stores by the
 // signalling threads (a release store is the same as fence + relaxed store).
-// XFAIL: *
-// release-missing accepts a fence that the signalling thread executes, and
-// elected-arrive examines elected threads (a lane, one thread) only, not a
-// subset such as threadIdx.x < npeers; neither asks that a barrier order the
-// other writers before the signal (README, "rules needed", shape 2).
+// Variant 1 is strict tier: its reader link rests on pointers loaded from a
+// local copy of the peer table (distinct-pointers). Variant 3 is elected-arrive's
+// rule for a subset of threads (threadIdx.x < 4) releasing other threads' data.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cuda/atomic>
 
 #include <cstdint>
@@ -37,7 +36,7 @@ __device__ __forceinline__ void push(Peers p, const float* in, float* out, int r
   if (kBarrier) __syncthreads();
   if (threadIdx.x < npeers) {
     __threadfence_system();
-    *(volatile unsigned*)&p.flag[threadIdx.x][rank] = round;  // expect: release-missing
+    *(volatile unsigned*)&p.flag[threadIdx.x][rank] = round;  // expect-strict: release-missing
   }
   if (threadIdx.x < npeers) wait_flag(&p.flag[rank][threadIdx.x], round);
   __syncthreads();

@@ -10,7 +10,7 @@ __global__ void cta_fence_toward_other_block(unsigned* flag, float* data, float*
   if (blockIdx.x == 0) {
     data[threadIdx.x] = 1.0f;
     __threadfence_block();  // expect: scope-too-narrow
-    if (threadIdx.x == 0) *(volatile unsigned*)flag = 1;
+    if (threadIdx.x == 0) *(volatile unsigned*)flag = 1;  // expect: release-missing
   } else {
     if (threadIdx.x == 0) {
       while (*(volatile unsigned*)flag == 0) {

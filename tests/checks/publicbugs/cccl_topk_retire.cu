@@ -10,11 +10,6 @@
 // finish merge_histograms() before thread 0 signals completion"). Our kernel:
 // the last block acquires after its count in both variants, so only the
 // release differs.
-// XFAIL: *
-// Every thread fences but no barrier gathers them before thread 0's signal;
-// release-missing accepts per-thread fences without checking that a barrier
-// orders the other threads' fences before the signal (README, "rules
-// needed", shape 2).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 

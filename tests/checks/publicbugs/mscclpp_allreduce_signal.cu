@@ -10,11 +10,12 @@
 // have issued their writes" (a __syncthreads() before the signals). Our
 // kernel: a rank-indexed table of peer pointers, a fence-then-relaxed-add
 // signal written with inline asm, and the peers' wait with an acquire load.
-// XFAIL: *
-// The signalling threads fence, so release-missing accepts the signal; the
-// other threads' writes are not gathered by a barrier first (README, "rules
-// needed", shape 2).
+// Strict tier: the signal and the rule are decided, but the reader's link is
+// not: the by-value table of peer pointers is copied to local memory, and the
+// two entries (`scratch[p]` written, `scratch[rank]` read) are pointers loaded
+// from that copy that the analysis does not relate (distinct-pointers).
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cstdint>
 
 struct PeerTables {
@@ -40,7 +41,7 @@ __device__ __forceinline__ void push_and_signal(PeerTables t, const float* in, f
   for (int p = 0; p < npeers; ++p)  // every thread writes its element to every peer
     t.scratch[p][rank * n + threadIdx.x] = in[threadIdx.x] * float(p + 1);
   if (kGather) __syncthreads();  // the fix
-  if (threadIdx.x < npeers) signal_peer(&t.inbound[threadIdx.x][rank]);  // expect: release-missing
+  if (threadIdx.x < npeers) signal_peer(&t.inbound[threadIdx.x][rank]);  // expect-strict: release-missing
   if (threadIdx.x < npeers) wait_peer(&t.inbound[rank][threadIdx.x], round);
   __syncthreads();
   float sum = 0.f;

@@ -14,9 +14,6 @@
 // last arriver's increment and its flag store, and after the wait, so that
 // any two participating blocks are in a release/acquire relation. Our
 // kernel: each block writes a slot, syncs, and reads its neighbour's slot.
-// XFAIL: *
-// The last arriver's observation is the atomicInc's returned value, not a
-// spin: no rule reports it (README, "rules needed", shape 1).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/atomic>
 

@@ -14,10 +14,6 @@
 // a volatile trigger store nothing releases the kernel's writes of the data
 // before the host sees the trigger. Our kernel: the data is written by the
 // warp, lane 0 pushes after __syncwarp(), the FIFO is a struct passed by value.
-// XFAIL: *
-// The trigger slot is indexed by the head (not one uniform word) and nothing
-// in the kernel polls it, so release-missing does not take the volatile store
-// for a signal to the host (README, "rules needed", shape 9).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/atomic>
 

@@ -10,10 +10,6 @@
 // before its reads. There is no spin loop: the add's returned value is the
 // observation. Our own kernel, in the same shape (a shared flag hands the
 // decision from thread 0 to the block).
-// XFAIL: *
-// The checker has no rule for an observation made by a read-modify-write's
-// returned value without a spin (the missing acquire is not reported; README,
-// "rules needed", shape 1).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 

@@ -19,7 +19,6 @@
 // it is reported at the poll when the non-coherent load reads an object this
 // function also writes, or a buffer reached through a pointer read from memory.
 #include <set>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -35,49 +34,74 @@ using namespace protocol;
 
 namespace {
 
-// A path from the ticket to `read` with no acquire that the counting thread
-// can be shown to take: until the path crosses a CTA barrier (after which it
-// is another thread's, the reader's), it takes no branch on the thread index
-// other than the ticket's own decision. The counting thread is one thread
-// (`tid == 0`, a predicate on %tid.y/%tid.z); which side of a later branch on
-// the thread index it takes is not decided here, and a library barrier whose
-// counting thread fences under `tid.x == 0 && tid.y == 0 && tid.z == 0` has
-// its fence-free path only on that branch's other side, which no counting
-// thread takes.
-bool countingThreadPathTo(const ProtocolModel& ctx, InstId ticket, InstId read) {
+// The counting thread reaches `read` with no acquire on the way, whichever
+// way it goes: until its path crosses a CTA barrier (after which the path is
+// another thread's, the reader's), a branch on the thread index other than
+// the ticket's own decision leads to the read on every side, since which side
+// the counting thread takes is not decided here; other branches on some side.
+// (A library barrier whose counting thread, thread (0, 0, 0), fences under
+// `tid.x == 0 && tid.y == 0 && tid.z == 0` has a fence-free path only on that
+// test's other side, which the counting thread never takes.) A least fixed
+// point over (block, crossed a barrier) from the instruction after the ticket.
+bool countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId read) {
   const FunctionModel& fn = ctx.function();
   const std::vector<InstId>& decisions = ctx.ticketBranches(ticket);
   const model::BlockId home = fn.blockOf[ticket];
-  // States: (block, crossed a barrier), visited once each.
-  std::vector<char> seen(fn.blocks.size() * 2, 0);
-  std::vector<std::tuple<model::BlockId, InstId, bool>> work{{home, ticket + 1, false}};
-  while (!work.empty()) {
-    model::poll();
-    auto [b, from, crossed] = work.back();
-    work.pop_back();
-    bool ended = false;
+  const size_t blocks = fn.blocks.size();
+  // Scans block b from `from`: 1 when the read comes first, 0 when an acquire
+  // (or the ticket again) does, -1 when neither; `crossed` is updated.
+  auto scan = [&](model::BlockId b, InstId from, bool& crossed) {
     for (InstId i = from; i < fn.blocks[b].last; ++i) {
-      if (i == read) return true;
-      if (i == ticket || ctx.isAcquire(i)) {
-        ended = true;
-        break;
-      }
+      if (i == read) return 1;
+      if (i == ticket || ctx.isAcquire(i)) return 0;
       if (fn.instructions[i].effect.kind == model::EffectKind::CtaBarrier) crossed = true;
     }
-    if (ended) continue;
+    return -1;
+  };
+  auto successors = [&](model::BlockId b) {
+    std::vector<model::BlockId> next;
+    for (model::BlockId s : fn.blocks[b].successors)
+      if (!fn.dominates(s, home)) next.push_back(s);
+    return next;
+  };
+  auto everySide = [&](model::BlockId b, bool crossed) {
     const InstId branch = model::conditionalBranch(fn, b);
-    if (!crossed && branch >= 0 && !std::binary_search(decisions.begin(), decisions.end(), branch) &&
-        dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch))
-      continue;
-    for (model::BlockId s : fn.blocks[b].successors) {
-      if (fn.dominates(s, home)) continue;
-      char& state = seen[size_t(s) * 2 + (crossed ? 1 : 0)];
-      if (state) continue;
-      state = 1;
-      work.push_back({s, fn.blocks[s].first, crossed});
+    return !crossed && branch >= 0 && !std::binary_search(decisions.begin(), decisions.end(), branch) &&
+           dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch);
+  };
+  // Each block scanned once from its top: what comes first, and whether a
+  // barrier comes before it.
+  std::vector<std::pair<int, bool>> top(blocks);
+  for (model::BlockId b = 0; b < static_cast<model::BlockId>(blocks); ++b) {
+    bool barrier = false;
+    top[b].first = scan(b, fn.blocks[b].first, barrier);
+    top[b].second = barrier;
+  }
+  // value[b * 2 + crossed]: the read is reached from the top of b.
+  std::vector<char> value(blocks * 2, 0);
+  auto combine = [&](model::BlockId b, bool crossed) {
+    const std::vector<model::BlockId> next = successors(b);
+    if (next.empty()) return false;
+    auto reached = [&](model::BlockId s) { return value[size_t(s) * 2 + (crossed ? 1 : 0)] != 0; };
+    return everySide(b, crossed) ? std::all_of(next.begin(), next.end(), reached)
+                                 : std::any_of(next.begin(), next.end(), reached);
+  };
+  // Blocks last to first: most edges go forward, so a pass settles all but loops.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (model::BlockId b = static_cast<model::BlockId>(blocks) - 1; b >= 0; --b) {
+      model::poll();
+      for (int c = 0; c < 2; ++c) {
+        char& v = value[size_t(b) * 2 + c];
+        if (v) continue;
+        const auto [found, barrier] = top[b];
+        if (found == 1 || (found < 0 && combine(b, c == 1 || barrier))) v = 1, changed = true;
+      }
     }
   }
-  return false;
+  bool crossed = false;
+  const int found = scan(home, ticket + 1, crossed);
+  return found == 1 || (found < 0 && combine(home, crossed));
 }
 
 // The last block does the work (issue 30, shape 1): a counting RMW whose
@@ -99,7 +123,7 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     bool onPath = false;
     for (int r = 0, best = -1; r < static_cast<int>(reads.size()) && best < 3; ++r) {
       ProtocolModel::Link w = ctx.ticketWriteRead(reads[r], ticket);
-      const bool path = countingThreadPathTo(ctx, ticket, reads[r]);
+      const bool path = countingThreadReaches(ctx, ticket, reads[r]);
       const int score = (path ? 2 : 0) + (w.evidence.decided ? 1 : 0);
       if (score > best) best = score, read = reads[r], write = w, onPath = path;
     }
@@ -141,8 +165,8 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     else
       d.evidence.push_back(report::undecidedLink(
           fn, report::LinkKind::GuardedRead, read, "thread-path",
-          "every path from the atomic to this read without an acquire takes a branch on the thread index "
-          "before a barrier; whether the counting thread takes it was not decided"));
+          "the paths from the atomic to this read without an acquire take a branch on the thread index "
+          "before a barrier, whose other side has one; which side the counting thread takes was not decided"));
     out.push_back(std::move(d));
   }
 }

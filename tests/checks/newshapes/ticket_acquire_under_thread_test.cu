@@ -4,8 +4,10 @@
 // predicate, and the acquire fence after it sits under a second test of
 // x, y and z. The path from the atomic that skips the fence takes that test's
 // other side, which the counting thread never does (it is thread (0, 0, 0)):
-// no finding. The same kernel with no fence at all is the hazard. (The shape
-// of include/fenceline/grid_barrier.cuh's arrival and wait.)
+// no finding. The same kernel without that acquire fence is the hazard: the
+// counting thread reaches the reads on either side of the test. Both kernels
+// release before the count. (The shape of include/fenceline/grid_barrier.cuh's
+// arrival and wait.)
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 
@@ -19,9 +21,9 @@ __device__ __forceinline__ unsigned count_if(unsigned* counter, bool first) {
 }
 __device__ __forceinline__ unsigned count_if_unfenced(unsigned* counter, bool first) {
   unsigned old = 0;
-  asm volatile("{ .reg .pred p; setp.ne.u32 p, %2, 0; @p atom.relaxed.gpu.global.add.u32 %0, [%1], 1; }"  // expect: acquire-missing
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %2, 0; @p atom.relaxed.gpu.global.add.u32 %0, [%1], 1; }"
                : "+r"(old)
-               : "l"(counter), "r"(static_cast<uint32_t>(first))
+               : "l"(counter), "r"(static_cast<uint32_t>(first))  // expect: acquire-missing
                : "memory");
   return old;
 }
@@ -34,6 +36,7 @@ __device__ __forceinline__ void last_block_sums(const float* in, float* partials
   __syncthreads();
   bool is_last = false;
   if (threadIdx.x == 0) {
+    __threadfence();
     const bool first = (threadIdx.y | threadIdx.z) == 0;
     const unsigned old = kFence ? count_if(counter, first) : count_if_unfenced(counter, first);
     is_last = first && old == gridDim.x - 1;
@@ -53,6 +56,6 @@ __device__ __forceinline__ void last_block_sums(const float* in, float* partials
 __global__ void fence_under_thread_test(const float* in, float* partials, unsigned* counter, float* out) {
   last_block_sums<true>(in, partials, counter, out);
 }
-__global__ void no_fence(const float* in, float* partials, unsigned* counter, float* out) {
+__global__ void no_acquire(const float* in, float* partials, unsigned* counter, float* out) {
   last_block_sums<false>(in, partials, counter, out);
 }

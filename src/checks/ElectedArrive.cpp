@@ -335,6 +335,7 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     if (fresh) it->second = model::guardedRange(fn, i, "%tid.x", kAnyThread);
     return it->second;
   };
+  protocol::ThreadGuards guards(fn);
   for (InstId release : releases) {
     const ThreadSet releaser = fn.roles->instructionSet(release);
     const ReleaseKind kind = *releaseKind(fn, release);
@@ -345,19 +346,18 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     // release grew with writes x releases x instructions: issue 33).
     for (InstId write : unsyncedWritesBefore(fn, release, isWrite)) {
       const ThreadSet writer = writerSet[write];
-      // A subset of threads releases (thread i for warp i, `if (threadIdx.x <
-      // nwarps)`): decided when the release sits under a branch on the thread
-      // index that the write does not (issue 30, shape 3).
-      if (releaser == ThreadSet::Subset ? !((writer == ThreadSet::All || writer == ThreadSet::Subset) &&
-                                            protocol::guardedApart(fn, release, write))
-                                        : !widerThan(writer, releaser))
-        continue;
+      if (releaser != ThreadSet::Subset && !widerThan(writer, releaser)) continue;
       const std::pair<int64_t, int64_t> writers = rangeOf(write);
       if (writers.second < releasers.first || releasers.second < writers.first) continue;  // other threads' role
-      // A subset that releases for itself: every thread that writes is one of
-      // the releasing threads (each consumer writes, then arrives), so its own
+      // A subset of threads releases (thread i for warp i, `if (threadIdx.x <
+      // nwarps)`): decided when the release sits under a branch on the thread
+      // index that the write does not (issue 30, shape 3). A subset that
+      // releases for itself is not: every thread that writes is one of the
+      // releasing threads (each consumer writes, then arrives), so its own
       // arrive orders its own write and no other thread's write is handed off.
-      if (releaser == ThreadSet::Subset && releasers.first <= writers.first && writers.second <= releasers.second)
+      if (releaser == ThreadSet::Subset &&
+          ((releasers.first <= writers.first && writers.second <= releasers.second) ||
+           !((writer == ThreadSet::All || writer == ThreadSet::Subset) && guards.apart(release, write))))
         continue;
       if (kind == ReleaseKind::GlobalRelease && isShared(fn, write)) continue;  // no other CTA reads it
       if (!reads) reads = consumerReads(fn, release, kind);

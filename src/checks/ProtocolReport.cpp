@@ -209,7 +209,10 @@ bool leavesLoop(const FunctionModel& fn, model::BlockId from, model::BlockId to)
 
 }  // namespace
 
-bool possiblyOneThread(const FunctionModel& fn, InstId inst) {
+bool ThreadGuards::possiblyOneThread(InstId inst) {
+  auto [cached, fresh] = oneThread_.try_emplace(inst, false);
+  if (!fresh) return cached->second;
+  const FunctionModel& fn = fn_;
   // At most one thread index in [0, 1024) for which the guard does not decidedly exclude it.
   auto single = [&](ptx::RegisterId predicate, InstId at, bool executesWhen) {
     int open = 0;
@@ -220,45 +223,64 @@ bool possiblyOneThread(const FunctionModel& fn, InstId inst) {
     return open <= 1;
   };
   const auto& guard = fn.instructions[inst].guard;
-  if (guard && guard->reg >= 0 && single(guard->reg, inst, !guard->negated)) return true;
+  bool result = guard && guard->reg >= 0 && single(guard->reg, inst, !guard->negated);
   const model::BlockId there = fn.blockOf[inst];
-  for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn.blocks.size()); ++b) {
+  for (model::BlockId b = 0; !result && b < static_cast<model::BlockId>(fn.blocks.size()); ++b) {
+    model::poll();
     const InstId br = model::conditionalBranch(fn, b);
     if (br < 0) continue;
     const auto& g = fn.instructions[br].guard;
     for (bool value : {true, false}) {
       const model::BlockId s = model::branchTarget(fn, br, value);
       if (s < 0 || fn.blocks[s].predecessors.size() != 1 || !fn.dominates(s, there)) continue;
-      if (single(g->reg, br, g->negated ? !value : value)) return true;
+      if (single(g->reg, br, g->negated ? !value : value)) result = true;
     }
   }
-  return false;
+  oneThread_[inst] = result;
+  return result;
 }
 
-bool guardedApart(const FunctionModel& fn, InstId signal, InstId write) {
+bool ThreadGuards::onThreadIndex(InstId branch) {
+  auto [cached, fresh] = onThreadIndex_.try_emplace(branch, false);
+  if (fresh) cached->second = dependsOnThreadIndex(fn_, fn_.instructions[branch].guard->reg, branch);
+  return cached->second;
+}
+
+const std::vector<model::BlockId>& ThreadGuards::guardsOf(model::BlockId home) {
+  auto [cached, fresh] = guards_.try_emplace(home);
+  if (!fresh) return cached->second;
+  std::vector<model::BlockId> found;
+  for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn_.blocks.size()); ++b) {
+    model::poll();
+    const auto& block = fn_.blocks[b];
+    if (block.last <= block.first) continue;
+    const auto& br = fn_.instructions[block.last - 1];
+    if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
+    for (model::BlockId s : block.successors) {
+      if (fn_.blocks[s].predecessors.size() != 1 || !fn_.dominates(s, home)) continue;
+      // A loop's exit (`for (i = tid; i < n; i += 128)`) excludes no thread: every one leaves.
+      if (leavesLoop(fn_, b, s)) continue;
+      if (onThreadIndex(block.last - 1)) found.push_back(s);
+    }
+  }
+  guards_[home] = std::move(found);
+  return guards_[home];
+}
+
+bool ThreadGuards::apart(InstId signal, InstId write) {
+  const FunctionModel& fn = fn_;
   const model::BlockId home = fn.blockOf[signal], there = fn.blockOf[write];
   // A write that at most one thread index executes (`if (tid == 0 && cta ==
   // 0) init`) may be the signalling thread's own: not decided.
-  if (possiblyOneThread(fn, write)) return false;
+  if (possiblyOneThread(write)) return false;
   // Its own predicate (`@%p red...`, an if-converted guard) on the thread index.
   const auto& own = fn.instructions[signal].guard;
   const auto& theirs = fn.instructions[write].guard;
   if (own && own->reg >= 0 && !(theirs && theirs->reg == own->reg && theirs->negated == own->negated) &&
       dependsOnThreadIndex(fn, own->reg, signal))
     return true;
-  for (const auto& block : fn.blocks) {
-    if (block.last <= block.first) continue;
-    const auto& br = fn.instructions[block.last - 1];
-    if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
-    const model::BlockId b = fn.blockOf[block.last - 1];
-    for (model::BlockId s : block.successors) {
-      if (fn.blocks[s].predecessors.size() != 1 || !fn.dominates(s, home) || fn.dominates(s, there)) continue;
-      // A loop's exit (`for (i = tid; i < n; i += 128)`) excludes no thread: every one leaves.
-      if (leavesLoop(fn, b, s)) continue;
-      if (dependsOnThreadIndex(fn, br.guard->reg, block.last - 1)) return true;
-    }
-  }
-  return false;
+  const std::vector<model::BlockId>& guards = guardsOf(home);
+  return std::any_of(guards.begin(), guards.end(), [&](model::BlockId s) { return !fn.dominates(s, there); });
 }
 
 std::string siteKey(const FunctionModel& fn, InstId inst) {

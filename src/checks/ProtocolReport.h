@@ -8,6 +8,8 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "model/Program.h"
 #include "model/Memory.h"
@@ -58,16 +60,32 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& diagnostic, const Protoc
                                     InstId nearest, const std::function<bool(InstId)>& published,
                                     const std::function<bool(InstId)>& stop);
 
-// `inst` sits under a branch (or predicate) on the thread index (%tid,
-// %laneid) and `other` under none (`if (threadIdx.x < npeers) signal` after
-// every thread's write): threads that do not execute `inst` execute `other`
-// (issue 30, shapes 2 and 3). A write under a thread-index test of its own
-// (`if (tid == 0 && cta == 0) init`) may be the signalling thread's: not
-// decided.
-bool guardedApart(const FunctionModel& fn, InstId inst, InstId other);
+// Which threads execute an instruction, as far as its guards on the thread
+// index tell, with each instruction's part computed once: a check that asks
+// about many pairs of one function keeps one of these (a release against
+// every write before it: issue 33's growth).
+class ThreadGuards {
+ public:
+  explicit ThreadGuards(const FunctionModel& fn) : fn_(fn) {}
+  // At most one thread index executes `inst` by its guards (`tid == 0 && ...`).
+  bool possiblyOneThread(InstId inst);
+  // `inst` sits under a branch (or predicate) on the thread index (%tid,
+  // %laneid) and `other` under none (`if (threadIdx.x < npeers) signal` after
+  // every thread's write): threads that do not execute `inst` execute `other`
+  // (issue 30, shapes 2 and 3). A write under a thread-index test of its own
+  // (`if (tid == 0 && cta == 0) init`) may be the signalling thread's: not
+  // decided.
+  bool apart(InstId inst, InstId other);
 
-// At most one thread index executes `inst` by its guards (`tid == 0 && ...`).
-bool possiblyOneThread(const FunctionModel& fn, InstId inst);
+ private:
+  // The blocks entered by one edge of a branch on the thread index (not a
+  // loop's exit) that dominate block b.
+  const std::vector<model::BlockId>& guardsOf(model::BlockId b);
+  bool onThreadIndex(InstId branch);
+  const FunctionModel& fn_;
+  std::unordered_map<InstId, bool> oneThread_, onThreadIndex_;
+  std::unordered_map<model::BlockId, std::vector<model::BlockId>> guards_;
+};
 
 // The value of `reg` at `at` is computed from the thread's index (%tid.x/y/z,
 // %laneid) through register computations.

@@ -126,13 +126,14 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
       if (k == model::EffectKind::CtaBarrier || k == model::EffectKind::WarpSync) return true;
       return release(i) && fn.instructions[i].effect.kind != model::EffectKind::Fence;
     };
+    ThreadGuards guards(fn);
     auto otherThreads = [&](InstId i) {
-      if (!published(i) || possiblyOneThread(fn, i)) return false;  // maybe the signaller's own write
+      if (!published(i) || guards.possiblyOneThread(i)) return false;  // maybe the signaller's own write
       const model::ThreadSet writer = fn.roles->instructionSet(i);
       if (widerThan(writer, signaller)) return true;
       return signaller == model::ThreadSet::Subset &&
              (writer == model::ThreadSet::All || writer == model::ThreadSet::Subset) &&
-             guardedApart(fn, signal, i);
+             guards.apart(signal, i);
     };
     writes = model::findReachingBackward(fn, signal, otherThreads, gather);
     if (!writes.empty()) {

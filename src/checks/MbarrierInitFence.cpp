@@ -45,7 +45,12 @@ struct BarrierUse {
   Use use = Use::AsyncLocal;
 };
 
-bool multicasts(const FunctionModel& fn, InstId i) { return fn.instructions[i].hasModifier("multicast::cluster"); }
+// .multicast::cluster (bulk copies, tcgen05.commit), .multicast::cluster::all (try_cancel).
+bool multicasts(const FunctionModel& fn, InstId i) {
+  for (const auto& m : fn.instructions[i].syntax->modifiers)
+    if (m.starts_with("multicast::cluster")) return true;
+  return false;
+}
 
 // How `i` uses an mbarrier beyond the generic proxy of its own CTA, if it does.
 std::optional<BarrierUse> barrierUse(const FunctionModel& fn, InstId i) {

@@ -138,6 +138,13 @@ constexpr Row kTable[] = {
     {"tcgen05", {"dealloc"}, EK::Tcgen05Dealloc, P::Async, Se::None, Sc::None, TensorMemory},
     {"tcgen05", {}, EK::Tcgen05, P::None, Se::None, Sc::None, 0},  // tcgen05.shift
 
+    // Cluster launch control (sm_100): try_cancel writes its 16-byte response
+    // to shared memory through the async proxy and completes the mbarrier
+    // (the last [..] operand) with complete_tx, like a bulk copy with no
+    // source; query_cancel decodes a response in registers.
+    {"clusterlaunchcontrol", {"try_cancel"}, EK::AsyncCopy, P::Async, Se::None, Sc::None, Writes | Shared | HasMbarrier},
+    {"clusterlaunchcontrol", {}, EK::None, P::None, Se::None, Sc::None, 0},
+
     // Programmatic dependent launch: griddepcontrol.wait blocks until the
     // prerequisite grids have completed and their memory operations are
     // visible to this grid; launch_dependents only schedules.
@@ -325,6 +332,10 @@ MemoryEffect classify(const ptx::Instruction& inst) {
     e.address = addresses.front();
     e.space = spaces.empty() ? ((row->flags & Shared) ? Space::SharedCta : Space::Generic) : spaces.front();
     if (row->flags & HasMbarrier && addresses.size() > 1) e.mbarrier = addresses.back();
+    if (e.kind == EffectKind::AsyncCopy) {  // clusterlaunchcontrol.try_cancel: a destination only
+      e.destination = e.address;
+      e.destinationSpace = e.space;
+    }
   } else if (e.kind == EffectKind::MbarrierArrive && e.proxy == Proxy::Async) {
     e.space = Space::SharedCta;
   }

@@ -6,12 +6,11 @@
 // disagrees: strict tier (../shared/ordering-rules.md, "mbarrier init").
 // Shapes: inline asm for clusterlaunchcontrol, cuda::ptx for tcgen05.commit,
 // a persistent scheduler loop; the fixed forms fence after the init.
-// XFAIL: *
-// The checker has no opcode entry for clusterlaunchcontrol.try_cancel, so
-// barriers it completes are not uses of the init (the cluster case is
-// missed); the CTA-local tcgen05.commit case is reported at default tier
-// today, not strict (README, "rules needed", shape 8).
+// try_cancel is classified as an async-proxy write of its response that
+// completes the mbarrier (model/MemoryEffect.cpp), .multicast::cluster::all
+// as a multicast.
 // RUN: %fenceline check --arch sm_100a --verify %s
+// RUN: %fenceline check --arch sm_100a --strict --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>

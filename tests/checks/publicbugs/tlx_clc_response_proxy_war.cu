@@ -11,10 +11,10 @@
 // mbarrier; every thread waits, loads the response with ld.shared and
 // queries it; a __syncthreads() ends the trip; broken without the proxy
 // fence, fixed with it (every reader, after its query).
-// XFAIL: *
-// The checker does not model clusterlaunchcontrol.try_cancel as an async-proxy
-// write of shared memory (no opcode entry), so the write-after-read is not
-// seen (README, "rules needed", shape 8).
+// proxy-war reports at the hand-off (docs/checks/proxy-war.md): the
+// __syncthreads() that passes the readers' ld.shared to thread 0's next
+// try_cancel, which is an async-proxy write of the response
+// (model/MemoryEffect.cpp).
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cstdint>
 
@@ -34,7 +34,7 @@ __device__ __forceinline__ void persistent_tiles(float* out) {
     out[tile * blockDim.x + threadIdx.x] = float(tile);
     if (threadIdx.x == 0) {
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" ::"r"(smem(&resp_full)) : "memory");
-      asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%0], [%1];" ::"r"(smem(&response)), "r"(smem(&resp_full)) : "memory");  // expect: proxy-war
+      asm volatile("clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%0], [%1];" ::"r"(smem(&response)), "r"(smem(&resp_full)) : "memory");
     }
     asm volatile(
         "{\n\t.reg .pred done;\n\tWAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t@!done bra "
@@ -50,7 +50,7 @@ __device__ __forceinline__ void persistent_tiles(float* out) {
         : "r"(smem(&response))
         : "memory");
     if (kFence) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
+    __syncthreads();  // expect: proxy-war
     if (!canceled) break;
     tile = next;
   }

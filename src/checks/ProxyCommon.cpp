@@ -160,6 +160,40 @@ bool isMbarrierWait(const FunctionModel& fn, InstId inst) {
   return effectOf(fn, inst).kind == EffectKind::MbarrierWait;
 }
 
+namespace {
+
+bool isCtaNamedBarrierOp(const FunctionModel& fn, InstId inst) {
+  const auto& in = fn.instructions[inst];
+  return (in.opcode() == "bar" || in.opcode() == "barrier") && !in.hasModifier("cluster") && !in.hasModifier("red") &&
+         !in.operands.empty();
+}
+
+}  // namespace
+
+bool isNamedBarrierArrive(const FunctionModel& fn, InstId inst) {
+  return effectOf(fn, inst).kind == EffectKind::CtaBarrierArrive && isCtaNamedBarrierOp(fn, inst);
+}
+
+bool isNamedBarrierSync(const FunctionModel& fn, InstId inst) {
+  if (effectOf(fn, inst).kind != EffectKind::CtaBarrier || !isCtaNamedBarrierOp(fn, inst)) return false;
+  const auto& ops = fn.instructions[inst].operands;
+  const bool idZero = ops[0].kind == ptx::Operand::Kind::Integer && ops[0].intValue == 0;
+  return !idZero || ops.size() >= 2;
+}
+
+std::optional<bool> sameNamedBarrier(const FunctionModel& fn, InstId a, InstId b) {
+  const auto& x = fn.instructions[a].operands[0];
+  const auto& y = fn.instructions[b].operands[0];
+  using Kind = ptx::Operand::Kind;
+  if (x.kind == Kind::Integer && y.kind == Kind::Integer) return x.intValue == y.intValue;
+  if (!fn.values) return std::nullopt;
+  const std::optional<int64_t> cx = fn.values->constantOf(a, 0), cy = fn.values->constantOf(b, 0);
+  if (cx && cy) return *cx == *cy;
+  const int32_t ix = fn.values->identity(a, 0), iy = fn.values->identity(b, 0);
+  if (ix >= 0 && ix == iy) return true;
+  return std::nullopt;
+}
+
 bool sameBarrier(const FunctionModel& fn, InstId a, InstId b) {
   const auto& ea = effectOf(fn, a);
   const auto& eb = effectOf(fn, b);
@@ -252,7 +286,7 @@ ReachCache::ReachCache(const FunctionModel& fn)
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     const auto& e = effectOf(fn, i);
     uint8_t f = 0;
-    if (checks::proxy::isHandOffArrive(fn, i)) f |= kHandOffArrive;
+    if (checks::proxy::isHandOffArrive(fn, i) || checks::proxy::isNamedBarrierArrive(fn, i)) f |= kHandOffArrive;
     if (checks::proxy::isSharedProxyFence(fn, i)) f |= kSharedProxyFence;
     if (e.kind == EffectKind::ProxyFence && e.proxy == Proxy::Async) {
       f |= kAnyProxyFence;
@@ -269,13 +303,30 @@ ReachCache::ReachCache(const FunctionModel& fn)
 
 bool ReachCache::sameBarrier(InstId a, InstId b) {
   auto [it, inserted] = sameBarrier_.try_emplace({a, b}, false);
-  if (inserted) it->second = checks::proxy::sameBarrier(fn_, a, b);
+  if (inserted) {
+    // A named barrier meets only a named barrier, an mbarrier only an mbarrier.
+    const bool namedA = isNamedBarrierArrive(fn_, a) || isNamedBarrierSync(fn_, a);
+    const bool namedB = isNamedBarrierArrive(fn_, b) || isNamedBarrierSync(fn_, b);
+    if (namedA || namedB)
+      it->second = namedA && namedB && sameNamedBarrier(fn_, a, b).value_or(true);
+    else
+      it->second = checks::proxy::sameBarrier(fn_, a, b);
+  }
   return it->second;
 }
 
 int64_t ReachCache::barrierKey(InstId wait) {
   int64_t& key = barrierKeys_[wait];
   if (key != INT64_MIN) return key;
+  if (isNamedBarrierSync(fn_, wait)) {
+    // Keys of their own: an immediate id, else the id's value identity.
+    const auto& id = fn_.instructions[wait].operands[0];
+    const int32_t identity = fn_.values ? fn_.values->identity(wait, 0) : -1;
+    key = id.kind == ptx::Operand::Kind::Integer ? (int64_t(1) << 48) + id.intValue
+          : identity >= 0                        ? (int64_t(1) << 40) + identity
+                                                 : -1 - static_cast<int64_t>(wait);
+    return key;
+  }
   const int operand = effectOf(fn_, wait).address;
   int32_t id = operand >= 0 && fn_.values ? fn_.values->identity(wait, operand) : -1;
   key = id >= 0 ? id : -1 - static_cast<int64_t>(wait);  // unknown: the wait itself
@@ -292,6 +343,19 @@ IssuerWaits ReachCache::issuerWaits(InstId async) {
   }
   issuer.waits = model::findReachingBackward(
       fn_, async, [&](InstId i) { return isMbarrierWait(fn_, i); }, never, *waitBlocks_);
+  // The nearest named barrier syncs too, found apart (a bar.sync between an
+  // mbarrier wait and the operation does not hide that wait).
+  if (!namedSyncBlocks_) {
+    std::vector<InstId> syncs;
+    for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
+      if (isNamedBarrierSync(fn_, i)) syncs.push_back(i);
+    namedSyncBlocks_.emplace(fn_, syncs);
+  }
+  std::vector<InstId> named = model::findReachingBackward(
+      fn_, async, [&](InstId i) { return isNamedBarrierSync(fn_, i); }, never, *namedSyncBlocks_);
+  issuer.waits.insert(issuer.waits.end(), named.begin(), named.end());
+  std::sort(issuer.waits.begin(), issuer.waits.end());
+  issuer.waits.erase(std::unique(issuer.waits.begin(), issuer.waits.end()), issuer.waits.end());
   std::vector<int64_t> keys;
   for (InstId w : issuer.waits) {
     int64_t key = barrierKey(w);
@@ -560,8 +624,13 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
   if (!f.decided && (f.evidence.empty() || (overlap != Overlap::Uncertain && attempts < kMaxEvidencePairs))) {
     ++attempts;
     auto [waits, fresh] = waitsOf_.try_emplace(async);
-    if (fresh && handOff.via >= 0 && effectOf(fn, handOff.via).kind == EffectKind::MbarrierArrive)
+    if (fresh && handOff.via >= 0 && effectOf(fn, handOff.via).kind != EffectKind::CtaBarrier) {
+      // The issuer's mbarrier waits and named barrier syncs (either may be the arrive's partner).
       waits->second = waitsBefore(fn, async);
+      for (InstId sync : model::findReachingBackward(
+               fn, async, [&](InstId i) { return isNamedBarrierSync(fn, i); }, never))
+        waits->second.push_back(sync);
+    }
     const model::MemoryAnalysis::MatrixOperands* operands = nullptr;
     if (overlap != Overlap::Uncertain && readsThroughDescriptor(fn, async) && fn.memory) {
       auto [known, first] = operandsOf_.try_emplace(async);
@@ -619,6 +688,15 @@ std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const Ha
                                  "the same thread makes the access and then issues the async operation"));
   } else if (effectOf(fn, via).kind == EffectKind::CtaBarrier) {
     links.push_back(report::link(fn, LinkKind::HandOff, via, "bar.sync"));
+  } else if (isNamedBarrierArrive(fn, via)) {
+    // bar.arrive id and the issuer's bar.sync id must be one named barrier.
+    bool decided = false;
+    for (InstId w : waits)
+      if (isNamedBarrierSync(fn, w) && sameNamedBarrier(fn, via, w).value_or(false)) decided = true;
+    links.push_back(decided ? report::link(fn, LinkKind::HandOff, via, "named-barrier")
+                            : report::undecidedLink(fn, LinkKind::HandOff, via, "named-barrier-id",
+                                                    "the id of this bar.arrive and of the issuer's bar.sync are "
+                                                    "values the analysis could not show equal"));
   } else {
     // The arrive and the issuer's wait must be one barrier.
     model::AliasEvidence same;

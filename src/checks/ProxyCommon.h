@@ -76,6 +76,16 @@ bool isHandOffArrive(const FunctionModel& fn, InstId inst);
 bool isMbarrierWait(const FunctionModel& fn, InstId inst);
 // The two mbarrier operations may name the same barrier word.
 bool sameBarrier(const FunctionModel& fn, InstId a, InstId b);
+// A named barrier (issue 30, shape 11): `bar.arrive id, count` hands the
+// arriving threads' accesses to the threads that wait at `bar.sync id[, count]`
+// with the same id, in another branch of a warp-specialized kernel. A
+// bar.sync with id 0 and no count is __syncthreads(), not named.
+bool isNamedBarrierArrive(const FunctionModel& fn, InstId inst);
+bool isNamedBarrierSync(const FunctionModel& fn, InstId inst);
+// The ids of two named barrier operations: equal (both immediates, or one
+// value), maybe equal (std::nullopt: a value the analysis does not know), or
+// different.
+std::optional<bool> sameNamedBarrier(const FunctionModel& fn, InstId a, InstId b);
 
 // How many bytes an async copy moves, when that is known: the size operand of
 // a non-tensor bulk copy, or for a tensor copy an upper bound from the
@@ -205,9 +215,9 @@ class ReachCache {
 
  private:
   std::vector<InstId> sharedProxyFences_, fencesAndAcquirePoints_;
-  // The blocks a backward walk for the nearest mbarrier wait enters (built on
-  // first use by issuerWaits).
-  std::optional<model::TargetBlocks> waitBlocks_;
+  // The blocks a backward walk for the nearest mbarrier wait (named barrier
+  // sync) enters (built on first use by issuerWaits).
+  std::optional<model::TargetBlocks> waitBlocks_, namedSyncBlocks_;
   enum : uint8_t {
     kHandOffArrive = 1,
     kSharedProxyFence = 2,

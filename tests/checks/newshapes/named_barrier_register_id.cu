@@ -9,14 +9,10 @@
 // argument) with bar.arrive in a noinline helper; the id as an immediate;
 // the fixed forms (the writers fence before bar.arrive; the wgmma warpgroup
 // fences after its bar.sync).
-// XFAIL: *
-// Both are missed today, the immediate id too: the writers (bar.arrive in
-// one branch) and the wgmma (after bar.sync in the other branch) are on no
-// common CFG path, and proxy-raw does not pair a bar.arrive with the bar.sync
-// of the same named barrier id across warp-specialized branches. With the
-// barrier outside the branches (all threads pass one bar.sync, or the
-// arrive/sync branches rejoin before the wgmma's branch) the same write and
-// wgmma are found. README, "rules needed", shape 11.
+// proxy-raw pairs a bar.arrive with the issuer's bar.sync of the same named
+// barrier id (ProxyCommon.h, isNamedBarrierArrive): decided when both ids
+// are immediates or one value (nvcc folds base + wg to base + 1 inside the
+// wg == 1 branch, the same value as the other branch's base + 1).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda_fp16.h>
 

@@ -21,6 +21,7 @@
 #include "model/Values.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -199,6 +200,14 @@ struct ValueAnalysis::Impl {
   bool deferring = true;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
+  // The same guard in bytes of stack: a level is several frames (evaluate,
+  // the operator, operand, valueOf), about 2 KB in a release build and
+  // several times that with AddressSanitizer, so kMaxDepth alone overflowed
+  // a sanitizer build's 8 MB stack on a 256-step tempering chain
+  // (tests/limits/exponential.test) and left a release build less than 2x
+  // of headroom. Past the budget a definition is a term, as past kMaxDepth.
+  static constexpr ptrdiff_t kMaxStackBytes = 2 << 20;
+  const char* stackTop = nullptr;         // the frame of the outermost evaluation
   // The work budget (issue 35). Guess and verify re-evaluates what a loop
   // counter's join reaches, and a join that met its own placeholder
   // invalidates everything computed since it began: with many loop-carried
@@ -403,6 +412,9 @@ struct ValueAnalysis::Impl {
     if (defState[d] == 2) return defValue[d];
     if (defState[d] == 1) return placeholder(reg);  // a cycle through single definitions
     if (depth >= kMaxDepth) return term(name(d, "def"));
+    const char* frame = static_cast<const char*>(__builtin_frame_address(0));
+    if (depth == 0) stackTop = frame;
+    else if (stackTop - frame > kMaxStackBytes) return term(name(d, "def"));
     model::poll();
     if (++evaluations > evaluationBudget && !simple) throw OverBudget{};
     defState[d] = 1;

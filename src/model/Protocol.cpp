@@ -25,7 +25,7 @@ namespace {
 
 // --- Memory identity, as the partner model needs it --------------------
 
-int addressOf(const FunctionModel& fn, InstId inst) { return fn.instructions[inst].effect.address; }
+int addressOf(const FunctionModel& fn, InstId inst) { return protocolAddress(fn, inst); }
 
 // The same word for every block and thread of the launch: a parameter
 // pointer plus a constant (`*done`, `&counters[0]`), no thread or block index.
@@ -83,8 +83,29 @@ bool isReleaseFence(const FunctionModel& fn, InstId inst) {
   return e.kind == EffectKind::Fence && hasReleaseSemantics(e);
 }
 
+namespace {
+
+bool readsGlobalAsync(const MemoryEffect& e) {
+  return e.kind == EffectKind::AsyncCopy && e.source >= 0 &&
+         (e.sourceSpace == Space::Global || e.sourceSpace == Space::Generic);
+}
+
+}  // namespace
+
+int protocolAddress(const FunctionModel& fn, InstId inst) {
+  const MemoryEffect& e = fn.instructions[inst].effect;
+  return readsGlobalAsync(e) ? e.source : e.address;
+}
+
 bool isDataRead(const FunctionModel& fn, InstId inst) {
   const MemoryEffect& e = fn.instructions[inst].effect;
+  if (readsGlobalAsync(e)) {
+    if (fn.values) {
+      Space narrowed = fn.values->addressSpace(inst, e.source);
+      if (narrowed != Space::None && narrowed != Space::Global && narrowed != Space::Generic) return false;
+    }
+    return true;
+  }
   if (e.kind != EffectKind::Load) return false;
   if (e.space != Space::Global && e.space != Space::Generic) return false;
   if (fn.values && e.address >= 0) {

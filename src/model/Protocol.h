@@ -448,7 +448,12 @@ bool hasAcquireSemantics(const MemoryEffect& e);  // .acquire / .acq_rel / .sc
 bool hasReleaseSemantics(const MemoryEffect& e);  // .release / .acq_rel / .sc
 bool isAcquireFence(const FunctionModel& fn, InstId inst);  // fence.{sc,acq_rel,acquire}, membar
 bool isReleaseFence(const FunctionModel& fn, InstId inst);  // fence.{sc,acq_rel,release}, membar
-// A read of global or generic memory that a wait may guard (loads, not atomics).
+// A read of global or generic memory that a wait may guard: loads (not
+// atomics), and async copies out of global memory (cp.async.bulk into shared
+// memory, Ampere cp.async), whose read is their source (issue 30, shape 4).
 bool isDataRead(const FunctionModel& fn, InstId inst);
+// The operand of the global memory traffic the partner model reasons about:
+// an async copy's source where it reads global memory, else the address.
+int protocolAddress(const FunctionModel& fn, InstId inst);
 
 }  // namespace fenceline::model

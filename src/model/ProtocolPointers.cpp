@@ -16,7 +16,7 @@ namespace fenceline::model {
 
 namespace {
 
-int addressOf(const FunctionModel& fn, InstId inst) { return fn.instructions[inst].effect.address; }
+int addressOf(const FunctionModel& fn, InstId inst) { return protocolAddress(fn, inst); }
 
 }  // namespace
 

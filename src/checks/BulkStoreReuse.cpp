@@ -165,6 +165,21 @@ std::vector<Reuse> reusesOf(const FunctionModel& fn, const DrainReach& drainReac
   // The rewrite may hit this store's own buffer: in the same round (group
   // still open) or ring - 1 groups later.
   auto sameBuffer = [&](const model::Pending& p) { return p.open || p.deepest >= ring - 1; };
+  // Or whatever the ring's depth: a rewrite that the store dominates and whose
+  // address is the store's source address itself (the same value: the
+  // prefetch into stage[s] right after storing stage[s], DeepEP #657). A
+  // rewrite reached only around the loop (the next round's refill at the top)
+  // is not dominated by the store: its equal-looking address is the next
+  // round's stage.
+  const model::BlockId storeBlock = fn.instructions[store].block;
+  auto sameAddress = [&](InstId w) {
+    const model::BlockId b = fn.instructions[w].block;
+    if (b == storeBlock ? w < store : !fn.dominates(storeBlock, b)) return false;
+    const auto& e = fn.instructions[w].effect;
+    const int operand = e.kind == EffectKind::AsyncCopy ? e.destination : e.address;
+    if (!fn.memory || operand < 0 || source < 0) return false;
+    return fn.memory->alias(w, operand, store, source) == model::AliasResult::Must;
+  };
   std::vector<Reuse> found;
   std::map<InstId, size_t> reported;
   auto add = [&](InstId write, InstId barrier, const model::Pending& p) {
@@ -180,7 +195,7 @@ std::vector<Reuse> reusesOf(const FunctionModel& fn, const DrainReach& drainReac
   };
   model::walkWhilePending(fn, store, model::BulkWait::Read, [&](InstId i, const model::Pending& p) {
     const auto kind = fn.instructions[i].effect.kind;
-    if (i != store && sameBuffer(p) && overlaps(i)) add(i, -1, p);
+    if (i != store && (sameBuffer(p) || sameAddress(i)) && overlaps(i)) add(i, -1, p);
     if (kind == EffectKind::Exit) {
       if (!drains) add(-1, -1, p);
       return false;

@@ -11,11 +11,9 @@
 // the store is still reading. The fix waits with wait_group 0. Our kernel:
 // cuda::ptx bulk copies, a sized two-stage __shared__ array, one issuing
 // thread, a loop.
-// XFAIL: *
-// Missed: bulk-store-reuse takes a rewrite reached with fewer than D - 1
-// groups committed since the store (D = 2 for stage[2][n]) to write the other
-// buffer of the ring, even though the refill's address is the stored stage
-// itself (the same index i % 2). README, "rules needed", shape 7.
+// bulk-store-reuse: a rewrite that the store dominates at the store's own
+// source address hits its buffer whatever the ring's depth (BulkStoreReuse.cpp,
+// sameAddress).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/ptx>
 
@@ -48,8 +46,8 @@ __device__ __forceinline__ void tma_copy(const float* src, float* dst, int chunk
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kPendingAllowed>());
       cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared,
                                            &full[s], kFloats * 4);
-      cuda::ptx::cp_async_bulk(cuda::ptx::space_shared, cuda::ptx::space_global, stage[s],
-                               src + (i + kStages) * kFloats, kFloats * 4, &full[s]);  // expect: bulk-store-reuse
+      cuda::ptx::cp_async_bulk(cuda::ptx::space_shared, cuda::ptx::space_global, stage[s],  // expect: bulk-store-reuse
+                               src + (i + kStages) * kFloats, kFloats * 4, &full[s]);
     }
   }
   cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>());

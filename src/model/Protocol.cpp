@@ -1004,6 +1004,9 @@ void ProtocolModel::findTickets() {
       continue;
     // The returned value: a destination register before the address (red has none).
     if (inst.effect.address <= 0 || inst.operands[0].kind != ptx::Operand::Kind::Register) continue;
+    // A ticket counts the other blocks' arrivals: a counter in shared memory
+    // is one block's (a histogram, a work queue of the block).
+    if (isSharedAccess(fn_, i)) continue;
     candidates.push_back(i);
   }
   if (candidates.empty()) return;
@@ -1011,6 +1014,18 @@ void ProtocolModel::findTickets() {
   std::vector<InstId> sharedStores;
   for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
     if (fn_.instructions[i].effect.kind == EffectKind::Store && isSharedAccess(fn_, i)) sharedStores.push_back(i);
+  // The stores each shared load may read, asked once per load (the walks of
+  // many branches meet the same loads).
+  std::unordered_map<InstId, std::vector<InstId>> storesRead;
+  auto storesReadBy = [&](InstId load) -> const std::vector<InstId>& {
+    auto [it, fresh] = storesRead.try_emplace(load);
+    if (fresh)
+      for (InstId st : sharedStores) {
+        if (fn_.instructions[st].operands.back().kind != ptx::Operand::Kind::Register) continue;
+        if (memory_.alias(st, addressOf(fn_, st), load, addressOf(fn_, load)) != Alias::No) it->second.push_back(st);
+      }
+    return it->second;
+  };
   for (const BasicBlock& block : fn_.blocks) {
     if (block.last <= block.first) continue;
     const InstId branch = block.last - 1;
@@ -1041,12 +1056,7 @@ void ProtocolModel::findTickets() {
           continue;
         }
         if (def.effect.kind == EffectKind::Load && isSharedAccess(fn_, d)) {
-          for (InstId st : sharedStores) {
-            const ptx::Operand& value = fn_.instructions[st].operands.back();
-            if (value.kind != ptx::Operand::Kind::Register) continue;
-            if (memory_.alias(st, addressOf(fn_, st), d, addressOf(fn_, d)) == Alias::No) continue;
-            work.push_back({value.reg, st, eligible});
-          }
+          for (InstId st : storesReadBy(d)) work.push_back({fn_.instructions[st].operands.back().reg, st, eligible});
           continue;
         }
         if (def.effect.kind != EffectKind::None) continue;

@@ -58,21 +58,20 @@ bool countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId read)
     }
     return -1;
   };
-  auto successors = [&](model::BlockId b) {
-    std::vector<model::BlockId> next;
-    for (model::BlockId s : fn.blocks[b].successors)
-      if (!fn.dominates(s, home)) next.push_back(s);
-    return next;
-  };
-  auto everySide = [&](model::BlockId b, bool crossed) {
-    const InstId branch = model::conditionalBranch(fn, b);
-    return !crossed && branch >= 0 && !std::binary_search(decisions.begin(), decisions.end(), branch) &&
-           dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch);
-  };
-  // Each block scanned once from its top: what comes first, and whether a
-  // barrier comes before it.
+  // Per block, computed once: its successors that do not lead back above the
+  // ticket, whether it ends in a thread-index branch other than the decision,
+  // and, scanned from its top, what comes first and whether a barrier comes
+  // before it.
+  std::vector<std::vector<model::BlockId>> next(blocks);
+  std::vector<char> threadBranch(blocks, 0);
   std::vector<std::pair<int, bool>> top(blocks);
   for (model::BlockId b = 0; b < static_cast<model::BlockId>(blocks); ++b) {
+    model::poll();
+    for (model::BlockId s : fn.blocks[b].successors)
+      if (!fn.dominates(s, home)) next[b].push_back(s);
+    const InstId branch = model::conditionalBranch(fn, b);
+    threadBranch[b] = branch >= 0 && !std::binary_search(decisions.begin(), decisions.end(), branch) &&
+                      dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch);
     bool barrier = false;
     top[b].first = scan(b, fn.blocks[b].first, barrier);
     top[b].second = barrier;
@@ -80,11 +79,10 @@ bool countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId read)
   // value[b * 2 + crossed]: the read is reached from the top of b.
   std::vector<char> value(blocks * 2, 0);
   auto combine = [&](model::BlockId b, bool crossed) {
-    const std::vector<model::BlockId> next = successors(b);
-    if (next.empty()) return false;
+    if (next[b].empty()) return false;
     auto reached = [&](model::BlockId s) { return value[size_t(s) * 2 + (crossed ? 1 : 0)] != 0; };
-    return everySide(b, crossed) ? std::all_of(next.begin(), next.end(), reached)
-                                 : std::any_of(next.begin(), next.end(), reached);
+    return !crossed && threadBranch[b] ? std::all_of(next[b].begin(), next[b].end(), reached)
+                                       : std::any_of(next[b].begin(), next[b].end(), reached);
   };
   // Blocks last to first: most edges go forward, so a pass settles all but loops.
   for (bool changed = true; changed;) {

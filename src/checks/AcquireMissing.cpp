@@ -192,9 +192,15 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
             fmt::format("insert {} after the loop, on every exit path, executed by the waiting thread; or poll "
                         "with ld.acquire{} (cuda::atomic_ref::load(memory_order_acquire))",
                         fenceSpelling(ctx.requiredScope(poll)), scopeName(ctx.requiredScope(poll))));
-        // Machine fix: an acquire fence after the loop statement (every exit path), before the read.
-        d.fixRequest = insertAfterLoop(fn, poll, report::FenceToInsert::AcquireRelease,
-                                       scopeWord(ctx.requiredScope(poll)));
+        // Machine fix: an acquire fence after the loop statement (every exit path), before the read;
+        // where the read is inside the loop on its way out (a spin lock's critical section), before
+        // the read.
+        const model::SpinLoop* spin = ctx.spinContaining(poll);
+        d.fixRequest = spin && spin->contains(fn, read)
+                           ? insertBefore(fn, read, report::FenceToInsert::AcquireRelease,
+                                          scopeWord(ctx.requiredScope(poll)))
+                           : insertAfterLoop(fn, poll, report::FenceToInsert::AcquireRelease,
+                                             scopeWord(ctx.requiredScope(poll)));
         d.fixRequest.before.push_back(report::locationOf(fn, read));
         addNote(d, fn, read, "this read is not ordered after the flag observation; it may see the data as it was "
                              "before the signal");

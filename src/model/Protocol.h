@@ -95,6 +95,13 @@ class ProtocolModel {
   //    write of the kernel touches (`const __restrict__` inputs read with
   //    ld.global.nc) are not guarded.
   bool isGuardedRead(InstId read, InstId poll) const;
+  // `read` lies inside the spin loop of `poll`, on the way out of it: its
+  // block is entered only on a branch edge that tests the value the poll
+  // returned with a condition that implies the loop's exit (a spin lock whose
+  // critical section is inside the loop: `while (!done) { if
+  // (atomicCAS(lock, 0, 1) == 0) { ...; done = true; } }`). Such a read comes
+  // after the observation, like a read after the loop.
+  bool readsAfterObservation(InstId read, InstId poll) const;
   // The in-kernel partner's data writes for a wait: the global writes that
   // may execute before some signal of this kernel that may write the polled
   // word, flag writes (those signals, accesses to polled words) left out,

@@ -12,9 +12,9 @@
 // does not release this thread's update. The fix fences after taking the
 // lock and before releasing it. Our kernel: a 16-byte complex sum, a lock
 // table hashed by address, the warp-divergence-safe "done" loop.
-// XFAIL: *
-// The compare-and-swap poll is not taken for an observation that needs an
-// acquire (README, "rules needed", shape 10).
+// The reads of the critical section are inside the spin loop, on the branch
+// taken when the swap returned 0, the loop's exit test: they come after the
+// observation (model/Protocol.h, readsAfterObservation).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 

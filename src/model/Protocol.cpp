@@ -14,7 +14,6 @@
 
 #include <fmt/format.h>
 
-#include "model/BranchEdges.h"
 #include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/ThreadDecidedBranches.h"
@@ -207,8 +206,8 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
     for (InstId i = from; i < fn_.blocks[b].last; ++i) {
       if (isGuardedRead(i, poll)) after.guardedReads.push_back(i);
       bool access = dataRead_[i] || writesGlobalMemory(fn_, i);
-      if (access && !(spin && spin->contains(fn_, i)) && !isPollAccess(i) && !memory_.sameWord(i, poll))
-        after.dataFollows = true;
+      const bool inSpin = spin && spin->contains(fn_, i) && !afterObservation(fn_, *spin, poll, b);
+      if (access && !inSpin && !isPollAccess(i) && !memory_.sameWord(i, poll)) after.dataFollows = true;
     }
   };
   std::vector<char> seen(fn_.blocks.size(), 0);
@@ -883,81 +882,9 @@ bool ProtocolModel::mayReadWrite(InstId read, InstId write) const {
   return alias(write, read) != Alias::No;
 }
 
-namespace {
-
-// A predicate that tests the value a poll returned against a constant:
-// (value == k) when `equal`, else (value != k).
-struct PollTest {
-  int64_t k = 0;
-  bool equal = true;
-};
-
-// `pred` at `at` as such a test of the value `poll` returned, through
-// setp.eq/ne with a constant and not.pred; nullopt otherwise.
-std::optional<PollTest> pollTest(const FunctionModel& fn, ValueReg pred, InstId at, InstId poll, int depth = 0) {
-  if (depth > 4 || !fn.values || pred < 0) return std::nullopt;
-  const std::vector<InstId> defs = fn.values->reachingDefinitions(pred, at);
-  if (defs.size() != 1) return std::nullopt;
-  const InstId d = defs[0];
-  const Inst& def = fn.instructions[d];
-  using Kind = ptx::Operand::Kind;
-  if (def.opcode() == "not" && def.operands.size() == 2 && def.operands[1].kind == Kind::Register) {
-    std::optional<PollTest> t = pollTest(fn, def.operands[1].reg, d, poll, depth + 1);
-    if (t) t->equal = !t->equal;
-    return t;
-  }
-  if (def.opcode() != "setp" || !(def.hasModifier("eq") || def.hasModifier("ne")) || def.operands.size() != 3 ||
-      def.operands[0].kind != Kind::Register)
-    return std::nullopt;
-  for (int side : {1, 2}) {
-    const std::optional<int64_t> k = fn.values->constantOf(d, 3 - side);
-    const ptx::Operand& value = def.operands[side];
-    if (!k || value.kind != Kind::Register) continue;
-    const std::vector<InstId> from = fn.values->reachingDefinitions(value.reg, d);
-    if (from.size() == 1 && from[0] == poll) return PollTest{*k, def.hasModifier("eq")};
-  }
-  return std::nullopt;
-}
-
-// Every value that passes `a` passes `b`.
-bool implies(PollTest a, PollTest b) {
-  if (a.equal) return b.equal ? a.k == b.k : a.k != b.k;
-  return !b.equal && a.k == b.k;
-}
-
-// The test on the edge from `from` to `to` (the branch's predicate with its value there).
-std::optional<PollTest> edgeTest(const FunctionModel& fn, BlockId from, BlockId to, InstId poll) {
-  const std::optional<EdgeCondition> edge = edgeCondition(fn, from, to);
-  if (!edge) return std::nullopt;
-  std::optional<PollTest> t = pollTest(fn, edge->predicate, edge->branch, poll);
-  if (t && !edge->value) t->equal = !t->equal;
-  return t;
-}
-
-}  // namespace
-
 bool ProtocolModel::readsAfterObservation(InstId read, InstId poll) const {
   const SpinLoop* spin = spinContaining(poll);
-  if (!spin || spin->loop < 0) return false;
-  // The exits' conditions on the polled value.
-  std::vector<PollTest> exits;
-  for (InstId e : spin->exitBranches) {
-    const BlockId b = fn_.blockOf[e];
-    for (BlockId s : fn_.blocks[b].successors)
-      if (!spin->containsBlock(fn_, s))
-        if (std::optional<PollTest> t = edgeTest(fn_, b, s, poll)) exits.push_back(*t);
-  }
-  if (exits.empty()) return false;
-  // An edge inside the loop that every path to the read takes, whose test implies an exit.
-  const BlockId there = fn_.blockOf[read];
-  for (BlockId b : fn_.loops[spin->loop].blocks) {
-    for (BlockId s : fn_.blocks[b].successors) {
-      if (!spin->containsBlock(fn_, s) || !edgeDominatesBlock(fn_, b, s, there)) continue;
-      const std::optional<PollTest> t = edgeTest(fn_, b, s, poll);
-      if (t && std::any_of(exits.begin(), exits.end(), [&](PollTest x) { return implies(*t, x); })) return true;
-    }
-  }
-  return false;
+  return spin && afterObservation(fn_, *spin, poll, fn_.blockOf[read]);
 }
 
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {

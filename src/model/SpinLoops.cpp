@@ -5,8 +5,10 @@
 #include "model/SpinLoops.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
+#include "model/BranchEdges.h"
 #include "model/Memory.h"
 #include "model/Operands.h"
 #include "model/Values.h"
@@ -254,6 +256,82 @@ bool SpinLoop::contains(const FunctionModel& fn, InstId inst) const {
   return inst >= 0 && containsBlock(fn, fn.blockOf[inst]);
 }
 
+namespace {
+
+// A predicate that tests the value a poll returned against a constant:
+// (value == k) when `equal`, else (value != k).
+struct PollTest {
+  int64_t k = 0;
+  bool equal = true;
+};
+
+// `pred` at `at` as such a test of the value `poll` returned, through
+// setp.eq/ne with a constant and not.pred; nullopt otherwise.
+std::optional<PollTest> pollTest(const FunctionModel& fn, ValueReg pred, InstId at, InstId poll, int depth = 0) {
+  if (depth > 4 || !fn.values || pred < 0) return std::nullopt;
+  const std::vector<InstId> defs = fn.values->reachingDefinitions(pred, at);
+  if (defs.size() != 1) return std::nullopt;
+  const InstId d = defs[0];
+  const Inst& def = fn.instructions[d];
+  using Kind = ptx::Operand::Kind;
+  if (def.opcode() == "not" && def.operands.size() == 2 && def.operands[1].kind == Kind::Register) {
+    std::optional<PollTest> t = pollTest(fn, def.operands[1].reg, d, poll, depth + 1);
+    if (t) t->equal = !t->equal;
+    return t;
+  }
+  if (def.opcode() != "setp" || !(def.hasModifier("eq") || def.hasModifier("ne")) || def.operands.size() != 3 ||
+      def.operands[0].kind != Kind::Register)
+    return std::nullopt;
+  for (int side : {1, 2}) {
+    const std::optional<int64_t> k = fn.values->constantOf(d, 3 - side);
+    const ptx::Operand& value = def.operands[side];
+    if (!k || value.kind != Kind::Register) continue;
+    const std::vector<InstId> from = fn.values->reachingDefinitions(value.reg, d);
+    if (from.size() == 1 && from[0] == poll) return PollTest{*k, def.hasModifier("eq")};
+  }
+  return std::nullopt;
+}
+
+// Every value that passes `a` passes `b`.
+bool implies(PollTest a, PollTest b) {
+  if (a.equal) return b.equal ? a.k == b.k : a.k != b.k;
+  return !b.equal && a.k == b.k;
+}
+
+// The test on the edge from `from` to `to` (the branch's predicate with its value there).
+std::optional<PollTest> edgeTest(const FunctionModel& fn, BlockId from, BlockId to, InstId poll) {
+  const std::optional<EdgeCondition> edge = edgeCondition(fn, from, to);
+  if (!edge) return std::nullopt;
+  std::optional<PollTest> t = pollTest(fn, edge->predicate, edge->branch, poll);
+  if (t && !edge->value) t->equal = !t->equal;
+  return t;
+}
+
+}  // namespace
+
+bool afterObservation(const FunctionModel& fn, const SpinLoop& spin, InstId poll, BlockId block) {
+  if (spin.loop < 0 || block < 0) return false;
+  // The exits' conditions on the polled value.
+  std::vector<PollTest> exits;
+  for (InstId e : spin.exitBranches) {
+    const BlockId b = fn.blockOf[e];
+    for (BlockId s : fn.blocks[b].successors)
+      if (!spin.containsBlock(fn, s))
+        if (std::optional<PollTest> t = edgeTest(fn, b, s, poll)) exits.push_back(*t);
+  }
+  if (exits.empty()) return false;
+  // An edge inside the loop that every path to the block takes, whose test implies an exit.
+  for (BlockId b : fn.loops[spin.loop].blocks) {
+    model::poll();
+    for (BlockId s : fn.blocks[b].successors) {
+      if (!spin.containsBlock(fn, s) || !edgeDominatesBlock(fn, b, s, block)) continue;
+      const std::optional<PollTest> t = edgeTest(fn, b, s, poll);
+      if (t && std::any_of(exits.begin(), exits.end(), [&](PollTest x) { return implies(*t, x); })) return true;
+    }
+  }
+  return false;
+}
+
 std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
   if (!fn.values || !fn.memory) return {};
   std::vector<SpinLoop> spins;
@@ -285,11 +363,25 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
       it = variant ? polls.erase(it) : std::next(it);
     }
     if (polls.empty()) continue;
-    // No global writes other than through a polling atomic.
-    size_t pollingWrites = 0;
-    for (InstId poll : polls) pollingWrites += writesGlobalMemory(fn, poll);
-    if (writesInLoop[l] > pollingWrites) continue;
+    // No global writes other than through a polling atomic, or after the
+    // observation (a spin lock's critical section and unlock).
     spin.polls.assign(polls.begin(), polls.end());
+    size_t allowedWrites = 0;
+    for (InstId poll : polls) allowedWrites += writesGlobalMemory(fn, poll);
+    if (writesInLoop[l] > allowedWrites) {
+      for (BlockId b : fn.loops[l].blocks) {
+        bool writes = false;
+        for (InstId i = fn.blocks[b].first; i < fn.blocks[b].last && !writes; ++i)
+          writes = writesGlobalMemory(fn, i) && !polls.count(i);
+        if (!writes) continue;
+        const bool after = std::any_of(polls.begin(), polls.end(),
+                                       [&](InstId poll) { return afterObservation(fn, spin, poll, b); });
+        if (!after) continue;
+        for (InstId i = fn.blocks[b].first; i < fn.blocks[b].last; ++i)
+          allowedWrites += writesGlobalMemory(fn, i) && !polls.count(i);
+      }
+      if (writesInLoop[l] > allowedWrites) continue;
+    }
     spin.comparisons.assign(comparisons.begin(), comparisons.end());
     spins.push_back(std::move(spin));
   }

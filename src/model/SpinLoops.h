@@ -17,7 +17,8 @@
 //    is not a spin);
 //  - the loop writes no global or generic memory except through a polling
 //    atomic (a work queue that hands out indices and writes results is not a
-//    spin).
+//    spin), or after the observation (afterObservation: a spin lock's
+//    critical section and unlock, on the iteration that leaves).
 #pragma once
 
 #include <vector>
@@ -37,6 +38,14 @@ struct SpinLoop {
 };
 
 std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn);
+
+// `block` lies inside the spin loop on the way out of it: it is entered only
+// on a branch edge that tests the value `poll` returned (setp.eq/ne with a
+// constant, not.pred) with a condition that implies one of the loop's exits
+// (a spin lock whose critical section is inside the loop: `while (!done) {
+// if (atomicCAS(lock, 0, 1) == 0) { ...; done = true; } }`). What runs there
+// comes after the observation, like code after the loop.
+bool afterObservation(const FunctionModel& fn, const SpinLoop& spin, InstId poll, BlockId block);
 
 // Does the value of `reg` at `at` depend (through register computations,
 // not through memory) on the value produced by one of `sources`?

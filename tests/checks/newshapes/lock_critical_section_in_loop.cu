@@ -35,8 +35,8 @@ __device__ __forceinline__ void push_locked(int* items, int* count, int value, i
   cuda::atomic_ref<int, cuda::thread_scope_device> l(*lock);
   for (;;) {
     int expected = 0;
-    if (l.compare_exchange_strong(expected, 1, kOrdered ? cuda::memory_order_acquire : cuda::memory_order_relaxed,
-                                  cuda::memory_order_relaxed)) {  // expect: acquire-missing
+    if (l.compare_exchange_strong(expected, 1, kOrdered ? cuda::memory_order_acquire : cuda::memory_order_relaxed,  // expect: acquire-missing
+                                  cuda::memory_order_relaxed)) {
       const int n = *count;
       items[n] = value;
       *count = n + 1;

@@ -70,7 +70,8 @@ bool countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId read)
     for (model::BlockId s : fn.blocks[b].successors)
       if (!fn.dominates(s, home)) next[b].push_back(s);
     const InstId branch = model::conditionalBranch(fn, b);
-    threadBranch[b] = branch >= 0 && !std::binary_search(decisions.begin(), decisions.end(), branch) &&
+    threadBranch[b] = branch >= 0 && fn.instructions[branch].guard->reg >= 0 &&
+                      !std::binary_search(decisions.begin(), decisions.end(), branch) &&
                       dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch);
     bool barrier = false;
     top[b].first = scan(b, fn.blocks[b].first, barrier);

@@ -236,7 +236,7 @@ bool ThreadGuards::possiblyOneThread(InstId inst) {
       if (single(g->reg, br, g->negated ? !value : value)) result = true;
     }
   }
-  oneThread_[inst] = result;
+  cached->second = result;
   return result;
 }
 
@@ -249,22 +249,19 @@ bool ThreadGuards::onThreadIndex(InstId branch) {
 const std::vector<model::BlockId>& ThreadGuards::guardsOf(model::BlockId home) {
   auto [cached, fresh] = guards_.try_emplace(home);
   if (!fresh) return cached->second;
-  std::vector<model::BlockId> found;
+  std::vector<model::BlockId>& found = cached->second;
   for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn_.blocks.size()); ++b) {
     model::poll();
-    const auto& block = fn_.blocks[b];
-    if (block.last <= block.first) continue;
-    const auto& br = fn_.instructions[block.last - 1];
-    if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
-    for (model::BlockId s : block.successors) {
+    const InstId branch = model::conditionalBranch(fn_, b);
+    if (branch < 0 || fn_.instructions[branch].guard->reg < 0) continue;
+    for (model::BlockId s : fn_.blocks[b].successors) {
       if (fn_.blocks[s].predecessors.size() != 1 || !fn_.dominates(s, home)) continue;
       // A loop's exit (`for (i = tid; i < n; i += 128)`) excludes no thread: every one leaves.
       if (leavesLoop(fn_, b, s)) continue;
-      if (onThreadIndex(block.last - 1)) found.push_back(s);
+      if (onThreadIndex(branch)) found.push_back(s);
     }
   }
-  guards_[home] = std::move(found);
-  return guards_[home];
+  return found;
 }
 
 bool ThreadGuards::apart(InstId signal, InstId write) {

@@ -203,10 +203,11 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
   after.computed = true;
   const SpinLoop* spin = spinContaining(poll);
   auto visit = [&](BlockId b, InstId from) {
+    // The spin's own code, not its way out (asked once per block).
+    const bool inSpin = spin && spin->containsBlock(fn_, b) && !afterObservation(fn_, *spin, poll, b);
     for (InstId i = from; i < fn_.blocks[b].last; ++i) {
       if (isGuardedRead(i, poll)) after.guardedReads.push_back(i);
       bool access = dataRead_[i] || writesGlobalMemory(fn_, i);
-      const bool inSpin = spin && spin->contains(fn_, i) && !afterObservation(fn_, *spin, poll, b);
       if (access && !inSpin && !isPollAccess(i) && !memory_.sameWord(i, poll)) after.dataFollows = true;
     }
   };

@@ -34,6 +34,15 @@ using namespace protocol;
 
 namespace {
 
+// How the counting thread's path from the ticket reaches a read with no
+// acquire on the way.
+enum class TicketPath {
+  Reached,       // on a path whose every branch before the barrier is decided
+  ThreadSide,    // only through a thread-index branch whose other side acquires
+  DecisionSide,  // only through a side of the ticket's own decision whose other side acquires
+  None,
+};
+
 // The counting thread reaches `read` with no acquire on the way, whichever
 // way it goes: until its path crosses a CTA barrier (after which the path is
 // another thread's, the reader's), a branch on the thread index other than
@@ -43,64 +52,113 @@ namespace {
 // `tid.x == 0 && tid.y == 0 && tid.z == 0` has a fence-free path only on that
 // test's other side, which the counting thread never takes.) A least fixed
 // point over (block, crossed a barrier) from the instruction after the ticket.
-bool countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId read) {
+// A branch on the ticket's own decision is taken on its "last" side, which
+// this walk does not tell from the other: where one side acquires before the
+// read and the other reaches it without, the counting thread may fence exactly
+// when it is last (`if (last) __threadfence();`), so that branch too must
+// reach the read on every side.
+TicketPath countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId read) {
   const FunctionModel& fn = ctx.function();
   const std::vector<InstId>& decisions = ctx.ticketBranches(ticket);
   const model::BlockId home = fn.blockOf[ticket];
   const size_t blocks = fn.blocks.size();
   // Scans block b from `from`: 1 when the read comes first, 0 when an acquire
-  // (or the ticket again) does, -1 when neither; `crossed` is updated.
-  auto scan = [&](model::BlockId b, InstId from, bool& crossed) {
+  // (or the ticket again) does, -1 when neither; `crossed` is updated, and
+  // `acquire` is set to the acquire met.
+  auto scan = [&](model::BlockId b, InstId from, bool& crossed, InstId& acquire) {
     for (InstId i = from; i < fn.blocks[b].last; ++i) {
       if (i == read) return 1;
-      if (i == ticket || ctx.isAcquire(i)) return 0;
+      if (i == ticket) return 0;
+      if (ctx.isAcquire(i)) return acquire = i, 0;
       if (fn.instructions[i].effect.kind == model::EffectKind::CtaBarrier) crossed = true;
     }
     return -1;
   };
   // Per block, computed once: its successors that do not lead back above the
-  // ticket, whether it ends in a thread-index branch other than the decision,
-  // and, scanned from its top, what comes first and whether a barrier comes
-  // before it.
+  // ticket, what kind of branch ends it, and, scanned from its top, what comes
+  // first, whether a barrier comes before it, and whether the read follows an
+  // acquire met there.
+  enum : char { Plain, ThreadBranch, DecisionBranch };
   std::vector<std::vector<model::BlockId>> next(blocks);
-  std::vector<char> threadBranch(blocks, 0);
+  std::vector<char> branchKind(blocks, Plain);
   std::vector<std::pair<int, bool>> top(blocks);
+  std::vector<char> acquired(blocks, 0);  // from its top, an acquire is met and the read follows it
   for (model::BlockId b = 0; b < static_cast<model::BlockId>(blocks); ++b) {
     model::poll();
     for (model::BlockId s : fn.blocks[b].successors)
       if (!fn.dominates(s, home)) next[b].push_back(s);
     const InstId branch = model::conditionalBranch(fn, b);
-    threadBranch[b] = branch >= 0 && fn.instructions[branch].guard->reg >= 0 &&
-                      !std::binary_search(decisions.begin(), decisions.end(), branch) &&
-                      dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch);
+    if (branch >= 0 && fn.instructions[branch].guard->reg >= 0) {
+      if (std::binary_search(decisions.begin(), decisions.end(), branch))
+        branchKind[b] = DecisionBranch;
+      else if (dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch))
+        branchKind[b] = ThreadBranch;
+    }
     bool barrier = false;
-    top[b].first = scan(b, fn.blocks[b].first, barrier);
+    InstId acquire = -1;
+    top[b].first = scan(b, fn.blocks[b].first, barrier, acquire);
     top[b].second = barrier;
+    acquired[b] = acquire >= 0 ? 2 : 0;  // 2: asked below, where a decision branch needs it
   }
-  // value[b * 2 + crossed]: the read is reached from the top of b.
-  std::vector<char> value(blocks * 2, 0);
-  auto combine = [&](model::BlockId b, bool crossed) {
-    if (next[b].empty()) return false;
-    auto reached = [&](model::BlockId s) { return value[size_t(s) * 2 + (crossed ? 1 : 0)] != 0; };
-    return !crossed && threadBranch[b] ? std::all_of(next[b].begin(), next[b].end(), reached)
-                                       : std::any_of(next[b].begin(), next[b].end(), reached);
-  };
-  // Blocks last to first: most edges go forward, so a pass settles all but loops.
-  for (bool changed = true; changed;) {
+  // Whether an acquire-then-read path starts at the top of b (the decision
+  // branches' other side).
+  const bool decisionBranches = std::find(branchKind.begin(), branchKind.end(), DecisionBranch) != branchKind.end();
+  for (model::BlockId b = 0; b < static_cast<model::BlockId>(blocks); ++b) {
+    if (acquired[b] != 2) continue;
+    acquired[b] = 0;
+    if (!decisionBranches) continue;
+    bool crossed = false;
+    InstId acquire = -1;
+    scan(b, fn.blocks[b].first, crossed, acquire);
+    acquired[b] = model::reachable(fn, acquire, read) ? 1 : 0;
+  }
+  for (bool changed = decisionBranches; changed;) {
     changed = false;
     for (model::BlockId b = static_cast<model::BlockId>(blocks) - 1; b >= 0; --b) {
       model::poll();
-      for (int c = 0; c < 2; ++c) {
-        char& v = value[size_t(b) * 2 + c];
-        if (v) continue;
-        const auto [found, barrier] = top[b];
-        if (found == 1 || (found < 0 && combine(b, c == 1 || barrier))) v = 1, changed = true;
-      }
+      if (acquired[b] || top[b].first >= 0) continue;
+      if (std::any_of(next[b].begin(), next[b].end(), [&](model::BlockId s) { return acquired[s] != 0; }))
+        acquired[b] = 1, changed = true;
     }
   }
-  bool crossed = false;
-  const int found = scan(home, ticket + 1, crossed);
-  return found == 1 || (found < 0 && combine(home, crossed));
+  // value[b * 2 + crossed]: the read is reached from the top of b. `strict`
+  // says whether thread-index and decision branches must reach it on every
+  // side; run once with and, if that fails, once without each kind.
+  std::vector<char> value(blocks * 2, 0);
+  auto solve = [&](bool threadEvery, bool decisionEvery) {
+    std::fill(value.begin(), value.end(), 0);
+    auto combine = [&](model::BlockId b, bool crossed) {
+      if (next[b].empty()) return false;
+      auto reached = [&](model::BlockId s) { return value[size_t(s) * 2 + (crossed ? 1 : 0)] != 0; };
+      const bool every = !crossed && ((branchKind[b] == ThreadBranch && threadEvery) ||
+                                      (branchKind[b] == DecisionBranch && decisionEvery &&
+                                       std::any_of(next[b].begin(), next[b].end(),
+                                                   [&](model::BlockId s) { return acquired[s] != 0; })));
+      return every ? std::all_of(next[b].begin(), next[b].end(), reached)
+                   : std::any_of(next[b].begin(), next[b].end(), reached);
+    };
+    // Blocks last to first: most edges go forward, so a pass settles all but loops.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (model::BlockId b = static_cast<model::BlockId>(blocks) - 1; b >= 0; --b) {
+        model::poll();
+        for (int c = 0; c < 2; ++c) {
+          char& v = value[size_t(b) * 2 + c];
+          if (v) continue;
+          const auto [found, barrier] = top[b];
+          if (found == 1 || (found < 0 && combine(b, c == 1 || barrier))) v = 1, changed = true;
+        }
+      }
+    }
+    bool crossed = false;
+    InstId acquire = -1;
+    const int found = scan(home, ticket + 1, crossed, acquire);
+    return found == 1 || (found < 0 && combine(home, crossed));
+  };
+  if (solve(true, true)) return TicketPath::Reached;
+  if (solve(true, false)) return TicketPath::DecisionSide;
+  if (solve(false, false)) return TicketPath::ThreadSide;
+  return TicketPath::None;
 }
 
 // The last block does the work (issue 30, shape 1): a counting RMW whose
@@ -119,11 +177,11 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     // a decided write, where there is one.
     InstId read = -1;
     ProtocolModel::Link write;
-    bool onPath = false;
+    TicketPath onPath = TicketPath::None;
     for (int r = 0, best = -1; r < static_cast<int>(reads.size()) && best < 3; ++r) {
       ProtocolModel::Link w = ctx.ticketWriteRead(reads[r], ticket);
-      const bool path = countingThreadReaches(ctx, ticket, reads[r]);
-      const int score = (path ? 2 : 0) + (w.evidence.decided ? 1 : 0);
+      const TicketPath path = countingThreadReaches(ctx, ticket, reads[r]);
+      const int score = (path == TicketPath::Reached ? 2 : 0) + (w.evidence.decided ? 1 : 0);
       if (score > best) best = score, read = reads[r], write = w, onPath = path;
     }
     if (!reported.insert(siteKey(fn, ticket)).second) continue;
@@ -159,8 +217,13 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     else
       d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, write.inst, write.evidence.how,
                                         write.evidence.detail, write.evidence.decided));
-    if (onPath)
+    if (onPath == TicketPath::Reached)
       d.evidence.push_back(report::link(fn, report::LinkKind::GuardedRead, read, "after-the-decision"));
+    else if (onPath == TicketPath::DecisionSide)
+      d.evidence.push_back(report::undecidedLink(
+          fn, report::LinkKind::GuardedRead, read, "decision-side",
+          "the paths from the atomic to this read without an acquire take a side of the atomic's own decision "
+          "whose other side acquires; which side means last was not decided"));
     else
       d.evidence.push_back(report::undecidedLink(
           fn, report::LinkKind::GuardedRead, read, "thread-path",

@@ -105,13 +105,18 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
     if (fn.instructions[i].block >= 0 && isAsyncSharedRead(fn, i)) reads.push_back(i);
   if (reads.empty()) return;
-  std::vector<GenericAccess> writes = genericSharedAccesses(fn, /*writesOnly=*/true);
+  std::optional<ReachCache> local;
+  const ReachCache& reach = handOffsOf(fn, local);
+  std::vector<GenericAccess> writes = reach.accesses(/*writesOnly=*/true);
   if (writes.empty()) return;
 
   FindingSet findings;
-  ReachCache reach(fn);
   // A write fenced before any hand-off or async read pairs with no read.
   std::erase_if(writes, [&](const GenericAccess& write) { return reach.sealed(write.from); });
+  // A bulk store out of shared memory is paired only with the writes whose
+  // bytes it may reach (the index's candidates, a superset of those that
+  // overlap, in the same order); an MMA's operands are decoded per read.
+  const AccessIndex index(fn, writes);
   for (InstId read : reads) {
     const int source = fn.instructions[read].effect.source;
     const IssuerWaits issuer = reach.issuerWaits(read);
@@ -125,17 +130,21 @@ void checkProxyRaw(const model::FunctionModel& fn, Findings& out) {
     // Writes that take effect at one point (the cp.async of a stage at their
     // wait) share one hand-off question: asked once, for those that overlap.
     std::vector<std::pair<GenericAccess, Overlap>> overlapping;
-    for (size_t g = 0, end = 0; g < writes.size(); g = end) {
-      const InstId from = writes[g].from;
-      for (end = g + 1; end < writes.size() && writes[end].from == from;) ++end;
-      if (!mayHandOff(fn, reach, from, read, issuer)) continue;  // cheap, per point
+    const bool located = !readsThroughDescriptor(fn, read) && fn.memory && source >= 0;
+    const std::vector<GenericAccess> candidates =
+        located ? index.candidates(fn.memory->location(read, source, extent)) : std::vector<GenericAccess>{};
+    const std::vector<GenericAccess>& paired = located ? candidates : writes;
+    for (size_t g = 0, end = 0; g < paired.size(); g = end) {
+      const InstId from = paired[g].from;
+      for (end = g + 1; end < paired.size() && paired[end].from == from;) ++end;
+      if (!reach.mayHandOff(from, read, issuer)) continue;  // cheap, per point
       overlapping.clear();
       for (size_t k = g; k < end; ++k) {
-        const Overlap o = overlap(writes[k].access);
-        if (o != Overlap::No) overlapping.push_back({writes[k], o});
+        const Overlap o = overlap(paired[k].access);
+        if (o != Overlap::No) overlapping.push_back({paired[k], o});
       }
       if (overlapping.empty()) continue;
-      HandOff h = analyzeHandOff(fn, reach, from, read, issuer, /*reportAtAsync=*/true);
+      HandOff h = reach.analyze(from, read, issuer, /*reportAtAsync=*/true);
       if (!h.hazard) continue;
       for (const auto& [write, overlap] : overlapping) findings.add(fn, h, write, read, source, extent, overlap);
     }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <optional>
 
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"
@@ -100,7 +101,9 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
   // FENCELINE_DEBUG_MEMORY=1 prints where each access and copy lands (for triaging real code).
   const bool debug = std::getenv("FENCELINE_DEBUG_MEMORY") != nullptr;
   if (copies.empty() && !debug) return;
-  const std::vector<GenericAccess> accesses = genericSharedAccesses(fn, /*writesOnly=*/false);
+  std::optional<ReachCache> local;
+  const ReachCache& reach = handOffsOf(fn, local);
+  const std::vector<GenericAccess>& accesses = reach.accesses(/*writesOnly=*/false);
   if (debug) {
     for (InstId c : copies)
       fmt::print(stderr, "copy   ptx:{} {} -> {} ({})\n", fn.instructions[c].syntax->pos.line, describe(fn, c),
@@ -132,7 +135,6 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
   if (copies.empty() || accesses.empty()) return;
 
   FindingSet findings;
-  ReachCache reach(fn);
   // An access fenced before any hand-off or copy pairs with no copy: in an
   // unrolled pipeline that is nearly every one, and the pairs stay few.
   std::vector<GenericAccess> open;
@@ -152,12 +154,12 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
       const InstId from = candidates[g].from;
       for (end = g + 1; end < candidates.size() && candidates[end].from == from;) ++end;
       // The cheap per-access test first: most pairs of an unrolled pipeline end there.
-      if (!mayHandOff(fn, reach, from, copy, issuer)) continue;
+      if (!reach.mayHandOff(from, copy, issuer)) continue;
       overlapping.clear();
       for (size_t k = g; k < end; ++k)
         if (mayOverlap(fn, candidates[k].access, copy, destination, extent)) overlapping.push_back(candidates[k]);
       if (overlapping.empty()) continue;
-      HandOff h = analyzeHandOff(fn, reach, from, copy, issuer, /*reportAtAsync=*/false);
+      HandOff h = reach.analyze(from, copy, issuer, /*reportAtAsync=*/false);
       if (!h.hazard) continue;
       for (const GenericAccess& access : overlapping) findings.add(fn, h, access, copy, destination, extent);
     }

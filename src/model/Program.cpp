@@ -1,12 +1,13 @@
 // buildFunctionModel: the model pipeline of one function, in order: flatten
 // (inline calls) -> basic blocks -> dominators -> loops -> values -> memory ->
-// thread roles -> protocols. buildProgram runs it on every function. Also the
+// thread roles -> protocols -> hand-offs. buildProgram runs it on every function. Also the
 // FunctionModel queries that only read those results.
 #include "model/Program.h"
 
 #include "model/BlockReachability.h"
 #include "model/Build.h"
 #include "model/Demangle.h"
+#include "model/HandOffs.h"
 #include "model/Memory.h"
 #include "model/Protocol.h"
 #include "model/ThreadDecidedBranches.h"
@@ -113,6 +114,10 @@ void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx:
   enterStage("building the protocol model");
   fn.protocol = std::make_unique<ProtocolModel>(fn);
   deadline.check("building the protocol model");
+  // Generic accesses handed to async-proxy operations, and the fences that
+  // count: read by the proxy checks (its walks are done on first use).
+  enterStage("building the hand-off model");
+  fn.handOffs = std::make_unique<handoff::HandOffAnalysis>(fn);
   enterStage("checking it");
 }
 

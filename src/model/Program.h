@@ -76,6 +76,9 @@ class MemoryAnalysis;  // model/Memory.h
 class ThreadRoles;     // model/ThreadRoles.h
 class ProtocolModel;   // model/Protocol.h
 class BlockReachability;  // model/BlockReachability.h
+namespace handoff {
+class HandOffAnalysis;   // model/HandOffs.h
+}
 
 struct FunctionModel {
   const ptx::Module* module = nullptr;
@@ -100,6 +103,9 @@ struct FunctionModel {
   std::unique_ptr<MemoryAnalysis> memory;
   std::unique_ptr<ThreadRoles> roles;
   std::unique_ptr<ProtocolModel> protocol;  // flag and barrier protocols (model/Protocol.h)
+  // How generic accesses of shared memory are handed to async-proxy
+  // operations, and which fences count (model/HandOffs.h).
+  std::unique_ptr<handoff::HandOffAnalysis> handOffs;
   bool hasUnanalyzedCalls = false;         // a call that could not be inlined
 
   // Block-level (reflexive). Blocks unreachable from the entry are dominated
@@ -128,8 +134,8 @@ struct FunctionModel {
 };
 
 // Builds every stage of the model of `function` (which has a body) into `fn`:
-// flatten (inline calls), basic blocks, dominators, loops, values, thread
-// roles. `fn` must stay where it is afterwards (its value analysis and thread
+// flatten (inline calls), basic blocks, dominators, loops, values, memory,
+// thread roles, protocols, hand-offs. `fn` must stay where it is afterwards (its value analysis and thread
 // roles keep a reference to it), and `module` must outlive it. Throws
 // LimitExceeded when the function is over a limit; `budget` is the inlining
 // budget of the whole input, shared by its functions; `deadline` is checked

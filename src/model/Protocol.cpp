@@ -444,8 +444,14 @@ ProtocolModel::Link ProtocolModel::observedSignal(InstId poll) const {
 bool ProtocolModel::callPasses(InstId call, InstId access) const {
   const int operand = addressOf(fn_, access);
   if (operand < 0) return false;
-  const AbstractValue target = fn_.values->operandValue(access, operand);
-  if (!target.known || !target.hasBase()) return false;
+  // The access's base, found once (its value is the same for every call).
+  auto [known, first] = accessBase_.try_emplace(access);
+  if (first) {
+    const AbstractValue target = fn_.values->operandValue(access, operand);
+    if (target.known && target.hasBase()) known->second.emplace(static_cast<int>(target.baseKind), target.base);
+  }
+  if (!known->second) return false;
+  const std::pair<int, std::string>& target = *known->second;
   // The bases of the call's pointer arguments (the st.param instructions right
   // before it), found once per call.
   auto [bases, fresh] = callArgumentBases_.try_emplace(call);
@@ -458,8 +464,7 @@ bool ProtocolModel::callPasses(InstId call, InstId access) const {
       if (value.known && value.hasBase()) bases->second.emplace_back(static_cast<int>(value.baseKind), value.base);
     }
   }
-  return std::any_of(bases->second.begin(), bases->second.end(),
-                     [&](const auto& b) { return b.first == static_cast<int>(target.baseKind) && b.second == target.base; });
+  return std::any_of(bases->second.begin(), bases->second.end(), [&](const auto& b) { return b == target; });
 }
 
 InstId ProtocolModel::callPassing(InstId access) const {
@@ -1033,50 +1038,165 @@ void ProtocolModel::findTickets() {
       }
     return it->second;
   };
+  // What the backward walk below does at each definition, found once per
+  // instruction (the walks of many branches meet the same definitions): a
+  // candidate ends it, a value returned by an inlined call goes on at its
+  // store, a shared load at the stores it may read, an instruction with no
+  // memory effect at the registers it reads; anything else ends it. (Whether
+  // a load is of shared memory is asked when a walk meets it.)
+  enum class Step : uint8_t { Stop, Candidate, Bound, Load, SharedLoad, Operation };
+  const size_t registers = fn_.registerNames.size();
+  const InstId count = static_cast<InstId>(fn_.instructions.size());
+  std::vector<Step> stepAt(count, Step::Stop);
+  std::vector<std::vector<ValueReg>> readsOf(count);  // registerUse().read of the Operation steps
+  for (InstId d = 0; d < count; ++d) {
+    model::poll();
+    const Inst& def = fn_.instructions[d];
+    if (std::binary_search(candidates.begin(), candidates.end(), d)) {
+      stepAt[d] = Step::Candidate;
+    } else if (def.boundStore >= 0) {
+      stepAt[d] = Step::Bound;
+    } else if (def.effect.kind == EffectKind::Load) {
+      stepAt[d] = Step::Load;
+    } else if (def.effect.kind == EffectKind::None) {
+      stepAt[d] = Step::Operation;
+      readsOf[d] = registerUse(def).read;
+    }
+  }
+  // The registers from which that walk can reach a candidate: every step
+  // taken in reverse, from the candidates' results, ignoring where each
+  // definition is (a superset). A branch whose predicate is not among them
+  // has no ticket, and its walk (up to 512 steps) is not taken (issue 33).
+  std::vector<char> reachesCandidate(registers, 0);
+  {
+    std::vector<std::vector<InstId>> followers(registers);  // reg -> definitions the walk enters from it
+    std::vector<InstId> sharedLoads;
+    std::vector<char> storedToShared(registers, 0);  // the value register of a shared store
+    auto inRange = [&](ValueReg r) { return r >= 0 && static_cast<size_t>(r) < registers; };
+    for (InstId st : sharedStores) {
+      const ptx::Operand& value = fn_.instructions[st].operands.back();
+      if (value.kind == ptx::Operand::Kind::Register && inRange(value.reg)) storedToShared[value.reg] = 1;
+    }
+    for (InstId d = 0; d < count; ++d) {
+      switch (stepAt[d]) {
+        case Step::Bound: {
+          const ptx::Operand& value = fn_.instructions[fn_.instructions[d].boundStore].operands.back();
+          if (value.kind == ptx::Operand::Kind::Register && inRange(value.reg)) followers[value.reg].push_back(d);
+          break;
+        }
+        case Step::Load: sharedLoads.push_back(d); break;  // (every load: a superset)
+        case Step::Operation:
+          for (ValueReg r : readsOf[d])
+            if (inRange(r)) followers[r].push_back(d);
+          break;
+        default: break;
+      }
+    }
+    std::vector<ValueReg> work;
+    auto mark = [&](InstId d) {
+      for (ValueReg r : writtenRegisters(fn_.instructions[d]))
+        if (inRange(r) && !reachesCandidate[r]) {
+          reachesCandidate[r] = 1;
+          work.push_back(r);
+        }
+    };
+    for (InstId c : candidates) mark(c);
+    bool sharedLoadsMarked = false;
+    while (!work.empty()) {
+      model::poll();
+      const ValueReg r = work.back();
+      work.pop_back();
+      for (InstId d : followers[r]) mark(d);
+      if (storedToShared[r] && !sharedLoadsMarked) {
+        sharedLoadsMarked = true;
+        for (InstId d : sharedLoads) mark(d);
+      }
+    }
+  }
+  // Per setp: an equality test with a value other than 0 (0 = not asked yet, 1 no, 2 yes).
+  std::vector<uint8_t> nonzeroTest(count, 0);
+  auto testsNonzero = [&](InstId d) {
+    uint8_t& known = nonzeroTest[d];
+    if (known == 0) {
+      const Inst& def = fn_.instructions[d];
+      bool yes = false;
+      if (def.opcode() == "setp" && (def.hasModifier("eq") || def.hasModifier("ne")) && def.operands.size() >= 3) {
+        const int a = static_cast<int>(def.operands.size()) - 2, b = a + 1;
+        auto zero = [&](int k) {
+          std::optional<int64_t> c = fn_.values->constantOf(d, k);
+          return c && *c == 0;
+        };
+        yes = !zero(a) && !zero(b);
+      }
+      known = yes ? 2 : 1;
+    }
+    return known == 2;
+  };
+  // The walk's visited states (register, at, eligible), at most 512: an open
+  // addressing table of 1024 slots, emptied for each branch by a new stamp.
+  constexpr size_t kSlots = 1024, kMaxStates = 512;
+  std::vector<uint64_t> slotKey(kSlots);
+  std::vector<uint32_t> slotStamp(kSlots, 0);
+  uint32_t stamp = 0;
+  size_t visited = 0;
+  std::vector<std::tuple<ValueReg, InstId, bool>> work;  // the walk's stack, kept for every branch
+  auto firstVisit = [&](ValueReg reg, InstId at, bool eligible) {
+    const uint64_t key = (uint64_t(uint32_t(reg)) << 33) | (uint64_t(uint32_t(at)) << 1) | (eligible ? 1 : 0);
+    for (size_t h = (key * 0x9E3779B97F4A7C15ull) >> 54;; h = (h + 1) & (kSlots - 1)) {
+      if (slotStamp[h] != stamp) {
+        slotStamp[h] = stamp;
+        slotKey[h] = key;
+        ++visited;
+        return true;
+      }
+      if (slotKey[h] == key) return false;
+    }
+  };
   for (const BasicBlock& block : fn_.blocks) {
     if (block.last <= block.first) continue;
     const InstId branch = block.last - 1;
     const Inst& br = fn_.instructions[branch];
     if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
+    if (static_cast<size_t>(br.guard->reg) < registers && !reachesCandidate[br.guard->reg]) continue;
     // Backward from the predicate: (register, at, an equality test with a
     // value other than 0 passed on the way).
-    std::set<std::tuple<ValueReg, InstId, bool>> seen;
-    std::vector<std::tuple<ValueReg, InstId, bool>> work{{br.guard->reg, branch, false}};
-    while (!work.empty() && seen.size() < 512) {
+    ++stamp;
+    visited = 0;
+    work.assign(1, {br.guard->reg, branch, false});
+    while (!work.empty() && visited < kMaxStates) {
       model::poll();
       auto [reg, at, eligible] = work.back();
       work.pop_back();
-      if (!seen.insert({reg, at, eligible}).second) continue;
+      if (!firstVisit(reg, at, eligible)) continue;
       for (InstId d : fn_.values->reachingDefinitions(reg, at)) {
-        if (std::binary_search(candidates.begin(), candidates.end(), d)) {
-          if (eligible) {
-            auto& branches = ticketBranches_[d];
-            if (std::find(branches.begin(), branches.end(), branch) == branches.end()) branches.push_back(branch);
+        switch (stepAt[d]) {
+          case Step::Candidate:
+            if (eligible) {
+              auto& branches = ticketBranches_[d];
+              if (std::find(branches.begin(), branches.end(), branch) == branches.end()) branches.push_back(branch);
+            }
+            break;
+          case Step::Bound: {
+            // A value returned by an inlined call: the store that wrote it.
+            const InstId store = fn_.instructions[d].boundStore;
+            const ptx::Operand& value = fn_.instructions[store].operands.back();
+            if (value.kind == ptx::Operand::Kind::Register) work.push_back({value.reg, store, eligible});
+            break;
           }
-          continue;
+          case Step::Load:
+            stepAt[d] = isSharedAccess(fn_, d) ? Step::SharedLoad : Step::Stop;
+            if (stepAt[d] == Step::Stop) break;
+            [[fallthrough]];
+          case Step::SharedLoad:
+            for (InstId st : storesReadBy(d)) work.push_back({fn_.instructions[st].operands.back().reg, st, eligible});
+            break;
+          case Step::Operation: {
+            const bool next = eligible || testsNonzero(d);
+            for (ValueReg r : readsOf[d]) work.push_back({r, d, next});
+            break;
+          }
+          case Step::Stop: break;
         }
-        const Inst& def = fn_.instructions[d];
-        // A value returned by an inlined call: the store that wrote it.
-        if (def.boundStore >= 0) {
-          const ptx::Operand& value = fn_.instructions[def.boundStore].operands.back();
-          if (value.kind == ptx::Operand::Kind::Register) work.push_back({value.reg, def.boundStore, eligible});
-          continue;
-        }
-        if (def.effect.kind == EffectKind::Load && isSharedAccess(fn_, d)) {
-          for (InstId st : storesReadBy(d)) work.push_back({fn_.instructions[st].operands.back().reg, st, eligible});
-          continue;
-        }
-        if (def.effect.kind != EffectKind::None) continue;
-        bool next = eligible;
-        if (def.opcode() == "setp" && (def.hasModifier("eq") || def.hasModifier("ne")) && def.operands.size() >= 3) {
-          const int a = static_cast<int>(def.operands.size()) - 2, b = a + 1;
-          auto zero = [&](int k) {
-            std::optional<int64_t> c = fn_.values->constantOf(d, k);
-            return c && *c == 0;
-          };
-          if (!zero(a) && !zero(b)) next = true;
-        }
-        for (ValueReg r : registerUse(def).read) work.push_back({r, d, next});
       }
     }
   }

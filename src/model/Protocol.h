@@ -437,6 +437,9 @@ class ProtocolModel {
   mutable uint64_t readerCalls_ = 0;
   // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
   mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
+  // Per access: the base (kind, name) of its address, or none when the value
+  // is unknown or has no base (callPasses asks it for every call and read).
+  mutable std::unordered_map<InstId, std::optional<std::pair<int, std::string>>> accessBase_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
   mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
   mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;

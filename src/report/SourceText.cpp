@@ -68,8 +68,11 @@ std::vector<std::string> splitLines(const std::string& text) {
   return result;
 }
 
-SourceFile::SourceFile(std::string text) : text_(std::move(text)) {
-  forEachLine(text_, [&](size_t start, size_t length) { lines_.push_back({start, length}); });
+const std::vector<SourceFile::Line>& SourceFile::index() const {
+  std::call_once(indexed_, [this] {
+    forEachLine(text_, [&](size_t start, size_t length) { lines_.push_back({start, length}); });
+  });
+  return lines_;
 }
 
 std::shared_ptr<const SourceFile> SourceText::lines(const std::string& path) {

@@ -21,15 +21,19 @@ namespace fenceline::report {
 
 // One source file's text and where each of its lines lies in it: one
 // allocation per file, not per line (a CUTLASS kernel names 50 headers of
-// 70,000 lines, scanned whole for suppression comments).
+// 70,000 lines, scanned whole for suppression comments). The lines are found
+// on the first question about them: most headers are only searched for
+// "fenceline" (suppression comments) and never split (issue 33: the
+// per-run cost of a small file).
 class SourceFile {
  public:
-  explicit SourceFile(std::string text);
+  explicit SourceFile(std::string text) : text_(std::move(text)) {}
   // Lines as splitLines counts them.
-  size_t size() const { return lines_.size(); }
+  size_t size() const { return index().size(); }
   // Line `index` (0-based), without its terminator.
-  std::string_view operator[](size_t index) const {
-    return std::string_view(text_).substr(lines_[index].start, lines_[index].length);
+  std::string_view operator[](size_t line) const {
+    const Line& l = index()[line];
+    return std::string_view(text_).substr(l.start, l.length);
   }
   const std::string& text() const { return text_; }
 
@@ -38,8 +42,11 @@ class SourceFile {
     size_t start;
     size_t length;
   };
+  // The lines, found once (several threads may ask: checks quote sources).
+  const std::vector<Line>& index() const;
   std::string text_;
-  std::vector<Line> lines_;
+  mutable std::once_flag indexed_;
+  mutable std::vector<Line> lines_;
 };
 
 class SourceText {

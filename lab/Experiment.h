@@ -87,5 +87,7 @@ ExperimentInfo proxyGlobalExperiment();
 ExperimentInfo electedArriveExperiment();
 ExperimentInfo mbarrierInitFenceExperiment();
 ExperimentInfo bulkStoreExitExperiment();
+ExperimentInfo lastBlockExperiment();
+ExperimentInfo counterResetExperiment();
 
 }  // namespace lab

@@ -27,7 +27,8 @@ std::vector<ExperimentInfo> experimentTable() {
           lab::barrierInitRaceExperiment(), lab::litmusMpExperiment(),   lab::litmusSbExperiment(),
           lab::litmusLbExperiment(),      lab::gemmExperiment(),       lab::gemmLatencyExperiment(),
           lab::bulkStoreReuseExperiment(), lab::proxyGlobalExperiment(), lab::electedArriveExperiment(),
-          lab::mbarrierInitFenceExperiment(), lab::bulkStoreExitExperiment()};
+          lab::mbarrierInitFenceExperiment(), lab::bulkStoreExitExperiment(), lab::lastBlockExperiment(),
+          lab::counterResetExperiment()};
 }
 
 std::vector<std::string> splitList(const std::string& text) {

@@ -233,9 +233,11 @@ void checkPolledResets(const FunctionModel& fn, const model::ProtocolModel& ctx,
       // (after) The writer's own wait on the counter comes first, and no other wait between.
       bool afterOwnWait = false;
       if (ticket < 0 && fn.dominatesInst(poll, s) && !spin->contains(fn, s)) {
+        // Another spin (a second grid barrier) or an opaque call (a library's
+        // barrier) may order the other pollers before the reset.
         auto otherWait = [&](InstId i) {
           const model::SpinLoop* other = ctx.spinContaining(i);
-          return other && other != spin;
+          return (other && other != spin) || fn.instructions[i].effect.kind == EffectKind::Call;
         };
         afterOwnWait = model::findReachable(fn, poll, isReset, otherWait) >= 0;
       }

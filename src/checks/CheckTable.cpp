@@ -45,6 +45,9 @@ constexpr CheckInfo kChecks[] = {
     {"bulk-store-reuse", Severity::Warning,
      "shared memory a bulk/TMA store still reads is overwritten (or the CTA exits) before wait_group.read",
      "docs/checks/bulk-store-reuse.md", checkBulkStoreReuse},
+    {"counter-reset", Severity::Warning,
+     "a counter or phase word is reset or rewritten while other threads may still need the value it overwrites",
+     "docs/checks/counter-reset.md", checkCounterReset},
 };
 }  // namespace
 

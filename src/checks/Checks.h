@@ -22,5 +22,6 @@ void checkElectedArrive(const model::FunctionModel&, Findings&);      // Elected
 void checkTcgen05Wait(const model::FunctionModel&, Findings&);        // Tcgen05Wait.cpp
 void checkProxyGlobal(const model::FunctionModel&, Findings&);        // ProxyGlobal.cpp
 void checkBulkStoreReuse(const model::FunctionModel&, Findings&);     // BulkStoreReuse.cpp
+void checkCounterReset(const model::FunctionModel&, Findings&);       // CounterReset.cpp
 
 }  // namespace fenceline::checks

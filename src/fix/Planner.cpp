@@ -204,6 +204,8 @@ std::string defaultReason(const std::string& check) {
       {"tcgen05-wait", "the wait belongs after the tcgen05.ld whose registers are read, which may be in a helper; "
                        "no single line is certain"},
       {"bulk-store-reuse", "the wait (cp.async.bulk.wait_group.read) must name the group count of the pipeline"},
+      {"counter-reset", "the fix changes the protocol (a generation word that only grows, a barrier between the "
+                        "readers and the rewrite), not one line"},
       {"proxy-global", "the fence's placement between the kernels or the grid-wide hand-off is not one line"},
   };
   auto found = reasons.find(check);

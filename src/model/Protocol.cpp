@@ -180,6 +180,7 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (!isSignalCandidate(i)) continue;
     const std::vector<InstId> near = candidates(pollIndex_, i);
     bool polled = std::any_of(near.begin(), near.end(), [&](InstId p) { return maySameWord(i, p); });
+    if (polled && isPolledWordReset(i)) continue;  // satisfies no waiter (counter-reset's question)
     if (polled) signals_.push_back(i);
     else if (isOutboundSignal(i) || isFifoTrigger(i)) outboundSignals_.push_back(i);
   }
@@ -189,6 +190,19 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
         isTranslatedPeerAddress(i))
       translatedFlagWrites_.push_back(i);
   findTickets();
+  // A constant stored to the word a ticket of this kernel counts on is the
+  // count's reset (a generation barrier's last arriver zeroes the count
+  // before it bumps the generation): its partner is this kernel's next
+  // arrivals, not the host.
+  if (!tickets_.empty())
+    outboundSignals_.erase(std::remove_if(outboundSignals_.begin(), outboundSignals_.end(),
+                                          [&](InstId i) {
+                                            if (!storedConstant(i)) return false;
+                                            return std::any_of(tickets_.begin(), tickets_.end(), [&](InstId t) {
+                                              return memory_.sameWord(t, i);
+                                            });
+                                          }),
+                           outboundSignals_.end());
   afterWait_.resize(polledWords_.size());
   dataRead_.assign(fn_.instructions.size(), 0);
   for (InstId i = 0; i < count; ++i) dataRead_[i] = isDataRead(fn_, i);
@@ -1397,6 +1411,39 @@ bool ProtocolModel::isResetAfterWait(InstId store) const {
     if (memory_.sameWord(poll, store) && fn_.dominatesInst(poll, store) && !spinContaining(poll)->contains(fn_, store))
       return true;
   return false;
+}
+
+std::optional<int64_t> ProtocolModel::storedConstant(InstId write) const {
+  const Inst& i = fn_.instructions[write];
+  const MemoryEffect& e = i.effect;
+  if (!e.writes || e.address < 0) return std::nullopt;
+  if (e.kind == EffectKind::ReadModifyWrite) {
+    if (!i.hasModifier("exch")) return std::nullopt;
+  } else if (e.kind != EffectKind::Store) {
+    return std::nullopt;
+  }
+  const int value = static_cast<int>(i.operands.size()) - 1;
+  if (value <= e.address) return std::nullopt;
+  return fn_.values->constantOf(write, value);
+}
+
+std::vector<InstId> ProtocolModel::pollsOfWord(InstId write) const {
+  std::vector<InstId> polls;
+  for (InstId p : candidates(pollIndex_, write))
+    if (p != write && maySameWord(write, p)) polls.push_back(p);
+  return polls;
+}
+
+bool ProtocolModel::isPolledWordReset(InstId write) const {
+  const std::optional<int64_t> value = storedConstant(write);
+  if (!value || isPoll(write)) return false;
+  const std::vector<InstId> polls = pollsOfWord(write);
+  if (polls.empty()) return false;
+  for (InstId p : polls) {
+    const SpinLoop* spin = spinContaining(p);
+    if (!spin || spin->contains(fn_, write) || exitOnValue(fn_, *spin, p, *value) != ExitOn::No) return false;
+  }
+  return true;
 }
 
 bool ProtocolModel::isFloatingPointData(InstId inst) const {

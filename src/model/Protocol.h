@@ -255,6 +255,20 @@ class ProtocolModel {
   // DSLs without an atomic load (Triton's tl.atomic_add(flag, 0)), never an
   // update, a signal or an arrival.
   bool isIdentityUpdate(InstId inst) const;
+  // --- Counter resets (issue 30, shape 5) -----------------------------------
+  // The constant a store or an exchange writes (`c.store(0)`, `atomicExch(f,
+  // 0)`), or nullopt.
+  std::optional<int64_t> storedConstant(InstId write) const;
+  // A store or exchange of a constant to a polled word on which no spin that
+  // may poll the word leaves (model/SpinLoops.h exitOnValue: a count reset to
+  // 0 where the waiters wait for it to reach gridDim.x). It satisfies no
+  // waiter: not a signal (it publishes nothing to anyone who waits on it).
+  // counter-reset asks whether it can come while a waiter still needs the
+  // value it overwrites.
+  bool isPolledWordReset(InstId write) const;
+  // The polls that may read the word `write` writes (spin polls; sorted).
+  std::vector<InstId> pollsOfWord(InstId write) const;
+
   // A floating-point atomic or store: a reduction into a workspace (split-K,
   // stream-K), never a flag.
   bool isFloatingPointData(InstId inst) const;

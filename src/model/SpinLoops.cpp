@@ -9,6 +9,7 @@
 #include <set>
 
 #include "model/BranchEdges.h"
+#include "model/Comparisons.h"
 #include "model/Memory.h"
 #include "model/Operands.h"
 #include "model/Values.h"
@@ -330,6 +331,87 @@ bool afterObservation(const FunctionModel& fn, const SpinLoop& spin, InstId poll
     }
   }
   return false;
+}
+
+namespace {
+
+// `value <cmp> [low, high]`: true or false for every number of the range, or nullopt.
+std::optional<bool> compareWithRange(int64_t value, std::string_view cmp, int64_t low, int64_t high) {
+  const bool isUnsigned = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs";
+  if (isUnsigned && (value < 0 || low < 0)) return std::nullopt;
+  cmp = signedComparison(cmp);
+  auto all = [&](bool atLow, bool atHigh, bool inside) -> std::optional<bool> {
+    if (atLow == atHigh && atLow == inside) return atLow;
+    return std::nullopt;
+  };
+  if (cmp == "lt") return all(value < low, value < high, value < low || value < high);
+  if (cmp == "le") return all(value <= low, value <= high, value <= low || value <= high);
+  if (cmp == "gt") return all(value > low, value > high, value > low || value > high);
+  if (cmp == "ge") return all(value >= low, value >= high, value >= low || value >= high);
+  if (cmp == "eq") {
+    if (value < low || value > high) return false;
+    if (low == high) return true;
+    return std::nullopt;
+  }
+  if (cmp == "ne") {
+    if (value < low || value > high) return true;
+    if (low == high) return false;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// The condition `pred` at `at` (holding `holds`) on the value `poll`
+// returned, evaluated for `value`.
+std::optional<bool> conditionOnValue(const FunctionModel& fn, ValueReg pred, InstId at, bool holds, InstId poll,
+                                     int64_t value, int depth = 0) {
+  if (depth > 4 || pred < 0) return std::nullopt;
+  const std::vector<InstId> defs = fn.values->reachingDefinitions(pred, at);
+  if (defs.size() != 1) return std::nullopt;
+  const InstId d = defs[0];
+  const Inst& def = fn.instructions[d];
+  using Kind = ptx::Operand::Kind;
+  if (def.opcode() == "not" && def.operands.size() == 2 && def.operands[1].kind == Kind::Register)
+    return conditionOnValue(fn, def.operands[1].reg, d, !holds, poll, value, depth + 1);
+  if (def.opcode() != "setp" || def.operands.size() != 3 || def.operands[0].kind != Kind::Register) return std::nullopt;
+  std::string_view cmp = comparisonOf(*def.syntax);
+  if (cmp.empty()) return std::nullopt;
+  for (int side : {1, 2}) {
+    const ptx::Operand& polled = def.operands[side];
+    if (polled.kind != Kind::Register) continue;
+    const std::vector<InstId> from = fn.values->reachingDefinitions(polled.reg, d);
+    if (from.size() != 1 || from[0] != poll) continue;
+    const std::optional<std::pair<int64_t, int64_t>> range = fn.values->operandValue(d, 3 - side).numericRange();
+    if (!range) return std::nullopt;
+    const std::string_view c = side == 1 ? cmp : swappedComparison(cmp);
+    std::optional<bool> r = compareWithRange(value, c, range->first, range->second);
+    if (!r) return std::nullopt;
+    return *r == holds;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ExitOn exitOnValue(const FunctionModel& fn, const SpinLoop& spin, InstId poll, int64_t value) {
+  if (spin.loop < 0 || !fn.values) return ExitOn::Unknown;
+  bool any = false, unknown = false;
+  for (InstId e : spin.exitBranches) {
+    const BlockId b = fn.blockOf[e];
+    for (BlockId s : fn.blocks[b].successors) {
+      if (spin.containsBlock(fn, s)) continue;
+      const std::optional<EdgeCondition> edge = edgeCondition(fn, b, s);
+      if (!edge) {
+        unknown = true;
+        continue;
+      }
+      const std::optional<bool> r = conditionOnValue(fn, edge->predicate, edge->branch, edge->value, poll, value);
+      if (!r) unknown = true;
+      else if (*r) return ExitOn::Yes;
+      any = true;
+    }
+  }
+  return any && !unknown ? ExitOn::No : ExitOn::Unknown;
 }
 
 std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {

@@ -47,6 +47,17 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn);
 // comes after the observation, like code after the loop.
 bool afterObservation(const FunctionModel& fn, const SpinLoop& spin, InstId poll, BlockId block);
 
+// Would the spin leave on `value` in the polled word? Each exit edge's
+// condition is read as a comparison (setp, through not.pred) of the value
+// `poll` returned with an operand whose numbers the value analysis bounds (a
+// constant, %nctaid.x in [1, 2^31)): No when every exit's condition fails
+// for `value` whatever that operand is (a count reset to 0 where the waiters
+// wait for it to reach gridDim.x), Yes when some exit's condition holds for
+// it whatever that operand is, Unknown otherwise (an exit not read, an
+// operand not bounded: a generation compared with a snapshot).
+enum class ExitOn : uint8_t { No, Yes, Unknown };
+ExitOn exitOnValue(const FunctionModel& fn, const SpinLoop& spin, InstId poll, int64_t value);
+
 // Does the value of `reg` at `at` depend (through register computations,
 // not through memory) on the value produced by one of `sources`?
 bool valueDependsOn(const FunctionModel& fn, ValueReg reg, InstId at, const std::vector<InstId>& sources);

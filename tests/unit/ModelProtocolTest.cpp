@@ -3,6 +3,8 @@
 // alias, guarded-data and scope answers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ModelInputs.h"
 #include "model/Protocol.h"
 
@@ -83,4 +85,29 @@ TEST(ModelProtocol, FinalBarrierAndWaiterScopeIsNotEvidence) {
   EXPECT_EQ(m.requiredScope(arrive), Scope::Gpu);
   InstId data = findOne(fn, "st.global");
   EXPECT_TRUE(m.isPublishedWrite(data, arrive));
+}
+
+TEST(ModelProtocol, ResetThatReleasesNoWaiterIsNotASignal) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol");
+  {
+    const auto& fn = p.fn("_Z11count_resetPj");
+    const ProtocolModel& m = protocolOf(fn);
+    ASSERT_EQ(m.spins().size(), 1u) << dump(fn);
+    const auto& spin = m.spins()[0];
+    EXPECT_EQ(exitOnValue(fn, spin, spin.polls[0], 0), ExitOn::No) << dump(fn);
+    InstId reset = findOne(fn, "atom.global.exch");
+    EXPECT_EQ(m.storedConstant(reset), std::optional<int64_t>(0));
+    EXPECT_TRUE(m.isPolledWordReset(reset));
+    EXPECT_TRUE(std::find(m.signals().begin(), m.signals().end(), reset) == m.signals().end());
+  }
+  {
+    const auto& fn = p.fn("_Z11lock_unlockPiPf");
+    const ProtocolModel& m = protocolOf(fn);
+    ASSERT_EQ(m.spins().size(), 1u) << dump(fn);
+    const auto& spin = m.spins()[0];
+    EXPECT_EQ(exitOnValue(fn, spin, spin.polls[0], 0), ExitOn::Yes) << dump(fn);
+    InstId unlock = findOne(fn, "atom.global.exch");
+    EXPECT_FALSE(m.isPolledWordReset(unlock));
+    EXPECT_TRUE(std::find(m.signals().begin(), m.signals().end(), unlock) != m.signals().end());
+  }
 }

@@ -10,17 +10,14 @@
 // grows (the last arriver resets the count, then bumps the generation);
 // cooperative groups' grid.sync(); an epoch target that grows with each use.
 // Shapes of code: inline PTX, cuda::atomic_ref, a noinline barrier, loops.
-// Today release-missing reports the relaxed resets of variants 1 and 2 as
-// signals that publish the data: a reset to 0 satisfies no waiter there
-// (they wait for the count to reach gridDim.x), so the reason is wrong. It
-// also reports the relaxed count reset of the fixed generation barrier
-// (one uniform word of a parameter, a relaxed store after data writes: taken
-// for a flag to the host); that reset is ordered before the next round by
-// the release store of the generation, so the report is a false positive.
-// XFAIL: *
-// No rule orders a reset of a polled word after the polls of the round it
-// ends and before the arrivals of the next (README, "rules needed", shape 5;
-// proposed id counter-reset).
+// counter-reset reports each broken reset (docs/checks/counter-reset.md).
+// Before the check, release-missing took the relaxed resets of variants 1
+// and 2 for signals that publish the data (a reset to 0 satisfies no waiter
+// there: they wait for the count to reach gridDim.x; the protocol model no
+// longer counts such a store as a signal), and took the relaxed count reset
+// of the fixed generation barrier for a flag to the host (strict tier; a
+// constant stored to the word a ticket of the kernel counts on is the count's
+// reset, not an outbound signal).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cooperative_groups.h>
 #include <cuda/atomic>

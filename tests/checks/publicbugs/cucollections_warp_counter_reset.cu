@@ -10,10 +10,9 @@
 // it; the PR also notes that warp vote functions order no memory). The fix
 // adds a group sync after the reset. Our kernel: a warp, __syncwarp() as the
 // group sync, a noinline flush helper.
-// XFAIL: *
-// No rule orders a counter reset by one lane before the other lanes' next
-// reads of the counter (README, "rules needed", shape 5; proposed id
-// counter-reset).
+// counter-reset: lane 0's reset reaches the other lanes' next reads of the
+// counter around the loop with no __syncwarp() (__ballot_sync orders no
+// memory).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 

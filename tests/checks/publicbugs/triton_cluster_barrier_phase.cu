@@ -12,10 +12,9 @@
 // fix's own mechanism is not in the record we found; this is one ordering
 // that closes it; the next use's reads follow the flip through thread 0's
 // arrive and their own wait).
-// XFAIL: *
-// No rule orders the rewrite of a barrier's phase word after the other
-// warps' reads of it (README, "rules needed", shape 5; proposed id
-// counter-reset).
+// counter-reset: thread 0's flip follows the other warps' reads of the phase
+// word with no barrier between (the next use's reads follow it through the
+// mbarrier wait).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 

@@ -73,3 +73,23 @@ __global__ void final_barrier(unsigned* count, float* out) {
     }
   }
 }
+
+// isPolledWordReset: a 0 stored to a count the waiters poll for gridDim.x
+// releases no waiter (not a signal); an unlock (0 stored to a lock the
+// compare-and-swap spin leaves on 0) is one.
+__global__ void count_reset(unsigned* count) {
+  if (threadIdx.x == 0) {
+    atomicAdd(count, 1u);
+    while (ld_volatile(count) < gridDim.x) {
+    }
+    atomicExch(count, 0u);
+  }
+}
+__global__ void lock_unlock(int* lock, float* data) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    data[0] += 1.0f;
+    atomicExch(lock, 0);
+  }
+}

@@ -611,6 +611,9 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
     for (InstId s : model::findAllReachable(fn, x, [&](InstId i) { return isThreadSyncSignal(fn, i); }, before)) {
       std::optional<FenceFinding> best;
       for (const Side& side : sidesAfter(s)) {
+        // A tcgen05.alloc (or relinquish_alloc_permit) consumes no earlier
+        // tcgen05 work: the columns it returns are free.
+        if (kindOf(fn, side.y) == EffectKind::Tcgen05Alloc) continue;
         if (!possiblyOtherThread(fn, x, side.y) || tmemColumnsApart(fn, x, side.y)) continue;
         FenceFinding f{s, x, s, side.y, side.wait, true, side.direct, {}, side.same};
         if (best && (best->decided() || (!f.direct && best->direct))) continue;
@@ -668,8 +671,10 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
     // this one either (the source, though, must reach this synchronization
     // before any other: a fence after an earlier one orders it).
     for (InstId y : model::findAllReachable(fn, i, isWork, afterFence)) {
-      // Allocation management after a wait on an mbarrier (teardown) is left alone.
+      // Allocation management after a wait on an mbarrier (teardown) is left
+      // alone; an allocation consumes no earlier tcgen05 work.
       if (k == EffectKind::MbarrierWait && isAllocationManagement(fn, y)) continue;
+      if (kindOf(fn, y) == EffectKind::Tcgen05Alloc) continue;
       std::optional<FenceFinding> best;
       for (const Source& src : sources) {
         // A commit is made by the thread whose tcgen05 work it tracks.

@@ -411,7 +411,8 @@ bool isSyncWait(const FunctionModel& fn, InstId i) {
 // (warp roles), when no thread's path executes both (the two branches of a
 // role test), or when one sits under a branch on the thread index that the
 // other does not (protocol::ThreadGuards::apart: the threads that skip it
-// execute the other). Thread roles that merely differ are not decided.
+// execute the other), or when by thread roles one runs on more threads than
+// the other. Thread roles that merely differ are not decided.
 struct Apart {
   bool decided = false;
   std::string how, detail;
@@ -552,16 +553,36 @@ struct FenceFindings {
 // whatever the synchronization's semantics, since a release or acquire
 // orders memory accesses, not the asynchronous tcgen05 operations.
 void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
-  std::vector<InstId> work, waits;
-  bool any = false;
+  // The operations each step pairs, listed once: tcgen05 work, mbarrier
+  // waits, barriers (bar.sync, cluster wait), barrier arrives, and the
+  // mbarrier arrives (tcgen05.commit, hand-off arrives).
+  std::vector<InstId> work, waits, barriers, barrierArrives, mbarrierArrives;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (fn.instructions[i].block < 0) continue;
+    const EffectKind k = kindOf(fn, i);
     if (isTcgen05Work(fn, i)) work.push_back(i);
-    if (kindOf(fn, i) == EffectKind::MbarrierWait) waits.push_back(i);
-    any = any || isTcgen05Work(fn, i) || isTcgen05Commit(fn, i);
+    if (k == EffectKind::MbarrierWait) waits.push_back(i);
+    if (k == EffectKind::CtaBarrier) barriers.push_back(i);
+    if (k == EffectKind::CtaBarrierArrive) barrierArrives.push_back(i);
+    if (isTcgen05Commit(fn, i) || proxy::isHandOffArrive(fn, i)) mbarrierArrives.push_back(i);
   }
-  if (!any || work.empty()) return;
+  if (work.empty()) return;
   protocol::ThreadGuards guards(fn);
+  // The tcgen05 work before an arrive (the nearest on each path; `near`:
+  // those with no synchronization at which the thread waits between), once per arrive.
+  struct Before {
+    std::vector<InstId> all, near;
+  };
+  std::map<InstId, Before> beforeMemo;
+  auto workBefore = [&](InstId a) -> const Before& {
+    auto [it, fresh] = beforeMemo.try_emplace(a);
+    if (fresh) {
+      it->second.near = model::findReachingBackward(fn, a, [&](InstId i) { return isTcgen05Work(fn, i); },
+                                                    [&](InstId i) { return isSyncWait(fn, i); });
+      it->second.all = model::findReachingBackward(fn, a, [&](InstId i) { return isTcgen05Work(fn, i); }, never);
+    }
+    return it->second;
+  };
   FenceFindings findings;
   auto isWork = [&](InstId i) { return isTcgen05Work(fn, i); };
   auto syncWait = [&](InstId i) { return isSyncWait(fn, i); };
@@ -593,8 +614,7 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
       for (InstId w : waits)
         if (proxy::sameBarrier(fn, sync, w)) from(w, w, barrierEvidence(fn, sync, w), true);
     } else if (k == EffectKind::CtaBarrierArrive) {
-      for (InstId b = 0; b < static_cast<InstId>(fn.instructions.size()); ++b) {
-        if (fn.instructions[b].block < 0 || kindOf(fn, b) != EffectKind::CtaBarrier) continue;
+      for (InstId b : barriers) {
         const std::optional<bool> same = arriveMeetsBarrier(fn, sync, b);
         if (same && !*same) continue;
         from(b, -1, {}, same.has_value());
@@ -645,23 +665,22 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
       for (InstId x : model::findReachingBackward(fn, i, isWork, never))
         sources.push_back({x, -1, std::binary_search(direct.begin(), direct.end(), x), {}});
       // bar.arrive on the same named barrier, after tcgen05 work.
-      for (InstId a = 0; a < static_cast<InstId>(fn.instructions.size()); ++a) {
-        if (fn.instructions[a].block < 0 || kindOf(fn, a) != EffectKind::CtaBarrierArrive) continue;
+      for (InstId a : barrierArrives) {
         const std::optional<bool> same = arriveMeetsBarrier(fn, a, i);
         if (same && !*same) continue;
-        std::vector<InstId> near = model::findReachingBackward(fn, a, isWork, syncWait);
-        for (InstId x : model::findReachingBackward(fn, a, isWork, never))
-          sources.push_back({x, -1, same.has_value() && std::binary_search(near.begin(), near.end(), x), {}});
+        const Before& b = workBefore(a);
+        for (InstId x : b.all)
+          sources.push_back({x, -1, same.has_value() && std::binary_search(b.near.begin(), b.near.end(), x), {}});
       }
     } else {
-      for (InstId a = 0; a < static_cast<InstId>(fn.instructions.size()); ++a) {
-        if (fn.instructions[a].block < 0 || !proxy::sameBarrier(fn, a, i)) continue;
+      for (InstId a : mbarrierArrives) {
+        if (!proxy::sameBarrier(fn, a, i)) continue;
         if (isTcgen05Commit(fn, a)) {
           sources.push_back({a, a, true, barrierEvidence(fn, a, i)});
-        } else if (proxy::isHandOffArrive(fn, a)) {
-          std::vector<InstId> near = model::findReachingBackward(fn, a, isWork, syncWait);
-          for (InstId x : model::findReachingBackward(fn, a, isWork, never))
-            sources.push_back({x, a, std::binary_search(near.begin(), near.end(), x), barrierEvidence(fn, a, i)});
+        } else {
+          const Before& b = workBefore(a);
+          for (InstId x : b.all)
+            sources.push_back({x, a, std::binary_search(b.near.begin(), b.near.end(), x), barrierEvidence(fn, a, i)});
         }
       }
     }

@@ -20,6 +20,8 @@ void checkBarrierInitRace(const model::FunctionModel&, Findings&);   // BarrierI
 void checkMbarrierInitFence(const model::FunctionModel&, Findings&);  // MbarrierInitFence.cpp
 void checkElectedArrive(const model::FunctionModel&, Findings&);      // ElectedArrive.cpp
 void checkTcgen05Wait(const model::FunctionModel&, Findings&);        // Tcgen05Wait.cpp
+void checkTcgen05Fence(const model::FunctionModel&, Findings&);       // Tcgen05Wait.cpp
+void checkTmemDeallocRace(const model::FunctionModel&, Findings&);    // Tcgen05Wait.cpp
 void checkProxyGlobal(const model::FunctionModel&, Findings&);        // ProxyGlobal.cpp
 void checkBulkStoreReuse(const model::FunctionModel&, Findings&);     // BulkStoreReuse.cpp
 void checkCounterReset(const model::FunctionModel&, Findings&);       // CounterReset.cpp

@@ -62,8 +62,48 @@ bool isShared(const FunctionModel& fn, InstId i) {
   return s == Space::SharedCta || s == Space::SharedCluster;
 }
 
-// A generic data store (weak: flags and atomics are not the data).
+// tcgen05.st: registers to tensor memory, data that a release hands to the
+// thread that issues tcgen05.mma / ld on it (issue 30, shapes 3 and 6).
+bool isTensorMemoryWrite(const FunctionModel& fn, InstId i) {
+  return fn.instructions[i].effect.kind == EffectKind::Tcgen05Store;
+}
+bool isTensorMemoryRead(const FunctionModel& fn, InstId i) {
+  const EffectKind k = fn.instructions[i].effect.kind;
+  return k == EffectKind::Tcgen05Load || (k == EffectKind::Tcgen05 && fn.instructions[i].opcode() == "tcgen05" &&
+                                          (fn.instructions[i].hasModifier("mma") || fn.instructions[i].hasModifier("cp")));
+}
+
+// The tensor-memory address of a tcgen05 operation: its [taddr] operand, or
+// the first operand.
+int tensorMemoryOperand(const FunctionModel& fn, InstId i) {
+  const auto& ops = fn.instructions[i].operands;
+  for (size_t k = 0; k < ops.size(); ++k)
+    if (ops[k].kind == ptx::Operand::Kind::Address) return static_cast<int>(k);
+  return ops.empty() ? -1 : 0;
+}
+
+// A tcgen05.st and a tcgen05.mma / ld address one tensor-memory allocation:
+// their addresses are offsets from one value (the address read back from
+// the allocation's slot).
+model::AliasEvidence sameTensorMemory(const FunctionModel& fn, InstId write, InstId read) {
+  model::AliasEvidence e;
+  e.how = "unknown-allocation";
+  e.detail = "the analysis cannot tell that the two tensor-memory addresses come from one allocation";
+  const int ow = tensorMemoryOperand(fn, write), orr = tensorMemoryOperand(fn, read);
+  if (!fn.values || ow < 0 || orr < 0) return e;
+  const model::AbstractValue vw = fn.values->operandValue(write, ow), vr = fn.values->operandValue(read, orr);
+  if (vw.known && vr.known && vw.baseKind == vr.baseKind && vw.base == vr.base) {
+    e.result = model::AliasResult::May;
+    e.decided = true;
+    e.how = "same-allocation";
+    e.detail = "both tensor-memory addresses are offsets from one allocation's address";
+  }
+  return e;
+}
+
+// A generic data store (weak: flags and atomics are not the data), or a tcgen05.st.
 bool isDataWrite(const FunctionModel& fn, InstId i) {
+  if (isTensorMemoryWrite(fn, i)) return true;
   const auto& e = fn.instructions[i].effect;
   if (e.kind != EffectKind::Store || e.proxy != model::Proxy::Generic || e.address < 0 || e.mbarrier >= 0) return false;
   if (e.semantics != model::Semantics::Weak && e.semantics != model::Semantics::None) return false;
@@ -89,6 +129,7 @@ bool isThreadSync(const FunctionModel& fn, InstId i) {
 // Does a consumer read memory `write` may have written, after a wait the
 // release is for? Generic loads and async-proxy reads of shared memory.
 bool mayRead(const FunctionModel& fn, InstId read, InstId write) {
+  if (isTensorMemoryWrite(fn, write)) return isTensorMemoryRead(fn, read);
   const auto& r = fn.instructions[read].effect;
   const int w = fn.instructions[write].effect.address;
   if (r.kind == EffectKind::Load && r.address >= 0) {
@@ -117,7 +158,7 @@ std::vector<InstId> consumerReads(const FunctionModel& fn, InstId release, Relea
   auto isRead = [&](InstId i) {
     const auto& e = fn.instructions[i].effect;
     if (e.kind == EffectKind::Load && e.address >= 0) return !fn.instructions[i].hasModifier("nc");
-    return proxy::isAsyncSharedRead(fn, i);
+    return proxy::isAsyncSharedRead(fn, i) || isTensorMemoryRead(fn, i);
   };
   std::vector<char> seen(fn.instructions.size(), 0);
   std::vector<InstId> reads;
@@ -136,6 +177,9 @@ std::vector<InstId> consumerReads(const FunctionModel& fn, InstId release, Relea
 struct Finding {
   InstId release = -1;
   InstId write = -1;
+  // Only a __syncwarp() is between them: it gathers the releasing thread's
+  // own warp, and the write runs on other warps too (issue 30, shape 3).
+  bool pastWarpSync = false;
 };
 
 // The evidence that a consumer reads what `write` wrote after a wait that
@@ -165,12 +209,14 @@ std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, Inst
     auto isWaitAgain = [&](InstId i) { return i != wait && fn.instructions[i].effect.kind == e.kind && i > wait; };
     auto reads = [&](InstId i) {
       const auto& r = fn.instructions[i].effect;
+      if (isTensorMemoryWrite(fn, write)) return isTensorMemoryRead(fn, i);
       if (r.kind == EffectKind::Load && r.address >= 0) return !fn.instructions[i].hasModifier("nc") && mayRead(fn, i, write);
       return proxy::isAsyncSharedRead(fn, i) && mayRead(fn, i, write);
     };
     auto bytesOf = [&](InstId read) {
       const auto& r = fn.instructions[read].effect;
       model::AliasEvidence bytes;
+      if (isTensorMemoryWrite(fn, write)) return sameTensorMemory(fn, write, read);
       if (r.kind == EffectKind::Load && !isShared(fn, write) && !isShared(fn, read))
         return model::protocolOf(fn).aliasEvidence(write, read);
       if (r.kind == EffectKind::Load)
@@ -247,19 +293,29 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind
                                                : "one thread";
   auto d = protocol::makeDiagnostic(
       fn, f.release, "elected-arrive",
-      fmt::format("{} executed by {} releases data other threads wrote, with no __syncwarp()/bar.sync between their "
-                  "writes and it; the release orders only the releasing thread's own writes",
-                  kind == ReleaseKind::Arrive ? "this mbarrier arrive" : "this release", who),
+      f.pastWarpSync
+          ? fmt::format("{} executed by {} releases data that other warps wrote, with only a __syncwarp() between "
+                        "their writes and it: it gathers the releasing thread's own warp; the release orders only "
+                        "the releasing thread's own writes",
+                        kind == ReleaseKind::Arrive ? "this mbarrier arrive" : "this release", who)
+          : fmt::format("{} executed by {} releases data other threads wrote, with no __syncwarp()/bar.sync between "
+                        "their writes and it; the release orders only the releasing thread's own writes",
+                        kind == ReleaseKind::Arrive ? "this mbarrier arrive" : "this release", who),
       set == ThreadSet::OneLane
           ? "insert __syncwarp() (bar.warp.sync) after the writes, executed by every writing lane, before the elected "
             "release; or let every writing thread arrive (arrival count = writers)"
           : "insert __syncthreads() or a named barrier (bar.sync id, count) among the writers after their writes and "
             "before the elected release; or let every writing thread arrive");
   d.fixRequest = syncFix(fn, f, set);
-  protocol::addNote(d, fn, f.write, "written by more threads than the one that releases; no warp or block "
-                                    "synchronization orders this write before the release");
-  d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, f.write, "other-threads",
-                                    "threads other than the releasing one write it"));
+  protocol::addNote(d, fn, f.write,
+                    f.pastWarpSync ? "written by more warps than the releasing thread's; only a __syncwarp() is "
+                                     "between this write and the release"
+                                   : "written by more threads than the one that releases; no warp or block "
+                                     "synchronization orders this write before the release");
+  d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, f.write,
+                                    f.pastWarpSync ? "other-warps" : "other-threads",
+                                    f.pastWarpSync ? "threads of other warps than the releasing thread's write it"
+                                                   : "threads other than the releasing one write it"));
   d.evidence.push_back(report::link(fn, report::LinkKind::Signal, f.release, "elected-release"));
   for (auto& link : consumerEvidence(fn, f.release, kind, f.write)) d.evidence.push_back(std::move(link));
   return d;
@@ -270,7 +326,8 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind
 // `reachable(write, release) && !everyPathPasses(write, release, isThreadSync)`
 // answers for each write, found by one backward walk from the release that
 // stops at syncs and continues past writes. Sorted by InstId.
-std::vector<InstId> unsyncedWritesBefore(const FunctionModel& fn, InstId release, const std::vector<char>& isWrite) {
+std::vector<InstId> unsyncedWritesBefore(const FunctionModel& fn, InstId release, const std::vector<char>& isWrite,
+                                         bool warpSyncStops = true) {
   std::vector<InstId> found;
   std::vector<char> seen(fn.blocks.size(), 0);
   std::vector<model::BlockId> work;
@@ -279,7 +336,7 @@ std::vector<InstId> unsyncedWritesBefore(const FunctionModel& fn, InstId release
   // predecessors).
   auto scan = [&](model::BlockId b, InstId from) {
     for (InstId i = from - 1; i >= fn.blocks[b].first; --i) {
-      if (isThreadSync(fn, i)) return false;
+      if (isThreadSync(fn, i) && (warpSyncStops || fn.instructions[i].effect.kind != EffectKind::WarpSync)) return false;
       if (isWrite[i]) found.push_back(i);
     }
     return true;
@@ -341,11 +398,37 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     const ReleaseKind kind = *releaseKind(fn, release);
     const std::pair<int64_t, int64_t> releasers = rangeOf(release);
     std::optional<std::vector<InstId>> reads;
+    // More warps than one write it: the writers' thread-index range spans
+    // several warps, or every thread writes.
+    auto otherWarpsWrite = [&](InstId write) {
+      const std::pair<int64_t, int64_t> writers = rangeOf(write);
+      if (writers.second < kAnyThread.second) return writers.first / 32 != writers.second / 32;
+      return writerSet[write] == ThreadSet::All;
+    };
     // The writes with a path to the release that passes no thread sync: one
     // backward walk per release that stops at syncs (a walk per write and
     // release grew with writes x releases x instructions: issue 33).
-    for (InstId write : unsyncedWritesBefore(fn, release, isWrite)) {
+    const std::vector<InstId> direct = unsyncedWritesBefore(fn, release, isWrite);
+    std::vector<Finding> candidates;
+    for (InstId write : direct) candidates.push_back({release, write, false});
+    // One thread of the block releases after a __syncwarp(): the writes of
+    // other warps behind it (the writers' thread-index range spans more than
+    // one warp) are not gathered (issue 30, shapes 3 and 6: FlashAttention's
+    // SM100 backward, https://github.com/Dao-AILab/flash-attention/pull/2033).
+    if (releaser == ThreadSet::OneThread || releaser == ThreadSet::OneBlockThread) {
+      for (InstId write : unsyncedWritesBefore(fn, release, isWrite, /*warpSyncStops=*/false)) {
+        if (std::binary_search(direct.begin(), direct.end(), write)) continue;
+        if (!otherWarpsWrite(write)) continue;
+        candidates.push_back({release, write, true});
+      }
+    }
+    for (const Finding& candidate : candidates) {
+      const InstId write = candidate.write;
       const ThreadSet writer = writerSet[write];
+      // tcgen05.st and tcgen05.wait::st are warp-collective (.sync.aligned):
+      // when the wait is done, so is every lane's store; a lane of that warp
+      // may release them. Other warps' stores are not gathered.
+      if (isTensorMemoryWrite(fn, write) && (releaser == ThreadSet::OneLane || !otherWarpsWrite(write))) continue;
       if (releaser != ThreadSet::Subset && !widerThan(writer, releaser)) continue;
       const std::pair<int64_t, int64_t> writers = rangeOf(write);
       if (writers.second < releasers.first || releasers.second < writers.first) continue;  // other threads' role
@@ -359,11 +442,12 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
           ((releasers.first <= writers.first && writers.second <= releasers.second) ||
            !((writer == ThreadSet::All || writer == ThreadSet::Subset) && guards.apart(release, write))))
         continue;
-      if (kind == ReleaseKind::GlobalRelease && isShared(fn, write)) continue;  // no other CTA reads it
+      if (kind == ReleaseKind::GlobalRelease && (isShared(fn, write) || isTensorMemoryWrite(fn, write)))
+        continue;  // no other CTA reads it
       if (!reads) reads = consumerReads(fn, release, kind);
       if (std::none_of(reads->begin(), reads->end(), [&](InstId r) { return mayRead(fn, r, write); })) continue;
       if (reported.try_emplace(protocol::siteKey(fn, release), true).second)
-        out.push_back(render(fn, {release, write}, kind));
+        out.push_back(render(fn, candidate, kind));
       break;
     }
   }

@@ -1,26 +1,21 @@
+// Three tcgen05 checks.
 // tcgen05-wait: tcgen05.ld and tcgen05.st are asynchronous. Before a thread
 // tells others that tensor memory may be reused or consumed (an mbarrier
 // arrive, bar.sync / bar.arrive, a cluster barrier arrive, tcgen05.dealloc)
 // it must complete them: tcgen05.wait::ld for its loads, tcgen05.wait::st
-// for its stores. And a hand-off of tcgen05 work from one thread to another
-// through a relaxed thread synchronization (mbarrier.arrive.relaxed,
-// mbarrier.try_wait.relaxed, barrier.cluster.arrive.relaxed) is ordered only
-// with tcgen05.fence::before_thread_sync before it (in the thread whose
-// tcgen05 work precedes it) and tcgen05.fence::after_thread_sync after it (in
-// the thread whose tcgen05 work follows it); release/acquire synchronization
-// and tcgen05.commit's arrive need no fence (see `releases` below).
-//
-// Three findings, each reported at the operation where the wait or fence is
-// missing: a signal reached from a tcgen05.ld/st without the wait (for a
-// load, a signal after which the tensor memory may be overwritten or
-// freed); a relaxed synchronization reached from tcgen05 work without the
-// before-fence, when another thread's tcgen05 work follows it; and tcgen05 work after a
-// relaxed synchronization without the after-fence, when the synchronization
-// follows another thread's tcgen05 work (a cluster barrier after it, or a
-// wait on a barrier that tcgen05.commit or a tcgen05 thread's arrive completes).
+// for its stores. Reported at the signal.
+// tcgen05-fence: a hand-off of tcgen05 work from one thread to another
+// through any thread synchronization is ordered only with
+// tcgen05.fence::before_thread_sync before it (in the thread whose tcgen05
+// work precedes it) and tcgen05.fence::after_thread_sync after it (in the
+// thread whose tcgen05 work follows it). Reported at the synchronization
+// (missing before-fence) or at the tcgen05 operation (missing after-fence).
+// tmem-dealloc-race: tcgen05.dealloc by one warp while other threads'
+// tcgen05 accesses reach it with no thread synchronization between.
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -28,6 +23,7 @@
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
+#include "model/GuardedRanges.h"
 #include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -64,36 +60,6 @@ bool isTcgen05Commit(const FunctionModel& fn, InstId i) {
 bool isThreadSyncSignal(const FunctionModel& fn, InstId i) {
   auto k = kindOf(fn, i);
   return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || proxy::isHandOffArrive(fn, i);
-}
-
-// Whether a synchronization carries the memory ordering that the tcgen05
-// fences otherwise supply. CUTLASS's and Triton's Blackwell kernels hand
-// tcgen05 work over with release arrives, acquire waits, bar.sync and
-// tcgen05.commit and emit no tcgen05.fence::*_thread_sync; the ISA's
-// canonical patterns that show the fences synchronize with .relaxed
-// operations (mbarrier.try_wait.relaxed.cluster; tcgen05.fence::after_thread_sync;
-// tcgen05.ld), see NVIDIA/cutlass#2974. The fences are required around
-// relaxed synchronization only.
-bool releases(const FunctionModel& fn, InstId sync) {
-  return model::hasReleaseSemantics(fn.instructions[sync].effect);
-}
-
-bool acquires(const FunctionModel& fn, InstId sync) {
-  const auto& e = fn.instructions[sync].effect;
-  if (e.kind == EffectKind::CtaBarrier && e.scope == model::Scope::Cluster) {
-    // barrier.cluster.wait acquires what the arrives released: after
-    // barrier.cluster.arrive.relaxed there is nothing to acquire.
-    auto arrives = model::findReachingBackward(
-        fn, sync,
-        [&](InstId i) {
-          const auto& a = fn.instructions[i].effect;
-          return a.kind == EffectKind::CtaBarrierArrive && a.scope == model::Scope::Cluster;
-        },
-        [](InstId) { return false; });
-    for (InstId a : arrives)
-      if (!releases(fn, a)) return false;
-  }
-  return model::hasAcquireSemantics(e);
 }
 
 // A signal that tensor memory may be reused or consumed.
@@ -429,59 +395,400 @@ void checkTcgen05Wait(const model::FunctionModel& fn, Findings& out) {
       emit(r);
     }
   }
+}
 
-  // 2. Before-fence: tcgen05 work -> thread sync, another thread's tcgen05 work after it.
-  auto workAfter = [&](InstId sync) -> std::vector<InstId> {
-    if (kindOf(fn, sync) == EffectKind::MbarrierArrive) {  // through the waits on its barrier
-      std::vector<InstId> found;
-      for (InstId w : waits)
-        if (proxy::sameBarrier(fn, sync, w))
-          for (InstId y : model::findAllReachable(fn, w, [&](InstId i) { return isTcgen05Work(fn, i); }, never))
-            found.push_back(y);
-      return found;
-    }
-    return model::findAllReachable(fn, sync, [&](InstId i) { return isTcgen05Work(fn, i); }, never);
+namespace {
+
+// A thread synchronization at which a thread waits for others: bar.sync /
+// barrier.sync (named or not, cluster wait), an mbarrier wait.
+bool isSyncWait(const FunctionModel& fn, InstId i) {
+  const EffectKind k = kindOf(fn, i);
+  return k == EffectKind::CtaBarrier || k == EffectKind::MbarrierWait;
+}
+
+// Why two tcgen05 operations are made by different threads (the partner
+// link): decided when the thread-index ranges of their guards do not meet
+// (warp roles), when no thread's path executes both (the two branches of a
+// role test), or when one sits under a branch on the thread index that the
+// other does not (protocol::ThreadGuards::apart: the threads that skip it
+// execute the other), or when by thread roles one runs on more threads than
+// the other. Thread roles that merely differ are not decided.
+struct Apart {
+  bool decided = false;
+  std::string how, detail;
+};
+
+Apart threadsApart(const FunctionModel& fn, protocol::ThreadGuards& guards, InstId x, InstId y) {
+  constexpr std::pair<int64_t, int64_t> kAnyThread{0, int64_t(1) << 20};
+  const auto rx = model::guardedRange(fn, x, "%tid.x", kAnyThread);
+  const auto ry = model::guardedRange(fn, y, "%tid.x", kAnyThread);
+  if (rx.second < ry.first || ry.second < rx.first)
+    return {true, "disjoint-thread-ranges",
+            fmt::format("threads {}..{} execute one and threads {}..{} the other", rx.first,
+                        std::min<int64_t>(rx.second, 1023), ry.first, std::min<int64_t>(ry.second, 1023))};
+  if (!model::reachable(fn, x, y) && !model::reachable(fn, y, x))
+    return {true, "exclusive-branches", "no thread's path executes both (different branches of a role test)"};
+  if (guards.apart(y, x) || guards.apart(x, y))
+    return {true, "thread-index-guard",
+            "one sits under a branch on the thread index that the other does not: the threads that skip that "
+            "branch execute the other"};
+  // By thread roles, one runs on more threads than the other (the rule
+  // release-missing's other-threads link follows): every thread against a
+  // warp, an elected thread or a subset (every thread runs the first, so
+  // threads other than the second's do), a warp against an elected thread.
+  if (fn.roles) {
+    auto wider = [](ThreadSet a, ThreadSet b) {
+      if (a == ThreadSet::All) return b != ThreadSet::All;
+      if (a == ThreadSet::OneWarp)
+        return b == ThreadSet::OneLane || b == ThreadSet::OneThread || b == ThreadSet::OneBlockThread;
+      return a == ThreadSet::OneLane && (b == ThreadSet::OneThread || b == ThreadSet::OneBlockThread);
+    };
+    const ThreadSet sx = fn.roles->instructionSet(x), sy = fn.roles->instructionSet(y);
+    if (wider(sx, sy) || wider(sy, sx))
+      return {true, "more-threads",
+              fmt::format("by thread roles one runs on {} and the other on {}: threads of the first are not the "
+                          "second's",
+                          model::toString(wider(sx, sy) ? sx : sy), model::toString(wider(sx, sy) ? sy : sx))};
+  }
+  return {false, "same-thread-possible",
+          "the thread roles differ, but the analysis cannot show that different threads execute the two"};
+}
+
+// The same mbarrier, with its evidence (an arrive or tcgen05.commit and a wait).
+model::AliasEvidence barrierEvidence(const FunctionModel& fn, InstId a, InstId b) {
+  auto operand = [&](InstId i) {
+    const auto& e = fn.instructions[i].effect;
+    return e.address >= 0 ? int(e.address) : int(e.mbarrier);
   };
+  model::AliasEvidence none;
+  none.how = "unknown-barrier";
+  none.detail = "the barrier word of one of the two is not known";
+  if (!fn.memory || operand(a) < 0 || operand(b) < 0) return none;
+  return fn.memory->aliasEvidence(a, operand(a), 0, b, operand(b), 0, /*barriers=*/true);
+}
+
+// A bar.arrive and a barrier at which others wait for it: a named barrier
+// arrive and bar.sync on the same id (std::nullopt: an id the analysis does
+// not know), a cluster arrive and barrier.cluster.wait.
+std::optional<bool> arriveMeetsBarrier(const FunctionModel& fn, InstId arrive, InstId barrier) {
+  if (kindOf(fn, barrier) != EffectKind::CtaBarrier) return false;
+  const bool clusterArrive = fn.instructions[arrive].effect.scope == model::Scope::Cluster;
+  const bool clusterWait = fn.instructions[barrier].effect.scope == model::Scope::Cluster;
+  if (clusterArrive || clusterWait) return clusterArrive && clusterWait;
+  if (!proxy::isNamedBarrierArrive(fn, arrive) || !proxy::isNamedBarrierSync(fn, barrier)) return false;
+  return proxy::sameNamedBarrier(fn, arrive, barrier);
+}
+
+struct FenceFinding {
+  InstId at = -1;       // where the fence is missing: the synchronization (before) or the tcgen05 operation (after)
+  InstId work = -1;     // this thread's tcgen05 operation
+  InstId sync = -1;     // the synchronization
+  InstId partner = -1;  // the other thread's tcgen05 operation (or tcgen05.commit) on the other side
+  InstId wait = -1;     // for an mbarrier hand-off: the wait (before) or the arrive / commit (after), else -1
+  bool before = true;
+  bool direct = false;  // the partner is on the other side of this synchronization, no other one between
+  Apart apart;
+  model::AliasEvidence sameBarrier;
+  bool decided() const { return direct && apart.decided && (wait < 0 || sameBarrier.same()); }
+};
+
+report::Diagnostic renderFence(const FunctionModel& fn, const FenceFinding& f) {
+  Report r;
+  r.at = f.at;
+  r.other = f.before ? f.work : f.sync;
+  r.kind = f.before ? Report::MissingBefore : Report::MissingAfter;
+  report::Diagnostic d = renderReport(fn, r);
+  d.check = "tcgen05-fence";
+  d.fixRequest = handOffFix(fn, r);
+  using report::LinkKind;
+  d.evidence.push_back(report::link(fn, LinkKind::Access, f.work, "tcgen05-operation"));
+  const bool barrier = kindOf(fn, f.sync) == EffectKind::CtaBarrier || kindOf(fn, f.sync) == EffectKind::CtaBarrierArrive;
+  if (f.direct)
+    d.evidence.push_back(report::link(fn, LinkKind::HandOff, f.sync, barrier ? "bar.sync" : "mbarrier",
+                                      f.before ? "the other thread's tcgen05 operation follows this synchronization "
+                                                 "with no other synchronization between"
+                                               : "the other thread's tcgen05 work reaches this synchronization with "
+                                                 "no other synchronization between"));
+  else
+    d.evidence.push_back(report::undecidedLink(
+        fn, LinkKind::HandOff, f.sync, f.before ? "later-synchronization" : "earlier-synchronization",
+        f.before ? "the other thread's tcgen05 operation is behind a further synchronization, which may be the "
+                   "hand-off instead (with its fences)"
+                 : "the other thread's tcgen05 work is before a further synchronization, which may be the hand-off "
+                   "instead (with its fences)"));
+  if (f.wait >= 0)
+    d.evidence.push_back(report::link(fn, f.before ? LinkKind::Poll : LinkKind::Signal, f.wait,
+                                      f.sameBarrier.same() ? "same-barrier" : "wait-" + f.sameBarrier.how,
+                                      f.sameBarrier.detail, f.sameBarrier.same()));
+  d.evidence.push_back(
+      report::link(fn, LinkKind::Partner, f.partner, f.apart.how, f.apart.detail, f.apart.decided));
+  protocol::addNote(d, fn, f.partner,
+                    f.before ? "another thread's tcgen05 operation after the synchronization"
+                             : "another thread's tcgen05 work before the synchronization");
+  return d;
+}
+
+// One finding per site and kind: the first found, replaced by one whose links are all decided.
+struct FenceFindings {
+  std::vector<FenceFinding> found;
+  std::map<std::string, size_t> index;
+  void add(const FunctionModel& fn, const FenceFinding& f) {
+    const std::string key = protocol::siteKey(fn, f.at) + (f.before ? "b" : "a");
+    auto [it, fresh] = index.try_emplace(key, found.size());
+    if (fresh) found.push_back(f);
+    else if (f.decided() && !found[it->second].decided()) found[it->second] = f;
+  }
+};
+
+}  // namespace
+
+// tcgen05-fence: tcgen05 work of one thread handed to another thread's
+// tcgen05 work through a thread synchronization (bar.sync / barrier.cta,
+// bar.arrive, an mbarrier arrive and a wait on it, tcgen05.commit and a
+// wait, a cluster barrier) needs tcgen05.fence::before_thread_sync in the
+// first thread between its tcgen05 operation and the synchronization and
+// tcgen05.fence::after_thread_sync in the second between the
+// synchronization and its tcgen05 operation (PTX ISA, tcgen05 memory
+// consistency model; ../shared/ordering-rules.md, "tcgen05 completion"):
+// whatever the synchronization's semantics, since a release or acquire
+// orders memory accesses, not the asynchronous tcgen05 operations.
+void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
+  // The operations each step pairs, listed once: tcgen05 work, mbarrier
+  // waits, barriers (bar.sync, cluster wait), barrier arrives, and the
+  // mbarrier arrives (tcgen05.commit, hand-off arrives).
+  std::vector<InstId> work, waits, barriers, barrierArrives, mbarrierArrives;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;
+    const EffectKind k = kindOf(fn, i);
+    if (isTcgen05Work(fn, i)) work.push_back(i);
+    if (k == EffectKind::MbarrierWait) waits.push_back(i);
+    if (k == EffectKind::CtaBarrier) barriers.push_back(i);
+    if (k == EffectKind::CtaBarrierArrive) barrierArrives.push_back(i);
+    if (isTcgen05Commit(fn, i) || proxy::isHandOffArrive(fn, i)) mbarrierArrives.push_back(i);
+  }
+  if (work.empty()) return;
+  protocol::ThreadGuards guards(fn);
+  // The tcgen05 work before an arrive (the nearest on each path; `near`:
+  // those with no synchronization at which the thread waits between), once per arrive.
+  struct Before {
+    std::vector<InstId> all, near;
+  };
+  std::map<InstId, Before> beforeMemo;
+  auto workBefore = [&](InstId a) -> const Before& {
+    auto [it, fresh] = beforeMemo.try_emplace(a);
+    if (fresh) {
+      it->second.near = model::findReachingBackward(fn, a, [&](InstId i) { return isTcgen05Work(fn, i); },
+                                                    [&](InstId i) { return isSyncWait(fn, i); });
+      it->second.all = model::findReachingBackward(fn, a, [&](InstId i) { return isTcgen05Work(fn, i); }, never);
+    }
+    return it->second;
+  };
+  FenceFindings findings;
+  auto isWork = [&](InstId i) { return isTcgen05Work(fn, i); };
+  auto syncWait = [&](InstId i) { return isSyncWait(fn, i); };
+  auto isKind = [&](EffectKind k) { return [&fn, k](InstId i) { return kindOf(fn, i) == k; }; };
+
+  // The tcgen05 work on the other side of a synchronization: after the
+  // barrier (bar.sync), after a bar.sync on the same named barrier (bar.arrive),
+  // after a wait on the arrive's barrier. `direct`: reached before any other
+  // synchronization at which the thread waits.
+  struct Side {
+    InstId y, wait;
+    bool direct;
+    model::AliasEvidence same;
+  };
+  std::map<InstId, std::vector<Side>> sidesMemo;
+  auto sidesAfter = [&](InstId sync) -> const std::vector<Side>& {
+    auto [it, fresh] = sidesMemo.try_emplace(sync);
+    if (!fresh) return it->second;
+    std::vector<Side>& sides = it->second;
+    auto from = [&](InstId start, InstId wait, const model::AliasEvidence& same, bool decidedStart) {
+      std::vector<InstId> direct = model::findAllReachable(fn, start, isWork, syncWait);
+      for (InstId y : model::findAllReachable(fn, start, isWork, never)) {
+        const bool d = decidedStart && std::find(direct.begin(), direct.end(), y) != direct.end();
+        sides.push_back({y, wait, d, same});
+      }
+    };
+    const EffectKind k = kindOf(fn, sync);
+    if (k == EffectKind::MbarrierArrive) {
+      for (InstId w : waits)
+        if (proxy::sameBarrier(fn, sync, w)) from(w, w, barrierEvidence(fn, sync, w), true);
+    } else if (k == EffectKind::CtaBarrierArrive) {
+      for (InstId b : barriers) {
+        const std::optional<bool> same = arriveMeetsBarrier(fn, sync, b);
+        if (same && !*same) continue;
+        from(b, -1, {}, same.has_value());
+      }
+    } else {
+      from(sync, -1, {}, true);
+    }
+    return sides;
+  };
+
+  // 1. Before-fence: tcgen05 work -> thread sync, another thread's tcgen05 work after it.
   auto before = isKind(EffectKind::Tcgen05FenceBefore);
   for (InstId x : work) {
     for (InstId s : model::findAllReachable(fn, x, [&](InstId i) { return isThreadSyncSignal(fn, i); }, before)) {
-      if (releases(fn, s)) continue;
-      auto after = workAfter(s);
-      if (std::any_of(after.begin(), after.end(), [&](InstId y) { return possiblyOtherThread(fn, x, y); }))
-        emit({s, x, Report::MissingBefore});
+      std::optional<FenceFinding> best;
+      for (const Side& side : sidesAfter(s)) {
+        // A tcgen05.alloc (or relinquish_alloc_permit) consumes no earlier
+        // tcgen05 work: the columns it returns are free.
+        if (kindOf(fn, side.y) == EffectKind::Tcgen05Alloc) continue;
+        if (!possiblyOtherThread(fn, x, side.y) || tmemColumnsApart(fn, x, side.y)) continue;
+        FenceFinding f{s, x, s, side.y, side.wait, true, side.direct, {}, side.same};
+        if (best && (best->decided() || (!f.direct && best->direct))) continue;
+        f.apart = threadsApart(fn, guards, x, side.y);
+        if (!best || f.decided() || (f.direct && !best->direct)) best = f;
+        if (best->decided()) break;
+      }
+      if (best) findings.add(fn, *best);
     }
   }
 
-  // 3. After-fence: a synchronization that follows another thread's tcgen05
+  // 2. After-fence: a synchronization that follows another thread's tcgen05
   // work (bar.sync reached from it; a wait on a barrier that tcgen05.commit
   // or an arrive reached from tcgen05 work completes), then tcgen05 work.
   auto afterFence = isKind(EffectKind::Tcgen05FenceAfter);
-  auto check = [&](InstId sync, auto&& fromOther) {
-    for (InstId y : model::findAllReachable(fn, sync, [&](InstId i) { return isTcgen05Work(fn, i); }, afterFence))
-      if (fromOther(y)) emit({y, sync, Report::MissingAfter});
-  };
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    if (fn.instructions[i].block < 0 || acquires(fn, i)) continue;
-    if (kindOf(fn, i) == EffectKind::CtaBarrier) {
-      std::vector<InstId> sources = model::findReachingBackward(fn, i, [&](InstId j) { return isTcgen05Work(fn, j); },
-                                                                never);
-      if (sources.empty()) continue;
-      check(i, [&](InstId y) {
-        return std::any_of(sources.begin(), sources.end(), [&](InstId x) { return possiblyOtherThread(fn, x, y); });
-      });
-    } else if (kindOf(fn, i) == EffectKind::MbarrierWait) {
-      bool handsTcgen05 = false;
-      for (InstId a = 0; a < static_cast<InstId>(fn.instructions.size()) && !handsTcgen05; ++a) {
-        if (fn.instructions[a].block < 0 || !proxy::sameBarrier(fn, a, i)) continue;
-        if (isTcgen05Commit(fn, a)) handsTcgen05 = true;
-        else if (proxy::isHandOffArrive(fn, a))
-          handsTcgen05 = !model::findReachingBackward(fn, a, [&](InstId j) { return isTcgen05Work(fn, j); }, never)
-                              .empty();
+    if (fn.instructions[i].block < 0) continue;
+    const EffectKind k = kindOf(fn, i);
+    if (k != EffectKind::CtaBarrier && k != EffectKind::MbarrierWait) continue;
+    // The other side: (tcgen05 work or commit, arrive or -1, direct, same barrier).
+    struct Source {
+      InstId x, arrive;
+      bool direct;
+      model::AliasEvidence same;
+    };
+    std::vector<Source> sources;
+    if (k == EffectKind::CtaBarrier) {
+      std::vector<InstId> direct = model::findReachingBackward(fn, i, isWork, syncWait);
+      for (InstId x : model::findReachingBackward(fn, i, isWork, never))
+        sources.push_back({x, -1, std::binary_search(direct.begin(), direct.end(), x), {}});
+      // bar.arrive on the same named barrier, after tcgen05 work.
+      for (InstId a : barrierArrives) {
+        const std::optional<bool> same = arriveMeetsBarrier(fn, a, i);
+        if (same && !*same) continue;
+        const Before& b = workBefore(a);
+        for (InstId x : b.all)
+          sources.push_back({x, -1, same.has_value() && std::binary_search(b.near.begin(), b.near.end(), x), {}});
       }
-      // The tensor-memory accesses after the wait (allocation management
-      // after it is a teardown question the check leaves alone).
-      if (handsTcgen05) check(i, [&](InstId y) { return !isAllocationManagement(fn, y); });
+    } else {
+      for (InstId a : mbarrierArrives) {
+        if (!proxy::sameBarrier(fn, a, i)) continue;
+        if (isTcgen05Commit(fn, a)) {
+          sources.push_back({a, a, true, barrierEvidence(fn, a, i)});
+        } else {
+          const Before& b = workBefore(a);
+          for (InstId x : b.all)
+            sources.push_back({x, a, std::binary_search(b.near.begin(), b.near.end(), x), barrierEvidence(fn, a, i)});
+        }
+      }
     }
+    if (sources.empty()) continue;
+    // Every tcgen05 operation reached from the synchronization without the
+    // after-fence: one behind a later synchronization has no fence after
+    // this one either (the source, though, must reach this synchronization
+    // before any other: a fence after an earlier one orders it).
+    for (InstId y : model::findAllReachable(fn, i, isWork, afterFence)) {
+      // Allocation management after a wait on an mbarrier (teardown) is left
+      // alone; an allocation consumes no earlier tcgen05 work.
+      if (k == EffectKind::MbarrierWait && isAllocationManagement(fn, y)) continue;
+      if (kindOf(fn, y) == EffectKind::Tcgen05Alloc) continue;
+      std::optional<FenceFinding> best;
+      for (const Source& src : sources) {
+        // A commit is made by the thread whose tcgen05 work it tracks.
+        if (!possiblyOtherThread(fn, src.x, y) || tmemColumnsApart(fn, src.x, y)) continue;
+        FenceFinding f{y, y, i, src.x, src.arrive, false, src.direct, {}, src.same};
+        if (best && (best->decided() || (!f.direct && best->direct))) continue;
+        f.apart = threadsApart(fn, guards, src.x, y);
+        if (!best || f.decided() || (f.direct && !best->direct)) best = f;
+        if (best->decided()) break;
+      }
+      if (best) findings.add(fn, *best);
+    }
+  }
+  // Decided findings first: the report keeps one finding per check and line,
+  // the first (a missing before-fence and a missing after-fence on one line
+  // of a kernel's source), which must not be a strict-tier one under --strict.
+  std::stable_partition(findings.found.begin(), findings.found.end(),
+                        [](const FenceFinding& f) { return f.decided(); });
+  for (const FenceFinding& f : findings.found) out.push_back(renderFence(fn, f));
+}
+
+// tmem-dealloc-race: tcgen05.dealloc frees tensor memory at once; a warp
+// that executes it must be ordered after every other warp's tcgen05
+// accesses to that memory by a thread synchronization (with the tcgen05
+// fences, which tcgen05-fence asks for). Reported: a tcgen05 access (mma,
+// cp, shift, ld, st) from which a CFG path reaches the dealloc without
+// passing a synchronization at which a thread waits, made by other threads
+// than the dealloc (the warps that run the same code and skip the
+// deallocating warp's branch). An access in another role's branch, which
+// no path joins to the dealloc, is not examined.
+void checkTmemDeallocRace(const model::FunctionModel& fn, Findings& out) {
+  std::vector<InstId> deallocs, accesses;
+  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+    if (fn.instructions[i].block < 0) continue;
+    if (kindOf(fn, i) == EffectKind::Tcgen05Dealloc) deallocs.push_back(i);
+    else if (isTcgen05Work(fn, i) && !isAllocationManagement(fn, i)) accesses.push_back(i);
+  }
+  if (deallocs.empty() || accesses.empty()) return;
+  protocol::ThreadGuards guards(fn);
+  std::map<std::string, bool> reported;
+  auto syncWait = [&](InstId i) { return isSyncWait(fn, i); };
+  // The base of a tensor-memory address (the value read from the allocation's slot).
+  auto sameAllocation = [&](InstId a, InstId d) -> model::AliasEvidence {
+    model::AliasEvidence e;
+    e.how = "unknown-allocation";
+    e.detail = "the analysis cannot tell that the access's address comes from the freed allocation";
+    const int oa = fn.instructions[a].effect.address;
+    if (!fn.values || oa < 0) return e;
+    int od = fn.instructions[d].effect.address;
+    if (od < 0) od = 0;
+    const model::AbstractValue va = fn.values->operandValue(a, oa), vd = fn.values->operandValue(d, od);
+    if (va.known && vd.known && va.baseKind == vd.baseKind && va.base == vd.base) {
+      e.decided = true;
+      e.result = model::AliasResult::Must;
+      e.how = "same-allocation";
+      e.detail = "the access's address and the freed address come from one tensor-memory address";
+    }
+    return e;
+  };
+  for (InstId d : deallocs) {
+    std::optional<std::pair<InstId, std::pair<Apart, model::AliasEvidence>>> best;
+    for (InstId a : model::findReachingBackward(fn, d, [&](InstId i) {
+           return isTcgen05Work(fn, i) && !isAllocationManagement(fn, i);
+         }, syncWait)) {
+      // Different roles, or the same role where the guards tell the threads
+      // apart (warps 4-7 load, warp 4 frees: both are "a subset").
+      Apart apart = threadsApart(fn, guards, a, d);
+      if (!apart.decided && !possiblyOtherThread(fn, a, d)) continue;
+      model::AliasEvidence same = sameAllocation(a, d);
+      const bool decided = apart.decided && same.same();
+      if (!best || (decided && !(best->second.first.decided && best->second.second.same())))
+        best = {a, {apart, same}};
+      if (decided) break;
+    }
+    if (!best) continue;
+    if (!reported.try_emplace(protocol::siteKey(fn, d), true).second) continue;
+    const InstId a = best->first;
+    auto diag = protocol::makeDiagnostic(
+        fn, d, "tmem-dealloc-race",
+        fmt::format("this tcgen05.dealloc frees tensor memory that other threads' {} may still access: no thread "
+                    "synchronization orders their access before it",
+                    proxy::describe(fn, a)),
+        "synchronize the warps that access the tensor memory with the deallocating warp before the dealloc "
+        "(tcgen05.fence::before_thread_sync; __syncthreads() or a named barrier bar.sync id, count over those warps; "
+        "tcgen05.fence::after_thread_sync)");
+    diag.fixRequest = noMachineFix("the barrier must name the warps that access the tensor memory, a design choice");
+    protocol::addNote(diag, fn, a, "tcgen05 access of another thread, with no synchronization on the way to the dealloc");
+    using report::LinkKind;
+    diag.evidence.push_back(report::link(fn, LinkKind::Access, a, "tcgen05-operation"));
+    diag.evidence.push_back(report::link(fn, LinkKind::HandOff, d, "dealloc", "the tensor memory is freed here"));
+    diag.evidence.push_back(report::link(fn, LinkKind::SameBytes, -1, best->second.second.how,
+                                         best->second.second.detail, best->second.second.same()));
+    diag.evidence.push_back(report::link(fn, LinkKind::Partner, d, best->second.first.how,
+                                         best->second.first.detail, best->second.first.decided));
+    out.push_back(diag);
   }
 }
 

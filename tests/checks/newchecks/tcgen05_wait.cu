@@ -1,9 +1,9 @@
 // tcgen05-wait (sm_100a, compile-only: no Blackwell GPU in the lab):
 // tcgen05.ld / tcgen05.st complete only at tcgen05.wait::ld / ::st, which
 // must come before the thread signals that the tensor memory may be reused;
-// tcgen05 work handed between threads through a relaxed thread
-// synchronization needs tcgen05.fence::before_thread_sync before and
-// ::after_thread_sync after it.
+// tcgen05 work handed between threads through a thread synchronization
+// (relaxed or release/acquire) needs tcgen05.fence::before_thread_sync before
+// and ::after_thread_sync after it (tcgen05-fence).
 // Shapes: inline asm, cuda::ptx, a CUTLASS-style allocate / MMA / epilogue
 // sequence with our own wrappers.
 // RUN: %fenceline check --arch sm_100a --verify %s
@@ -86,10 +86,12 @@ __global__ void ptx_st_wait_then_sync(uint32_t taddr, uint32_t value) { store_th
 // 3. CUTLASS-style: warp 0 allocates tensor memory and publishes its address
 // through shared memory; one elected lane of warp 1 issues tcgen05.mma and
 // commits to `full`; warps 2-5 wait and tcgen05.ld. With release/acquire
-// synchronization (bar.sync, the default acquire try_wait) this is the shape
-// CUTLASS and Triton emit without tcgen05.fence: clean. With relaxed
+// synchronization (bar.sync, the default acquire try_wait) as with relaxed
 // synchronization (barrier.cluster.arrive.relaxed, try_wait.relaxed) the
-// hand-offs need tcgen05.fence::before_thread_sync / ::after_thread_sync.
+// hand-offs need tcgen05.fence::before_thread_sync / ::after_thread_sync
+// (issue 30, shape 6: a release or acquire orders memory accesses, not the
+// asynchronous tcgen05 operations; CUTLASS and Triton emit this shape
+// without the fences, and tcgen05-fence reports it).
 struct TmemAllocator {
   __device__ static void allocate(uint32_t* slot) {
     asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" ::"r"(smem(slot)) : "memory");
@@ -122,24 +124,25 @@ __device__ __forceinline__ void wait_parity_relaxed(uint64_t* bar, uint32_t pari
       : "memory");
 }
 
-// Release/acquire hand-offs, no tcgen05.fence: clean.
+// Release/acquire hand-offs, no tcgen05.fence: the alloc -> __syncthreads()
+// -> MMA and the commit -> wait -> tcgen05.ld hand-offs draw tcgen05-fence.
 __global__ void cutlass_style_release_acquire(uint64_t a, uint64_t b, uint32_t idesc, uint32_t* out) {
   __shared__ uint32_t tmem_slot;
   __shared__ alignas(8) uint64_t full;
   init_barrier(&full, 1);
   const unsigned warp = threadIdx.x / 32;
   if (warp == 0) TmemAllocator::allocate(&tmem_slot);
-  __syncthreads();
+  __syncthreads();  // expect: tcgen05-fence
   const uint32_t tmem = tmem_slot;
   if (warp == 1) {
     if (elect_one()) {
-      umma_bf16(tmem, a, b, idesc);
+      umma_bf16(tmem, a, b, idesc);  // expect: tcgen05-fence
       umma_arrive(&full);
     }
   } else if (warp >= 2) {
     wait_parity(&full, 0);
     uint32_t v[1];
-    cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));
+    cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));  // expect: tcgen05-fence
     cuda::ptx::tcgen05_wait_ld();
     out[threadIdx.x] = v[0];
   }
@@ -153,19 +156,19 @@ __device__ __forceinline__ void relaxed_pipeline(uint64_t a, uint64_t b, uint32_
   const unsigned warp = threadIdx.x / 32;
   if (warp == 0) TmemAllocator::allocate(&tmem_slot);
   if (kFences) cuda::ptx::tcgen05_fence_before_thread_sync();
-  cluster_sync_relaxed();  // expect: tcgen05-wait
+  cluster_sync_relaxed();  // expect: tcgen05-fence
   if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
   const uint32_t tmem = tmem_slot;
   if (warp == 1) {
     if (elect_one()) {
-      umma_bf16(tmem, a, b, idesc);  // expect: tcgen05-wait
+      umma_bf16(tmem, a, b, idesc);  // expect: tcgen05-fence
       umma_arrive(&full);
     }
   } else if (warp >= 2) {
     wait_parity_relaxed(&full, 0);
     if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
     uint32_t v[1];
-    cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));  // expect: tcgen05-wait
+    cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));  // expect: tcgen05-fence
     cuda::ptx::tcgen05_wait_ld();
     out[threadIdx.x] = v[0];
   }

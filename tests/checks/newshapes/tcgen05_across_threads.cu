@@ -16,12 +16,9 @@
 // warpgroup's tcgen05.st after only __syncwarp() (the shape of
 // https://github.com/Dao-AILab/flash-attention/pull/2033: "Sync compute
 // warpgroup (not just sync warp)"); the fixed forms.
-// XFAIL: *
-// tcgen05-wait asks for tcgen05.fence only around relaxed synchronization
-// (its test cutlass_style_release_acquire asserts the release/acquire case is
-// clean), no rule orders another warp's tcgen05.dealloc after this warp's
-// accesses, and elected-arrive examines generic writes only (README, "rules
-// needed", shape 6; proposed ids tcgen05-fence, tmem-dealloc-race).
+// Checks: tcgen05-fence (the fences around any thread synchronization),
+// tmem-dealloc-race, elected-arrive (tcgen05.st as data; a __syncwarp() does
+// not gather the other warps of the warpgroup).
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cuda/ptx>
 

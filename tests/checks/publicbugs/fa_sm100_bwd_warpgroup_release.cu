@@ -12,10 +12,8 @@
 // wait for it (fence_view_async_tmem_store), fence::before_thread_sync; then
 // __syncwarp() (broken) or a 128-thread named barrier (fixed); thread 0
 // arrives on the barrier the MMA warp waits on before reading those columns.
-// XFAIL: *
-// elected-arrive examines generic writes only, not tcgen05.st, and
-// tcgen05-wait follows each thread's own path (README, "rules needed",
-// shapes 3 and 6).
+// Check: elected-arrive (tcgen05.st is data the arrive releases; the
+// __syncwarp() gathers thread 0's own warp only).
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cuda/ptx>
 

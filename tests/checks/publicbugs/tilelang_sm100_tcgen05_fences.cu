@@ -13,13 +13,7 @@
 // names the intrinsics, not the lines). Expectations follow tcgen05-wait's
 // placement: a missing ::before_thread_sync at the synchronization, a
 // missing ::after_thread_sync at the tcgen05 operation after it.
-// XFAIL: *
-// tcgen05-wait accepts release/acquire synchronization (bar.sync, a default
-// try_wait) without tcgen05.fence, and its own test
-// (tests/checks/newchecks/tcgen05_wait.cu, cutlass_style_release_acquire)
-// asserts that this shape is clean. Issue 30 asks for the fences there too;
-// the lead must decide the rule (README, "rules needed", shape 6; proposed
-// id tcgen05-fence).
+// Check: tcgen05-fence (release/acquire synchronization needs the fences too).
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cuda/ptx>
 

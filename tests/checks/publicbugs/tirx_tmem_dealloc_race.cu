@@ -10,11 +10,7 @@
 // memory, with (fixed) or without (broken) the named barrier; the fixed
 // variant also puts tcgen05.fence around the barrier so that it is clean
 // whichever rule the lead adopts for release/acquire synchronization.
-// XFAIL: *
-// tcgen05-wait follows one thread's path from its tcgen05.ld to a reuse
-// signal; no rule asks that another warp's tcgen05.dealloc be ordered after
-// this warp's accesses by a thread synchronization (README, "rules needed",
-// shape 6; proposed id tmem-dealloc-race).
+// Check: tmem-dealloc-race.
 // RUN: %fenceline check --arch sm_100a --verify %s
 #include <cstdint>
 

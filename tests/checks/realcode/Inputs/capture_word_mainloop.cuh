@@ -10,7 +10,12 @@
 // `Operands ops(smem(buf))` is built once before the MMA loop; `ops.issue(tmem, s, later)`
 // issues the MMAs of stage s (`later`: a K tile after the first, so its first MMA
 // accumulates). The proxy-war expected at the loop's last barrier is each test's broken
-// twin's: a test over this loop has one.
+// twin's: a test over this loop has one. Like Triton's kernels, the loop puts no
+// tcgen05.fence around the __syncthreads() after the allocation (the MMAs follow it
+// without ::after_thread_sync) and the one before the dealloc (the MMA thread's work
+// precedes it without ::before_thread_sync, the dealloc follows it without
+// ::after_thread_sync): tcgen05-fence in every kernel, twice per line for the two kernels of
+// each test (issue 30, shape 6).
 #pragma once
 
 #include "../../proxy/Inputs/async_copy.cuh"
@@ -116,7 +121,7 @@ __device__ void mainloop(const uint8_t* a_src, const uint8_t* b_src, int k_tiles
     const Operands ops(smem(buf));
     for (int k = 0; k < k_tiles; ++k) {
       mbar_wait(&full[s], phase);
-      ops.issue(tmem_base, s, k > 0);
+      ops.issue(tmem_base, s, k > 0);  // expect: tcgen05-fence, tcgen05-fence
       mma_commit(&empty[s]);
       s = s + 1 == kStages ? 0 : s + 1;
       phase ^= s == 0;
@@ -125,10 +130,10 @@ __device__ void mainloop(const uint8_t* a_src, const uint8_t* b_src, int k_tiles
   // The kernels with the word in stage 1 (every test includes one): the producer read
   // `*capture` in stage 1 before its own refill of stage 1 (the copy begins at the word
   // read), with no proxy fence; reported at this barrier.
-  __syncthreads();  // expect: proxy-war
+  __syncthreads();  // expect: proxy-war, tcgen05-fence, tcgen05-fence
   if (warp == 0) {
     out[blockIdx.x] = tmem_base;
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base) : "memory");
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base) : "memory");  // expect: tcgen05-fence, tcgen05-fence
   }
 }
 

@@ -62,6 +62,38 @@ bool isThreadSyncSignal(const FunctionModel& fn, InstId i) {
   return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || proxy::isHandOffArrive(fn, i);
 }
 
+// Whether a synchronization carries the memory ordering that the tcgen05
+// fences otherwise supply. The field disputes whether a release arrive, an
+// acquire wait or bar.sync orders tcgen05 work across threads: the ISA's
+// canonical cross-thread patterns use .relaxed synchronization with the
+// fences; NVIDIA's answer in NVIDIA/cutlass#2974 says the fences are needed
+// with relaxed synchronization only, and CUTLASS, the CuTe DSL and Triton
+// hand tcgen05 work over with release/acquire synchronization and no fences;
+// TileLang (tile-ai/tilelang#1980) added them there. tcgen05-fence reports
+// the relaxed case in the default tier and the release/acquire case as a
+// disputed rule (strict tier, ../shared/ordering-rules.md).
+bool releases(const FunctionModel& fn, InstId sync) {
+  return model::hasReleaseSemantics(fn.instructions[sync].effect);
+}
+
+bool acquires(const FunctionModel& fn, InstId sync) {
+  const auto& e = fn.instructions[sync].effect;
+  if (e.kind == EffectKind::CtaBarrier && e.scope == model::Scope::Cluster) {
+    // barrier.cluster.wait acquires what the arrives released: after
+    // barrier.cluster.arrive.relaxed there is nothing to acquire.
+    auto arrives = model::findReachingBackward(
+        fn, sync,
+        [&](InstId i) {
+          const auto& a = fn.instructions[i].effect;
+          return a.kind == EffectKind::CtaBarrierArrive && a.scope == model::Scope::Cluster;
+        },
+        [](InstId) { return false; });
+    for (InstId a : arrives)
+      if (!releases(fn, a)) return false;
+  }
+  return model::hasAcquireSemantics(e);
+}
+
 // A signal that tensor memory may be reused or consumed.
 bool isReuseSignal(const FunctionModel& fn, InstId i) {
   return isThreadSyncSignal(fn, i) || kindOf(fn, i) == EffectKind::Tcgen05Dealloc;
@@ -489,7 +521,9 @@ struct FenceFinding {
   bool direct = false;  // the partner is on the other side of this synchronization, no other one between
   Apart apart;
   model::AliasEvidence sameBarrier;
+  bool ordered = false;  // the synchronization is a release (before) or an acquire (after): a disputed rule
   bool decided() const { return direct && apart.decided && (wait < 0 || sameBarrier.same()); }
+  bool defaultTier() const { return decided() && !ordered; }
 };
 
 report::Diagnostic renderFence(const FunctionModel& fn, const FenceFinding& f) {
@@ -525,10 +559,18 @@ report::Diagnostic renderFence(const FunctionModel& fn, const FenceFinding& f) {
   protocol::addNote(d, fn, f.partner,
                     f.before ? "another thread's tcgen05 operation after the synchronization"
                              : "another thread's tcgen05 work before the synchronization");
+  if (f.ordered)
+    d.disputed = f.before ? "the synchronization is a release; whether a release orders earlier tcgen05 work "
+                            "without tcgen05.fence::before_thread_sync is disputed (the ISA's patterns fence "
+                            "relaxed synchronization; NVIDIA/cutlass#2974)"
+                          : "the synchronization is an acquire; whether an acquire orders later tcgen05 work "
+                            "without tcgen05.fence::after_thread_sync is disputed (the ISA's patterns fence "
+                            "relaxed synchronization; NVIDIA/cutlass#2974)";
   return d;
 }
 
-// One finding per site and kind: the first found, replaced by one whose links are all decided.
+// One finding per site and kind: the first found, replaced by a default-tier one
+// (all links decided, the synchronization relaxed), else by one whose links are all decided.
 struct FenceFindings {
   std::vector<FenceFinding> found;
   std::map<std::string, size_t> index;
@@ -536,7 +578,9 @@ struct FenceFindings {
     const std::string key = protocol::siteKey(fn, f.at) + (f.before ? "b" : "a");
     auto [it, fresh] = index.try_emplace(key, found.size());
     if (fresh) found.push_back(f);
-    else if (f.decided() && !found[it->second].decided()) found[it->second] = f;
+    else if (f.defaultTier() ? !found[it->second].defaultTier()
+                             : f.decided() && !found[it->second].decided())
+      found[it->second] = f;
   }
 };
 
@@ -635,7 +679,7 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
         // tcgen05 work: the columns it returns are free.
         if (kindOf(fn, side.y) == EffectKind::Tcgen05Alloc) continue;
         if (!possiblyOtherThread(fn, x, side.y) || tmemColumnsApart(fn, x, side.y)) continue;
-        FenceFinding f{s, x, s, side.y, side.wait, true, side.direct, {}, side.same};
+        FenceFinding f{s, x, s, side.y, side.wait, true, side.direct, {}, side.same, releases(fn, s)};
         if (best && (best->decided() || (!f.direct && best->direct))) continue;
         f.apart = threadsApart(fn, guards, x, side.y);
         if (!best || f.decided() || (f.direct && !best->direct)) best = f;
@@ -685,6 +729,7 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
       }
     }
     if (sources.empty()) continue;
+    const bool acquiresHere = acquires(fn, i);
     // Every tcgen05 operation reached from the synchronization without the
     // after-fence: one behind a later synchronization has no fence after
     // this one either (the source, though, must reach this synchronization
@@ -698,7 +743,7 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
       for (const Source& src : sources) {
         // A commit is made by the thread whose tcgen05 work it tracks.
         if (!possiblyOtherThread(fn, src.x, y) || tmemColumnsApart(fn, src.x, y)) continue;
-        FenceFinding f{y, y, i, src.x, src.arrive, false, src.direct, {}, src.same};
+        FenceFinding f{y, y, i, src.x, src.arrive, false, src.direct, {}, src.same, acquiresHere};
         if (best && (best->decided() || (!f.direct && best->direct))) continue;
         f.apart = threadsApart(fn, guards, src.x, y);
         if (!best || f.decided() || (f.direct && !best->direct)) best = f;
@@ -707,11 +752,14 @@ void checkTcgen05Fence(const model::FunctionModel& fn, Findings& out) {
       if (best) findings.add(fn, *best);
     }
   }
-  // Decided findings first: the report keeps one finding per check and line,
-  // the first (a missing before-fence and a missing after-fence on one line
-  // of a kernel's source), which must not be a strict-tier one under --strict.
+  // Default-tier findings first, then the other decided ones: the report
+  // keeps one finding per check and line, the first (a missing before-fence
+  // and a missing after-fence on one line of a kernel's source), which must
+  // not be a strict-tier one when a default-tier one is on the line.
   std::stable_partition(findings.found.begin(), findings.found.end(),
                         [](const FenceFinding& f) { return f.decided(); });
+  std::stable_partition(findings.found.begin(), findings.found.end(),
+                        [](const FenceFinding& f) { return f.defaultTier(); });
   for (const FenceFinding& f : findings.found) out.push_back(renderFence(fn, f));
 }
 

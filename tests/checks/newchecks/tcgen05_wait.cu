@@ -132,17 +132,17 @@ __global__ void cutlass_style_release_acquire(uint64_t a, uint64_t b, uint32_t i
   init_barrier(&full, 1);
   const unsigned warp = threadIdx.x / 32;
   if (warp == 0) TmemAllocator::allocate(&tmem_slot);
-  __syncthreads();  // expect: tcgen05-fence
+  __syncthreads();  // expect-strict: tcgen05-fence
   const uint32_t tmem = tmem_slot;
   if (warp == 1) {
     if (elect_one()) {
-      umma_bf16(tmem, a, b, idesc);  // expect: tcgen05-fence
+      umma_bf16(tmem, a, b, idesc);  // expect-strict: tcgen05-fence
       umma_arrive(&full);
     }
   } else if (warp >= 2) {
     wait_parity(&full, 0);
     uint32_t v[1];
-    cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));  // expect: tcgen05-fence
+    cuda::ptx::tcgen05_ld_32x32b(v, tmem + ((warp % 4) * 32 << 16));  // expect-strict: tcgen05-fence
     cuda::ptx::tcgen05_wait_ld();
     out[threadIdx.x] = v[0];
   }

@@ -20,6 +20,7 @@
 // tmem-dealloc-race, elected-arrive (tcgen05.st as data; a __syncwarp() does
 // not gather the other warps of the warpgroup).
 // RUN: %fenceline check --arch sm_100a --verify %s
+// RUN: %fenceline check --strict --arch sm_100a --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>
@@ -51,11 +52,11 @@ __device__ __forceinline__ void bias_then_mma(uint32_t tmem, uint64_t a, uint64_
     cuda::ptx::tcgen05_st_32x32b(tmem + (warp * 32 << 16), v);
     cuda::ptx::tcgen05_wait_st();
     if (kFences) cuda::ptx::tcgen05_fence_before_thread_sync();
-    (void)cuda::ptx::mbarrier_arrive(&bias_ready);  // expect: tcgen05-fence
+    (void)cuda::ptx::mbarrier_arrive(&bias_ready);  // expect-strict: tcgen05-fence
   } else if (threadIdx.x == 128) {
     wait(&bias_ready, 0);
     if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
-    umma(tmem, a, b, idesc, true);  // expect: tcgen05-fence
+    umma(tmem, a, b, idesc, true);  // expect-strict: tcgen05-fence
   }
 }
 __global__ void bias_handoff_unfenced(uint32_t tmem, uint64_t a, uint64_t b, uint32_t idesc, uint32_t bias) {
@@ -75,9 +76,9 @@ __device__ __forceinline__ void drain_then_overwrite(uint32_t tmem, uint64_t a, 
   cuda::ptx::tcgen05_wait_ld();
   out[blockIdx.x * blockDim.x + threadIdx.x] = __uint_as_float(v[0]);
   if (kFences) cuda::ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();  // expect: tcgen05-fence
+  __syncthreads();  // expect-strict: tcgen05-fence
   if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
-  if (threadIdx.x == 0) umma(tmem, a, b, idesc, false);  // expect: tcgen05-fence
+  if (threadIdx.x == 0) umma(tmem, a, b, idesc, false);  // expect-strict: tcgen05-fence
 }
 __global__ void drain_overwrite_unfenced(uint32_t tmem, uint64_t a, uint64_t b, uint32_t idesc, float* out) {
   drain_then_overwrite<false>(tmem, a, b, idesc, out);

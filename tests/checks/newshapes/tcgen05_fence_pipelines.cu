@@ -61,16 +61,16 @@ __device__ __forceinline__ void pipeline(uint32_t tmem, uint64_t a, uint64_t b, 
     for (int t = 0; t < tiles; ++t) {
       wait(&acc_empty, (t & 1) ^ 1);
       if (kFences) fence_after();
-      mma(tmem, a, b, idesc);  // expect: tcgen05-fence
+      mma(tmem, a, b, idesc);  // expect-strict: tcgen05-fence
       commit(&acc_full);
     }
   } else if (threadIdx.x < 128) {
     for (int t = 0; t < tiles; ++t) {
       wait(&acc_full, t & 1);
       if (kFences) fence_after();
-      out[t * 128 + threadIdx.x] = load_quarter(tmem + ((threadIdx.x / 32) * 32 << 16));  // expect: tcgen05-fence
+      out[t * 128 + threadIdx.x] = load_quarter(tmem + ((threadIdx.x / 32) * 32 << 16));  // expect-strict: tcgen05-fence
       if (kFences) fence_before();
-      arrive(&acc_empty);  // expect: tcgen05-fence
+      arrive(&acc_empty);  // expect-strict: tcgen05-fence
     }
   }
 }
@@ -94,11 +94,11 @@ __device__ __forceinline__ void named_barrier_bias(uint32_t tmem, uint64_t a, ui
                  : "memory");
     asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
     if (kFences) fence_before();
-    asm volatile("bar.arrive 1, 160;" ::: "memory");  // expect: tcgen05-fence
+    asm volatile("bar.arrive 1, 160;" ::: "memory");  // expect-strict: tcgen05-fence
   } else if (warp == 4) {
     asm volatile("bar.sync 1, 160;" ::: "memory");
     if (kFences) fence_after();
-    if (threadIdx.x == 128) mma(tmem, a, b, idesc);  // expect: tcgen05-fence
+    if (threadIdx.x == 128) mma(tmem, a, b, idesc);  // expect-strict: tcgen05-fence
   }
 }
 __global__ void __launch_bounds__(160) named_barrier_unfenced(uint32_t tmem, uint64_t a, uint64_t b, uint32_t idesc,

@@ -15,6 +15,7 @@
 // missing ::after_thread_sync at the tcgen05 operation after it.
 // Check: tcgen05-fence (release/acquire synchronization needs the fences too).
 // RUN: %fenceline check --arch sm_100a --verify %s
+// RUN: %fenceline check --strict --arch sm_100a --verify %s
 #include <cuda/ptx>
 
 #include <cstdint>
@@ -35,24 +36,24 @@ __device__ __forceinline__ void gemm_tile(uint64_t a_desc, uint64_t b_desc, uint
     cuda::ptx::tcgen05_relinquish_alloc_permit(cuda::ptx::cta_group_1);
   }
   if (kFences) cuda::ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();  // expect: tcgen05-fence
+  __syncthreads();  // expect-strict: tcgen05-fence
   if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
   const uint32_t tmem = tmem_slot;
   if (threadIdx.x == 0) {
-    cuda::ptx::tcgen05_mma(cuda::ptx::kind_f16, cuda::ptx::cta_group_1, tmem, a_desc, b_desc, idesc, false);  // expect: tcgen05-fence
+    cuda::ptx::tcgen05_mma(cuda::ptx::kind_f16, cuda::ptx::cta_group_1, tmem, a_desc, b_desc, idesc, false);  // expect-strict: tcgen05-fence
     cuda::ptx::tcgen05_commit(cuda::ptx::cta_group_1, &mma_done);
   }
   while (!cuda::ptx::mbarrier_try_wait_parity(&mma_done, 0)) {
   }
   if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
   uint32_t acc[1];
-  cuda::ptx::tcgen05_ld_32x32b(acc, tmem + ((warp % 4) * 32 << 16));  // expect: tcgen05-fence
+  cuda::ptx::tcgen05_ld_32x32b(acc, tmem + ((warp % 4) * 32 << 16));  // expect-strict: tcgen05-fence
   cuda::ptx::tcgen05_wait_ld();
   out[blockIdx.x * blockDim.x + threadIdx.x] = __uint_as_float(acc[0]);
   if (kFences) cuda::ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();  // expect: tcgen05-fence
+  __syncthreads();  // expect-strict: tcgen05-fence
   if (kFences) cuda::ptx::tcgen05_fence_after_thread_sync();
-  if (warp == 0) cuda::ptx::tcgen05_dealloc(cuda::ptx::cta_group_1, tmem, 128);  // expect: tcgen05-fence
+  if (warp == 0) cuda::ptx::tcgen05_dealloc(cuda::ptx::cta_group_1, tmem, 128);  // expect-strict: tcgen05-fence
 }
 
 __global__ void gemm_tile_no_tcgen05_fences(uint64_t a_desc, uint64_t b_desc, uint32_t idesc, float* out) {

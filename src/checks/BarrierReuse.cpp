@@ -133,8 +133,17 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
     // loop) is a different counter on each trip: not a reuse.
     if (fn.values->isMerged(use.arrival, fn.instructions[use.arrival].effect.address)) continue;
     auto reset = [&](InstId i) { return isReset(fn, i, use.arrival); };
-    if (model::reachable(fn, use.arrival, use.arrival) && !model::everyPathPasses(fn, use.arrival, use.arrival, reset))
-      report(use, use, true);
+    if (!model::reachable(fn, use.arrival, use.arrival) || model::everyPathPasses(fn, use.arrival, use.arrival, reset))
+      continue;
+    // A ticket (the arrival's own returned value decides who is last) with
+    // a reset on some path before the next arrival: the thread the ticket
+    // picks resets the counter every round, so the next use starts from the
+    // reset value. Whether the reset races with threads still waiting is
+    // counter-reset's question, not a reuse without a reset.
+    if (std::binary_search(ctx.tickets().begin(), ctx.tickets().end(), use.arrival) &&
+        model::findReachable(fn, use.arrival, reset, [&](InstId i) { return i == use.arrival; }) >= 0)
+      continue;
+    report(use, use, true);
   }
   for (const Use& first : uses)
     for (const Use& second : uses) {

@@ -45,6 +45,43 @@ __global__ void last_arriver_resets_count(float* data, unsigned* count) {
   data[((blockIdx.x + 1) % gridDim.x) * blockDim.x + threadIdx.x] += 1.0f;
 }
 
+// 1b. The same barrier reused in a loop: the last arriver's reset is a reset
+// every round (the ticket picks who does it), so this is the reset race, not a
+// fixed-threshold barrier reused without a reset (no barrier-reuse here).
+__global__ void last_arriver_resets_in_loop(float* data, unsigned* count, int n) {
+  for (int r = 0; r < n; ++r) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] += float(r);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      device_atomic c(*count);
+      if (c.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1) {
+        c.store(0u, cuda::memory_order_relaxed);  // expect: counter-reset
+      } else {
+        while (c.load(cuda::memory_order_acquire) < gridDim.x) {
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// 1c. Reused in a loop with no reset anywhere: a fixed-threshold barrier
+// that passes at once from its second use.
+__global__ void ticket_in_loop_never_reset(float* data, unsigned* count, int n) {
+  for (int r = 0; r < n; ++r) {
+    data[blockIdx.x * blockDim.x + threadIdx.x] += float(r);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      device_atomic c(*count);
+      if (c.fetch_add(1u, cuda::memory_order_acq_rel) != gridDim.x - 1) {  // expect: barrier-reuse
+        while (c.load(cuda::memory_order_acquire) < gridDim.x) {
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
 // 2. Every block resets the counter after its own wait: a block that leaves
 // early zeroes the count before a slower block has seen it complete.
 __global__ void every_block_resets_after_wait(float* data, unsigned* count) {

@@ -10,6 +10,7 @@
 // by the refill (proxy-war). The twin stores the word inside stage 1 of A: both are real.
 // The mainloop (and Triton's bfe descriptors) is Inputs/capture_word_mainloop.cuh.
 // RUN: %fenceline check --arch sm_100a --verify %s
+// RUN: %fenceline check --strict --arch sm_100a --verify %s
 #include "Inputs/capture_word_mainloop.cuh"
 
 using namespace capture_word;

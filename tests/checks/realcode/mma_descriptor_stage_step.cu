@@ -11,6 +11,7 @@
 // inside stage 1 of A: both findings are real there.
 // The mainloop (and Triton's bfe descriptors) is Inputs/capture_word_mainloop.cuh.
 // RUN: %fenceline check --arch sm_100a --verify %s
+// RUN: %fenceline check --strict --arch sm_100a --verify %s
 #include "Inputs/capture_word_mainloop.cuh"
 
 using namespace capture_word;

@@ -102,7 +102,7 @@ __device__ void mainloop(const uint8_t* a_src, const uint8_t* b_src, int k_tiles
       *capture = k_tiles;  // generic write: after the ring in the clean kernel
     }
   }
-  __syncthreads();
+  __syncthreads();  // expect-strict: tcgen05-fence, tcgen05-fence
   int s = 0;
   uint32_t phase = 0;
   if (warp == 1) {
@@ -121,7 +121,7 @@ __device__ void mainloop(const uint8_t* a_src, const uint8_t* b_src, int k_tiles
     const Operands ops(smem(buf));
     for (int k = 0; k < k_tiles; ++k) {
       mbar_wait(&full[s], phase);
-      ops.issue(tmem_base, s, k > 0);  // expect: tcgen05-fence, tcgen05-fence
+      ops.issue(tmem_base, s, k > 0);  // expect-strict: tcgen05-fence, tcgen05-fence
       mma_commit(&empty[s]);
       s = s + 1 == kStages ? 0 : s + 1;
       phase ^= s == 0;
@@ -130,10 +130,10 @@ __device__ void mainloop(const uint8_t* a_src, const uint8_t* b_src, int k_tiles
   // The kernels with the word in stage 1 (every test includes one): the producer read
   // `*capture` in stage 1 before its own refill of stage 1 (the copy begins at the word
   // read), with no proxy fence; reported at this barrier.
-  __syncthreads();  // expect: proxy-war, tcgen05-fence, tcgen05-fence
+  __syncthreads();  // expect: proxy-war // expect-strict: tcgen05-fence, tcgen05-fence
   if (warp == 0) {
     out[blockIdx.x] = tmem_base;
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base) : "memory");  // expect: tcgen05-fence, tcgen05-fence
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 128;" ::"r"(tmem_base) : "memory");  // expect-strict: tcgen05-fence, tcgen05-fence
   }
 }
 

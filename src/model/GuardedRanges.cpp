@@ -13,7 +13,7 @@ namespace {
 
 using Range = std::pair<int64_t, int64_t>;
 constexpr int64_t kLimit = int64_t(1) << 40;  // index ranges and constants are far below this
-constexpr int kMaxGuards = 256;               // dominator-tree steps per query
+constexpr int kMaxGuards = 1 << 20;           // dominator-tree steps per query (a bound on a corrupt tree)
 
 // A non-decreasing function of the index: index + k, index >> k, index / k,
 // or index & -k (k a power of two: rounds down to a multiple of k).
@@ -178,7 +178,24 @@ std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std
 std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId block, std::string_view name,
                                                 std::pair<int64_t, int64_t> range) {
   if (!fn.values || block < 0 || static_cast<size_t>(block) >= fn.blocks.size()) return range;
+  // The walk from (block, range) is deterministic: every (block, range) it
+  // passes through ends at the same answer. Memoized per function, so a
+  // dominator chain is walked once per distinct range, not once per query
+  // (issue 33: one walk per address grew with accesses x depth).
+  static constexpr std::string_view kNames[] = {"%tid.x", "%tid.y", "%tid.z", "%laneid"};
+  const auto named = std::find(std::begin(kNames), std::end(kNames), name);
+  GuardedRangeMemo* memo = named == std::end(kNames) ? nullptr : &fn.guardedRangeMemo;
+  const uint8_t nameIndex = static_cast<uint8_t>(named - std::begin(kNames));
+  std::vector<GuardedRangeMemo::Key> passed;
   for (int steps = 0; block > 0 && steps < kMaxGuards; ++steps) {
+    if (memo) {
+      const GuardedRangeMemo::Key key{block, nameIndex, range.first, range.second};
+      if (auto it = memo->answers.find(key); it != memo->answers.end()) {
+        range = it->second;
+        break;
+      }
+      passed.push_back(key);
+    }
     const BasicBlock& b = fn.blocks[block];
     if (b.predecessors.size() == 1)
       if (auto edge = edgeCondition(fn, b.predecessors.front(), block))
@@ -186,6 +203,8 @@ std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId
     if (static_cast<size_t>(block) >= fn.idom.size()) break;
     block = fn.idom[block];
   }
+  if (memo)
+    for (const auto& key : passed) memo->answers.emplace(key, range);
   return range;
 }
 

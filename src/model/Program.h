@@ -13,6 +13,7 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/Limits.h"
@@ -80,6 +81,27 @@ namespace handoff {
 class HandOffAnalysis;   // model/HandOffs.h
 }
 
+// Answers of model/GuardedRanges.h's dominator walk, per (block, index
+// register, incoming range); filled lazily by the queries.
+struct GuardedRangeMemo {
+  struct Key {
+    BlockId block;
+    uint8_t name;
+    int64_t low, high;
+    bool operator==(const Key& o) const {
+      return block == o.block && name == o.name && low == o.low && high == o.high;
+    }
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = static_cast<uint64_t>(k.block) * 0x9e3779b97f4a7c15ull ^ k.name;
+      h = (h ^ static_cast<uint64_t>(k.low)) * 0xff51afd7ed558ccdull;
+      return static_cast<size_t>((h ^ static_cast<uint64_t>(k.high)) * 0xc4ceb9fe1a85ec53ull);
+    }
+  };
+  std::unordered_map<Key, std::pair<int64_t, int64_t>, Hash> answers;
+};
+
 struct FunctionModel {
   const ptx::Module* module = nullptr;
   const ptx::Function* function = nullptr;
@@ -107,6 +129,7 @@ struct FunctionModel {
   // operations, and which fences count (model/HandOffs.h).
   std::unique_ptr<handoff::HandOffAnalysis> handOffs;
   bool hasUnanalyzedCalls = false;         // a call that could not be inlined
+  mutable GuardedRangeMemo guardedRangeMemo;  // model/GuardedRanges.cpp
 
   // Block-level (reflexive). Blocks unreachable from the entry are dominated
   // by nothing but themselves; blocks that reach no exit (infinite loops) are

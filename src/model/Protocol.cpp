@@ -1427,17 +1427,18 @@ std::optional<int64_t> ProtocolModel::storedConstant(InstId write) const {
   return fn_.values->constantOf(write, value);
 }
 
-std::vector<InstId> ProtocolModel::pollsOfWord(InstId write) const {
-  std::vector<InstId> polls;
-  for (InstId p : candidates(pollIndex_, write))
-    if (p != write && maySameWord(write, p)) polls.push_back(p);
-  return polls;
+const std::vector<InstId>& ProtocolModel::pollsOfWord(InstId write) const {
+  auto [it, fresh] = pollsOfWord_.try_emplace(write);
+  if (fresh)
+    for (InstId p : candidates(pollIndex_, write))
+      if (p != write && maySameWord(write, p)) it->second.push_back(p);
+  return it->second;
 }
 
 bool ProtocolModel::isPolledWordReset(InstId write) const {
   const std::optional<int64_t> value = storedConstant(write);
   if (!value || isPoll(write)) return false;
-  const std::vector<InstId> polls = pollsOfWord(write);
+  const std::vector<InstId>& polls = pollsOfWord(write);
   if (polls.empty()) return false;
   for (InstId p : polls) {
     const SpinLoop* spin = spinContaining(p);

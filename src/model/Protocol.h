@@ -267,7 +267,7 @@ class ProtocolModel {
   // value it overwrites.
   bool isPolledWordReset(InstId write) const;
   // The polls that may read the word `write` writes (spin polls; sorted).
-  std::vector<InstId> pollsOfWord(InstId write) const;
+  const std::vector<InstId>& pollsOfWord(InstId write) const;
 
   // A floating-point atomic or store: a reduction into a workspace (split-K,
   // stream-K), never a flag.
@@ -455,6 +455,7 @@ class ProtocolModel {
   // is unknown or has no base (callPasses asks it for every call and read).
   mutable std::unordered_map<InstId, std::optional<std::pair<int, std::string>>> accessBase_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
+  mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfWord_;  // pollsOfWord, memoized
   mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
   mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;
   bool mayReadPartnerWrites(InstId read, InstId poll) const;

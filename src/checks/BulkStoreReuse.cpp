@@ -23,6 +23,7 @@
 #include "checks/ProxyCommon.h"
 #include "model/BulkGroups.h"
 #include "model/Paths.h"
+#include "model/ThreadRoles.h"
 #include "model/Memory.h"
 
 namespace fenceline::checks {
@@ -117,9 +118,15 @@ class DrainReach {
  public:
   explicit DrainReach(const FunctionModel& fn) : fn_(fn), lastDrain_(fn.blocks.size(), -1), reaches_(fn.blocks.size(), 0) {
     std::vector<model::BlockId> work;
+    // A drain counts when it is a final one: some exit of the kernel follows
+    // it with no bulk store between. A wait at the top of a store loop (it
+    // covers the back edge) is followed by the next round's store on every
+    // path out; an exit that leaves the loop after the store is not drained
+    // by it (issue 30, shape 7).
     for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
       const model::BlockId b = fn.instructions[i].block;
       if (b < 0 || !model::isBulkWait(fn, i) || model::bulkWaitDepth(fn, i) != 0) continue;
+      if (!exitFollowsWithoutStore(i)) continue;
       lastDrain_[b] = std::max(lastDrain_[b], i);
       if (!reaches_[b]) {
         reaches_[b] = 1;
@@ -139,8 +146,43 @@ class DrainReach {
         }
     }
   }
-  // A drain is reachable from `store` (exclusive): later in its block, or
-  // from the start of a successor (its own block again, around a loop).
+  // Some exit follows `drain` on the draining thread's path with no bulk
+  // store between. The path follows the thread's own election: at a branch
+  // into a block of the drain's elected thread set (`if (threadIdx.x == 0)`
+  // around the next store) from a wider block, the thread takes that side.
+  bool exitFollowsWithoutStore(InstId drain) const {
+    const model::ThreadSet self = fn_.roles ? fn_.roles->instructionSet(drain) : model::ThreadSet::All;
+    const bool elected = self == model::ThreadSet::OneLane || self == model::ThreadSet::OneThread ||
+                         self == model::ThreadSet::OneBlockThread;
+    std::vector<char> seen(fn_.blocks.size(), 0);
+    std::vector<std::pair<model::BlockId, InstId>> work{{fn_.instructions[drain].block, drain + 1}};
+    while (!work.empty()) {
+      model::poll();
+      auto [b, from] = work.back();
+      work.pop_back();
+      bool stopped = false;
+      for (InstId j = std::max(fn_.blocks[b].first, from); j < fn_.blocks[b].last; ++j) {
+        if (isBulkStore(fn_, j)) {
+          stopped = true;
+          break;
+        }
+        if (fn_.instructions[j].effect.kind == EffectKind::Exit) return true;
+      }
+      if (stopped) continue;
+      std::vector<model::BlockId> next = fn_.blocks[b].successors;
+      if (elected && next.size() == 2 && fn_.roles->blockSet(b) != self)
+        for (model::BlockId s : fn_.blocks[b].successors)
+          if (s >= 0 && fn_.roles->blockSet(s) == self) next = {s};
+      for (model::BlockId s : next)
+        if (s >= 0 && !seen[s]) {
+          seen[s] = 1;
+          work.push_back({s, -1});
+        }
+    }
+    return false;
+  }
+  // A final drain is reachable from `store` (exclusive): later in its block,
+  // or from the start of a successor (its own block again, around a loop).
   bool after(InstId store) const {
     const model::BlockId b = fn_.instructions[store].block;
     if (lastDrain_[b] > store) return true;

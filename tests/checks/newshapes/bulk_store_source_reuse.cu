@@ -10,9 +10,9 @@
 // reuse": whether the hardware can hand the shared memory to a new CTA
 // before the read completes is not documented).
 // Shapes: inline asm, cuda::ptx, loops, an early-exit loop, a noinline drain.
-// Variants 1, 2 and 4 are found (4 in the strict tier). Variant 3's exit is
-// missed: a kernel that drains on some path is taken to drain on all
-// (BulkStoreReuse's exit rule); it would be strict tier. README, shape 7.
+// Every variant is found (3 and 4 in the strict tier). Variant 3's drain at
+// the loop top is not a final one: the next round's store follows it on the
+// issuer's path, so the exits after the loop's last store are not drained.
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --arch sm_90a --strict --verify %s
 #include <cuda/ptx>
@@ -92,7 +92,7 @@ __device__ __forceinline__ void tiles(const float* in, float* out, const int* st
     buf[threadIdx.x] = in[t * 256 + threadIdx.x];
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
-    if (threadIdx.x == 0) bulk_store(out + t * 256, buf, 1024);  // missed (would be strict): see the header
+    if (threadIdx.x == 0) bulk_store(out + t * 256, buf, 1024);  // expect-strict: bulk-store-reuse
     if (stop[t]) break;
   }
   if (kDrain && threadIdx.x == 0) drain();

@@ -18,6 +18,7 @@
 #include "model/Paths.h"
 #include "model/ThreadDecidedBranches.h"
 #include "model/Values.h"
+#include "model/ValueIdentity.h"
 
 namespace fenceline::model {
 
@@ -683,50 +684,72 @@ std::optional<MemoryLocation> ProtocolModel::indexedWord(InstId inst) const {
   return l;
 }
 
+// The root object of an instruction's address, as mayShareRoot compares it
+// ("" when unknown).
+std::string ProtocolModel::addressRootOf(InstId inst) const {
+  const int operand = fn_.instructions[inst].effect.address;
+  if (!fn_.values || operand < 0) return {};
+  return fn_.values->identityEngine().addressRoot(inst, operand);
+}
+
 ProtocolModel::WordIndex ProtocolModel::wordIndex(const std::vector<InstId>& list) const {
   WordIndex index;
   index.all = list;
+  if (!std::is_sorted(list.begin(), list.end()))
+    for (size_t k = 0; k < list.size(); ++k) index.position.emplace(list[k], k);
   for (InstId i : list) {
+    WordIndex::Group& group = index.byRoot[addressRootOf(i)];
     std::optional<MemoryLocation> l = indexedWord(i);
     if (!l) {
-      index.rest.push_back(i);
+      group.rest.push_back(i);
       continue;
     }
-    index.exact[l->object].push_back({*l->bytes, i});
-    int64_t& widest = index.widest[l->object];
+    group.exact[l->object].push_back({*l->bytes, i});
+    int64_t& widest = group.widest[l->object];
     widest = std::max(widest, l->bytes->end - l->bytes->begin);
   }
-  for (auto& [object, entries] : index.exact)
-    std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
-      return x.first.begin != y.first.begin ? x.first.begin < y.first.begin : x.second < y.second;
-    });
+  for (auto& [root, group] : index.byRoot)
+    for (auto& [object, entries] : group.exact)
+      std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
+        return x.first.begin != y.first.begin ? x.first.begin < y.first.begin : x.second < y.second;
+      });
   return index;
 }
 
 std::vector<InstId> ProtocolModel::candidates(const WordIndex& index, InstId inst) const {
   std::optional<MemoryLocation> l = indexedWord(inst);
-  if (!l || index.exact.empty()) return index.all;
-  std::vector<InstId> out = index.rest;
-  for (const auto& [object, entries] : index.exact) {
-    if (!(object == l->object)) {
-      for (const auto& entry : entries) out.push_back(entry.second);
-      continue;
+  const std::string root = addressRootOf(inst);
+  std::vector<InstId> out;
+  auto addGroup = [&](const WordIndex::Group& group) {
+    out.insert(out.end(), group.rest.begin(), group.rest.end());
+    for (const auto& [object, entries] : group.exact) {
+      if (!l || !(object == l->object)) {
+        for (const auto& entry : entries) out.push_back(entry.second);
+        continue;
+      }
+      // Entries of this object that may overlap the query's bytes: those that
+      // begin before its end and after its begin minus the widest entry.
+      const int64_t from = l->bytes->begin - group.widest.at(object);
+      auto it = std::lower_bound(entries.begin(), entries.end(), from,
+                                 [](const auto& entry, int64_t value) { return entry.first.begin < value; });
+      for (; it != entries.end() && it->first.begin < l->bytes->end; ++it)
+        if (it->first.overlaps(*l->bytes)) out.push_back(it->second);
     }
-    // Entries of this object that may overlap the query's bytes: those that
-    // begin before its end and after its begin minus the widest entry.
-    const int64_t from = l->bytes->begin - index.widest.at(object);
-    auto it = std::lower_bound(entries.begin(), entries.end(), from,
-                               [](const auto& entry, int64_t value) { return entry.first.begin < value; });
-    for (; it != entries.end() && it->first.begin < l->bytes->end; ++it)
-      if (it->first.overlaps(*l->bytes)) out.push_back(it->second);
+  };
+  if (root.empty()) {
+    for (const auto& [r, group] : index.byRoot) addGroup(group);
+  } else {
+    if (auto it = index.byRoot.find(""); it != index.byRoot.end()) addGroup(it->second);
+    if (auto it = index.byRoot.find(root); it != index.byRoot.end()) addGroup(it->second);
   }
-  std::sort(out.begin(), out.end());
   // The list's order (polls and signals are kept in instruction order).
-  if (!std::is_sorted(index.all.begin(), index.all.end())) {
-    std::vector<InstId> ordered;
-    for (InstId i : index.all)
-      if (std::binary_search(out.begin(), out.end(), i)) ordered.push_back(i);
-    return ordered;
+  if (index.position.empty()) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  } else {
+    std::sort(out.begin(), out.end(),
+              [&](InstId x, InstId y) { return index.position.at(x) < index.position.at(y); });
+    out.erase(std::unique(out.begin(), out.end()), out.end());
   }
   return out;
 }

@@ -59,15 +59,24 @@ class ProtocolModel {
   // bytes and its root is not a loaded pointer: two such accesses of one
   // object whose bytes do not overlap never alias (MemoryAnalysis::alias and
   // computeAlias both answer No). candidates() is a superset of the entries
-  // that maySameWord the query, in the list's order.
+  // that maySameWord the query, in the list's order. The entries are first
+  // grouped by the root object of their address (ValueIdentity::addressRoot):
+  // maySameWord asks mayShareRoot, so a query with a known root looks only at
+  // its own root's group and the group of unknown roots (issue 33: stores to
+  // one pointer parameter against the polls of another were every pair).
   struct WordIndex {
-    std::map<MemoryObject, std::vector<std::pair<ByteRange, InstId>>> exact;  // each sorted by begin
-    std::map<MemoryObject, int64_t> widest;                                     // widest range of each object
-    std::vector<InstId> rest;                                                   // not indexed
-    std::vector<InstId> all;                                                    // the whole list, in order
+    struct Group {
+      std::map<MemoryObject, std::vector<std::pair<ByteRange, InstId>>> exact;  // each sorted by begin
+      std::map<MemoryObject, int64_t> widest;                                     // widest range of each object
+      std::vector<InstId> rest;                                                   // not indexed
+    };
+    std::map<std::string, Group> byRoot;  // "": the root is unknown
+    std::vector<InstId> all;              // the whole list, in order
+    std::unordered_map<InstId, size_t> position;  // index in `all`, when `all` is not sorted
   };
   WordIndex wordIndex(const std::vector<InstId>& list) const;
   std::vector<InstId> candidates(const WordIndex& index, InstId inst) const;
+  std::string addressRootOf(InstId inst) const;
   // Signals whose partner is outside the kernel (sorted; see isOutboundSignal).
   const std::vector<InstId>& outboundSignals() const { return outboundSignals_; }
 

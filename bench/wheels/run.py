@@ -13,6 +13,11 @@ and the largest function's PTX bytes. Writes a summary of numbers only.
     bench/wheels/run.py --fenceline build/fenceline --cuobjdump PATH \
         [--scratch /work/scratch/wheels] [-j 2] [--ptx-stats] [--only NAME] -o summary.json
 
+With --merge SUMMARY, the rows measured now replace the rows of SUMMARY for the same library file
+(wheel and library) and the other rows are kept; each row records the fenceline commit it was
+measured with (fenceline_commit, from --commit or `git rev-parse` of this checkout) and when
+(measured_utc), and the summary's "runs" lists every run's command, date and libraries.
+
 Third-party files stay in the scratch folder; only the summary is committed.
 """
 import argparse
@@ -161,22 +166,29 @@ def timed(command):
 
 def ratio_sample(fenceline, ptxas, folder, checked, count, seed, library, rounds):
     """fenceline / ptxas on COUNT images of CHECKED drawn with a fixed seed: ROUNDS rounds, each
-    running fenceline (-j 1) then ptxas -arch=<the image's target> on the same file; the median of
+    running fenceline (-j 1) then ptxas -arch=<the image's target> (with -c for an image that has
+    no kernel: relocatable device code) on the same file; the median of
     each per file; the ratio of the sums for the library."""
     names = sorted(checked)
     picked = sorted(random.Random(f"{seed}:{library}").sample(names, min(count, len(names))))
     files = []
     for name in picked:
         path = os.path.join(folder, name)
+        # An image with no kernel (a device library: NVSHMEM's archive) is relocatable code: without
+        # -c, ptxas drops every function no kernel calls and compiles nothing; nvcc -rdc uses -c.
+        relocatable = not re.search(r"^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s", open(path, errors="replace").read(), re.M)
         runs = {"fenceline": [], "ptxas": []}
         statuses = {"fenceline": set(), "ptxas": set()}
         for _ in range(rounds):
             for tool, command in (("fenceline", [fenceline, "check", "-j", "1", "--format", "json", "-o", os.devnull, path]),
-                                  ("ptxas", [ptxas, f"-arch={checked[name]}", path, "-o", os.devnull])):
+                                  ("ptxas", [ptxas, f"-arch={checked[name]}", *(["-c"] if relocatable else []), path,
+                                             "-o", os.devnull])):
                 wall, cpu, status = timed(command)
                 runs[tool].append((wall, cpu))
                 statuses[tool].add(status)
         entry = {"image_kb": round(os.path.getsize(path) / 1e3, 1), "target": checked[name]}
+        if relocatable:
+            entry["ptxas_relocatable"] = True
         for tool in runs:
             entry[f"{tool}_wall_s"] = round(statistics.median(w for w, _ in runs[tool]), 3)
             entry[f"{tool}_cpu_s"] = round(statistics.median(c for _, c in runs[tool]), 3)
@@ -187,6 +199,30 @@ def ratio_sample(fenceline, ptxas, folder, checked, count, seed, library, rounds
     return {"sample_seed": seed, "sample_rounds": rounds, "sample_files": files,
             "sample_ratio_cpu": round(total["fenceline"] / max(total["ptxas"], 1e-3), 4) if files else None,
             "sample_max_file_ratio_cpu": max((f["ratio_cpu"] for f in files), default=None)}
+
+
+def merge(old, new, args, commit):
+    """OLD's rows with NEW's rows in place of those for the same (wheel, library), in wheels.txt's
+    order; OLD's top-level fields kept, NEW's run appended to "runs"."""
+    rows = {(row["wheel"], row["library"]): row for row in old["libraries"]}
+    order = [row_key for row_key in rows]
+    for row in new["libraries"]:
+        key = (row["wheel"], row["library"])
+        if key not in rows:
+            order.append(key)
+        rows[key] = row
+    position = {requirement: at for at, (requirement, _) in enumerate(read_list(args.list))}
+    order.sort(key=lambda key: position.get(key[0], len(position)))
+    merged = {key: value for key, value in old.items() if key != "libraries"}
+    merged.setdefault("runs", [])
+    run = {"command": new["command"], "date": new["date"], "fenceline": new["fenceline"], "fenceline_commit": commit,
+           "ptxas": new["ptxas"], "machine": new["machine"], "jobs": new["jobs"],
+           "libraries": [row["library"] for row in new["libraries"]]}
+    if args.note:
+        run["note"] = args.note
+    merged["runs"].append(run)
+    merged["libraries"] = [rows[key] for key in order]
+    return merged
 
 
 def main():
@@ -204,8 +240,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep-ptx", action="store_true", help="keep the extracted PTX (SCRATCH/ptx/LIBRARY)")
     parser.add_argument("--keep-reports", default="", help="folder for each library's JSON report (for triage)")
+    parser.add_argument("--merge", default="", help="existing summary whose other rows are kept (see above)")
+    parser.add_argument("--commit", default="", help="fenceline commit recorded per row (default: this checkout's HEAD)")
+    parser.add_argument("--note", default="", help="free text recorded with this run in the summary's runs list")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
+    commit = args.commit or subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse",
+                                            "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     summary = {"fenceline": subprocess.run([args.fenceline, "--version"], capture_output=True, text=True).stdout.strip(),
                "ptxas": subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
                if args.ptxas else "",
@@ -218,7 +259,8 @@ def main():
         for pattern in patterns:
             for library in sorted(glob.glob(os.path.join(folder, pattern))):
                 entry = {"wheel": requirement, "library": os.path.basename(library),
-                         "library_mb": round(os.path.getsize(library) / 1e6, 1)}
+                         "library_mb": round(os.path.getsize(library) / 1e6, 1), "fenceline_commit": commit,
+                         "measured_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
                 keep = ""
                 if args.keep_reports:
                     os.makedirs(args.keep_reports, exist_ok=True)
@@ -235,6 +277,8 @@ def main():
                         shutil.rmtree(images)
                 print(json.dumps(entry), flush=True)
                 summary["libraries"].append(entry)
+    if args.merge:
+        summary = merge(json.load(open(args.merge)), summary, args, commit)
     with open(args.output, "w") as out:
         json.dump(summary, out, indent=1)
         out.write("\n")

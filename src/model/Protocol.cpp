@@ -1100,11 +1100,32 @@ void ProtocolModel::findTickets() {
       readsOf[d] = registerUse(def).read;
     }
   }
+  // Per setp: an equality test with a value other than 0 (0 = not asked yet, 1 no, 2 yes).
+  std::vector<uint8_t> nonzeroTest(count, 0);
+  auto testsNonzero = [&](InstId d) {
+    uint8_t& known = nonzeroTest[d];
+    if (known == 0) {
+      const Inst& def = fn_.instructions[d];
+      bool yes = false;
+      if (def.opcode() == "setp" && (def.hasModifier("eq") || def.hasModifier("ne")) && def.operands.size() >= 3) {
+        const int a = static_cast<int>(def.operands.size()) - 2, b = a + 1;
+        auto zero = [&](int k) {
+          std::optional<int64_t> c = fn_.values->constantOf(d, k);
+          return c && *c == 0;
+        };
+        yes = !zero(a) && !zero(b);
+      }
+      known = yes ? 2 : 1;
+    }
+    return known == 2;
+  };
   // The registers from which that walk can reach a candidate: every step
   // taken in reverse, from the candidates' results, ignoring where each
   // definition is (a superset). A branch whose predicate is not among them
   // has no ticket, and its walk (up to 512 steps) is not taken (issue 33).
-  std::vector<char> reachesCandidate(registers, 0);
+  // Bit 1: reached with an equality test with a value other than 0 on the
+  // way (the walk records a ticket only then); bit 0: without one.
+  std::vector<uint8_t> reachesCandidate(registers, 0);
   {
     std::vector<std::vector<InstId>> followers(registers);  // reg -> definitions the walk enters from it
     std::vector<InstId> sharedLoads;
@@ -1129,46 +1150,28 @@ void ProtocolModel::findTickets() {
         default: break;
       }
     }
-    std::vector<ValueReg> work;
-    auto mark = [&](InstId d) {
+    std::vector<std::pair<ValueReg, uint8_t>> work;
+    auto mark = [&](InstId d, uint8_t bit) {
+      if (bit == 1 && stepAt[d] == Step::Operation && testsNonzero(d)) bit = 2;
       for (ValueReg r : writtenRegisters(fn_.instructions[d]))
-        if (inRange(r) && !reachesCandidate[r]) {
-          reachesCandidate[r] = 1;
-          work.push_back(r);
+        if (inRange(r) && !(reachesCandidate[r] & bit)) {
+          reachesCandidate[r] |= bit;
+          work.push_back({r, bit});
         }
     };
-    for (InstId c : candidates) mark(c);
-    bool sharedLoadsMarked = false;
+    for (InstId c : candidates) mark(c, 1);
+    uint8_t sharedLoadsMarked = 0;
     while (!work.empty()) {
       model::poll();
-      const ValueReg r = work.back();
+      const auto [r, bit] = work.back();
       work.pop_back();
-      for (InstId d : followers[r]) mark(d);
-      if (storedToShared[r] && !sharedLoadsMarked) {
-        sharedLoadsMarked = true;
-        for (InstId d : sharedLoads) mark(d);
+      for (InstId d : followers[r]) mark(d, bit);
+      if (storedToShared[r] && !(sharedLoadsMarked & bit)) {
+        sharedLoadsMarked |= bit;
+        for (InstId d : sharedLoads) mark(d, bit);
       }
     }
   }
-  // Per setp: an equality test with a value other than 0 (0 = not asked yet, 1 no, 2 yes).
-  std::vector<uint8_t> nonzeroTest(count, 0);
-  auto testsNonzero = [&](InstId d) {
-    uint8_t& known = nonzeroTest[d];
-    if (known == 0) {
-      const Inst& def = fn_.instructions[d];
-      bool yes = false;
-      if (def.opcode() == "setp" && (def.hasModifier("eq") || def.hasModifier("ne")) && def.operands.size() >= 3) {
-        const int a = static_cast<int>(def.operands.size()) - 2, b = a + 1;
-        auto zero = [&](int k) {
-          std::optional<int64_t> c = fn_.values->constantOf(d, k);
-          return c && *c == 0;
-        };
-        yes = !zero(a) && !zero(b);
-      }
-      known = yes ? 2 : 1;
-    }
-    return known == 2;
-  };
   // The walk's visited states (register, at, eligible), at most 512: an open
   // addressing table of 1024 slots, emptied for each branch by a new stamp.
   constexpr size_t kSlots = 1024, kMaxStates = 512;
@@ -1194,7 +1197,7 @@ void ProtocolModel::findTickets() {
     const InstId branch = block.last - 1;
     const Inst& br = fn_.instructions[branch];
     if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
-    if (static_cast<size_t>(br.guard->reg) < registers && !reachesCandidate[br.guard->reg]) continue;
+    if (static_cast<size_t>(br.guard->reg) < registers && !(reachesCandidate[br.guard->reg] & 2)) continue;
     // Backward from the predicate: (register, at, an equality test with a
     // value other than 0 passed on the way).
     ++stamp;

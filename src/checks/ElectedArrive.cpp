@@ -40,6 +40,12 @@ bool isElected(ThreadSet s) {
   return s == ThreadSet::OneLane || s == ThreadSet::OneThread || s == ThreadSet::OneBlockThread;
 }
 
+// A set of threads that a branch on the thread index picks, of more than one
+// thread: `if (threadIdx.x < nwarps)` (thread i releases for warp i; the
+// thread roles call a range inside warp 0 "one warp"), `tid >= 32`, a
+// data-dependent subset. Paired only with writes that threads outside it make.
+bool isThreadIndexSubset(ThreadSet s) { return s == ThreadSet::Subset || s == ThreadSet::OneWarp; }
+
 // Written by possibly more threads than the elected release covers.
 bool widerThan(ThreadSet writer, ThreadSet releaser) {
   if (writer == ThreadSet::All || writer == ThreadSet::Subset || writer == ThreadSet::OneWarp) return true;
@@ -206,10 +212,17 @@ std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, Inst
       same = model::protocolOf(fn).aliasEvidence(release, wait);
       if (same.result == model::AliasResult::No) continue;
     }
-    auto isWaitAgain = [&](InstId i) { return i != wait && fn.instructions[i].effect.kind == e.kind && i > wait; };
+    // Another wait of the same kind (for a flag: another acquire, not any load).
+    auto isWaitAgain = [&](InstId i) {
+      const auto& o = fn.instructions[i].effect;
+      if (i == wait || o.kind != e.kind || i < wait) return false;
+      return kind == ReleaseKind::Arrive || model::hasAcquireSemantics(o);
+    };
     auto reads = [&](InstId i) {
       const auto& r = fn.instructions[i].effect;
       if (isTensorMemoryWrite(fn, write)) return isTensorMemoryRead(fn, i);
+      // The poll itself, reached again around its spin loop, reads the flag, not the data.
+      if (i == wait || (kind == ReleaseKind::GlobalRelease && model::hasAcquireSemantics(r))) return false;
       if (r.kind == EffectKind::Load && r.address >= 0) return !fn.instructions[i].hasModifier("nc") && mayRead(fn, i, write);
       return proxy::isAsyncSharedRead(fn, i) && mayRead(fn, i, write);
     };
@@ -289,7 +302,7 @@ report::FixRequest syncFix(const FunctionModel& fn, const Finding& f, ThreadSet 
 report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind kind) {
   const ThreadSet set = fn.roles->instructionSet(f.release);
   const char* who = set == ThreadSet::OneLane ? "one lane of the warp"
-                    : set == ThreadSet::Subset ? "a subset of the threads (a branch on the thread index)"
+                    : isThreadIndexSubset(set) ? "a subset of the threads (a branch on the thread index)"
                                                : "one thread";
   auto d = protocol::makeDiagnostic(
       fn, f.release, "elected-arrive",
@@ -366,8 +379,7 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (fn.instructions[i].block < 0) continue;
     if (isDataWrite(fn, i)) writes.push_back(i);
-    else if (releaseKind(fn, i) && (isElected(fn.roles->instructionSet(i)) ||
-                                    fn.roles->instructionSet(i) == ThreadSet::Subset))
+    else if (releaseKind(fn, i) && (isElected(fn.roles->instructionSet(i)) || isThreadIndexSubset(fn.roles->instructionSet(i))))
       releases.push_back(i);
   }
   if (writes.empty() || releases.empty()) return;
@@ -403,7 +415,9 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     auto otherWarpsWrite = [&](InstId write) {
       const std::pair<int64_t, int64_t> writers = rangeOf(write);
       if (writers.second < kAnyThread.second) return writers.first / 32 != writers.second / 32;
-      return writerSet[write] == ThreadSet::All;
+      // Every thread of the blocks that get there (a branch on the block index only).
+      return writerSet[write] == ThreadSet::All ||
+             (writerSet[write] == ThreadSet::Subset && !guards.underThreadIndexGuard(write));
     };
     // The writes with a path to the release that passes no thread sync: one
     // backward walk per release that stops at syncs (a walk per write and
@@ -415,7 +429,11 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     // other warps behind it (the writers' thread-index range spans more than
     // one warp) are not gathered (issue 30, shapes 3 and 6: FlashAttention's
     // SM100 backward, https://github.com/Dao-AILab/flash-attention/pull/2033).
-    if (releaser == ThreadSet::OneThread || releaser == ThreadSet::OneBlockThread) {
+    // Likewise threads of one warp (thread i of warp 0 releasing for warp i:
+    // the releasers' %tid.x range lies in one warp).
+    const bool releasersInOneWarp = releasers.second < kAnyThread.second && releasers.first / 32 == releasers.second / 32;
+    if (releaser == ThreadSet::OneThread || releaser == ThreadSet::OneBlockThread ||
+        (isThreadIndexSubset(releaser) && releasersInOneWarp)) {
       for (InstId write : unsyncedWritesBefore(fn, release, isWrite, /*warpSyncStops=*/false)) {
         if (std::binary_search(direct.begin(), direct.end(), write)) continue;
         if (!otherWarpsWrite(write)) continue;
@@ -429,7 +447,7 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
       // when the wait is done, so is every lane's store; a lane of that warp
       // may release them. Other warps' stores are not gathered.
       if (isTensorMemoryWrite(fn, write) && (releaser == ThreadSet::OneLane || !otherWarpsWrite(write))) continue;
-      if (releaser != ThreadSet::Subset && !widerThan(writer, releaser)) continue;
+      if (!isThreadIndexSubset(releaser) && !widerThan(writer, releaser)) continue;
       const std::pair<int64_t, int64_t> writers = rangeOf(write);
       if (writers.second < releasers.first || releasers.second < writers.first) continue;  // other threads' role
       // A subset of threads releases (thread i for warp i, `if (threadIdx.x <
@@ -438,7 +456,7 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
       // releases for itself is not: every thread that writes is one of the
       // releasing threads (each consumer writes, then arrives), so its own
       // arrive orders its own write and no other thread's write is handed off.
-      if (releaser == ThreadSet::Subset &&
+      if (isThreadIndexSubset(releaser) &&
           ((releasers.first <= writers.first && writers.second <= releasers.second) ||
            !((writer == ThreadSet::All || writer == ThreadSet::Subset) && guards.apart(release, write))))
         continue;

@@ -280,6 +280,12 @@ bool ThreadGuards::apart(InstId signal, InstId write) {
   return std::any_of(guards.begin(), guards.end(), [&](model::BlockId s) { return !fn.dominates(s, there); });
 }
 
+bool ThreadGuards::underThreadIndexGuard(InstId inst) {
+  const auto& own = fn_.instructions[inst].guard;
+  if (own && own->reg >= 0 && dependsOnThreadIndex(fn_, own->reg, inst)) return true;
+  return !guardsOf(fn_.blockOf[inst]).empty();
+}
+
 std::string siteKey(const FunctionModel& fn, InstId inst) {
   auto chain = fn.sourceChain(inst);
   if (chain.empty()) return fmt::format("ptx:{}", fn.instructions[inst].syntax->pos.line);

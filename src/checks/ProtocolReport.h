@@ -76,6 +76,11 @@ class ThreadGuards {
   // (`if (tid == 0 && cta == 0) init`) may be the signalling thread's: not
   // decided.
   bool apart(InstId inst, InstId other);
+  // `inst` sits under a branch (or its own predicate) on the thread index:
+  // some threads of the block that reach its function do not execute it. A
+  // write under none (only block-index or data branches) is made by every
+  // thread of the blocks that get there.
+  bool underThreadIndexGuard(InstId inst);
 
  private:
   // The blocks entered by one edge of a branch on the thread index (not a

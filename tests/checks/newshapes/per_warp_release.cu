@@ -7,13 +7,17 @@
 // Shapes: lane 0 of each warp, release store to a per-warp flag polled by
 // another block; thread i of warp 0 raising flag i for warp i, red.release at
 // system scope into a peer's flag table; an mbarrier per warp with arrival
-// count 1 (the existing elected-arrive case, as a reference); the fixed
-// forms.
-// XFAIL: *
-// elected-arrive examines one elected lane per warp or one thread per block;
-// thread i of warp 0 releasing for warp i (a data-dependent thread set) is
-// not taken for an elected release (README, "rules needed", shape 3).
+// count 1 (the existing elected-arrive case, as a reference); thread i of
+// warp 0 raising flag i of a local table after only a __syncwarp(); every
+// thread releasing its own write (silent); the fixed forms.
+// Thread i of warp 0 (`if (threadIdx.x < 8)`, a range inside one warp) is a
+// releasing subset like any other: its release hands over the writes of the
+// threads outside it (README, "rules needed", shape 3). The peer-table case is
+// default tier: the flag's word and the data's buffer are entries of one
+// by-value peer table (peer-table evidence), and the poll itself is not taken
+// for the read of the data.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --arch sm_90a --strict --verify %s
 #include <cuda/atomic>
 #include <cuda/ptx>
 
@@ -95,3 +99,50 @@ __device__ __forceinline__ void per_warp_barriers(const float* in, float* out) {
 }
 __global__ void lane0_arrives_per_warp(const float* in, float* out) { per_warp_barriers<false>(in, out); }
 __global__ void every_lane_arrives_per_warp(const float* in, float* out) { per_warp_barriers<true>(in, out); }
+
+// 4. Thread i of warp 0 raises flag i of a local table (another block polls
+// it) for the rows warp i wrote, after only a __syncwarp(): it gathers warp
+// 0, not warp i. The flag is a release fetch_add; four warps. (With the
+// bound `threadIdx.x < blockDim.x / 32` the releasing threads are not known
+// to lie in one warp, and a __syncwarp() is taken to gather the writers:
+// missed, see docs/checks/elected-arrive.md.) Fixed: __syncthreads() before
+// the flags.
+template <bool kBarrier>
+__device__ __forceinline__ void rows_flagged_by_thread(float* rows, unsigned* flags, float* out) {
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (blockIdx.x == 0) {
+    for (int j = 0; j < 2; ++j) rows[(warp * 2 + j) * 32 + lane] = float(j * 32 + lane);
+    if (kBarrier) __syncthreads();
+    else __syncwarp();
+    if (threadIdx.x < 4) {
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[threadIdx.x]);
+      f.fetch_add(1u, cuda::memory_order_release);  // expect: elected-arrive
+    }
+  } else if (blockIdx.x == 1) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[warp]);
+    while (f.load(cuda::memory_order_acquire) == 0) {
+    }
+    out[threadIdx.x] = rows[(warp * 2 + lane % 2) * 32 + (lane * 3) % 32];
+  }
+}
+__global__ void __launch_bounds__(128) thread_i_flags_after_syncwarp(float* rows, unsigned* flags, float* out) {
+  rows_flagged_by_thread<false>(rows, flags, out);
+}
+__global__ void __launch_bounds__(128) thread_i_flags_after_barrier(float* rows, unsigned* flags, float* out) {
+  rows_flagged_by_thread<true>(rows, flags, out);
+}
+
+// 5. Every thread writes its own slot and raises its own flag with a release
+// store (each thread releases its own write): silent.
+__global__ void every_thread_releases_its_own(float* slots, unsigned* flags, float* out) {
+  if (blockIdx.x == 0) {
+    slots[threadIdx.x] = float(threadIdx.x);
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[threadIdx.x]);
+    f.store(1u, cuda::memory_order_release);
+  } else if (blockIdx.x == 1) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[threadIdx.x]);
+    while (f.load(cuda::memory_order_acquire) == 0) {
+    }
+    out[threadIdx.x] = slots[threadIdx.x];
+  }
+}

@@ -25,6 +25,7 @@
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
 #include "model/Memory.h"
+#include "model/ThreadRoles.h"
 
 namespace fenceline::checks {
 
@@ -57,6 +58,15 @@ struct Reuse {
   // the store's group may still be open there.
   int groups = -1;
   bool commit = false;
+  // Issue 30, shape 7 (cuDNN frontend #1049): the write is made by threads other than the
+  // issuer, on a path from the store that passes no synchronization at all; whatever the issuer
+  // waits for, nothing holds them back. `settled`: every path of the issuer from the store out
+  // of its election passes a wait covering the store (a barrier after the election fixes it).
+  bool unsynchronized = false;
+  bool settled = false;
+  // The issuer's own next write (barrier < 0) is one that other threads make too, every thread of
+  // the CTA reaching it, and no synchronization lies between the store and it.
+  bool othersWrite = false;
 };
 
 size_t elementBytes(std::string_view type) {
@@ -255,6 +265,79 @@ std::vector<Reuse> reusesOf(const FunctionModel& fn, const DrainReach& drainReac
   return found;
 }
 
+void addSameBytes(const FunctionModel& fn, const Reuse& r, report::Diagnostic& d);
+
+// Writes by other threads that no synchronization orders after the store (issue 30, shape 7).
+std::vector<Reuse> unsynchronizedReusesOf(const FunctionModel& fn, protocol::ThreadGuards& guards, InstId store) {
+  std::vector<Reuse> found;
+  if (!fn.roles || fn.roles->instructionSet(store) == model::ThreadSet::All) return found;
+  const int source = fn.instructions[store].effect.source;
+  const int64_t extent = proxy::copyExtent(fn, store, source);
+  auto overlaps = [&](InstId w) { return overwritesShared(fn, w) && proxy::mayOverlap(fn, w, store, source, extent); };
+  std::vector<InstId> writes;
+  for (InstId w : model::handoff::unsynchronizedAfter(fn, store, overlaps))
+    if (proxy::madeByOtherThreads(fn, guards, store, w)) writes.push_back(w);
+  if (writes.empty()) return found;
+  // The issuer's own paths: does the store stay pending up to the end of its election?
+  const InstId election = electionBranch(fn, store);
+  bool pendingOutside = election < 0;
+  if (election >= 0) {
+    // The block the election's branch enters on the way to the store: its
+    // body is what it dominates.
+    model::BlockId body = -1;
+    for (model::BlockId next : fn.blocks[fn.blockOf[election]].successors)
+      if (next >= 0 && fn.dominates(next, fn.blockOf[store])) body = next;
+    model::walkWhilePending(fn, store, model::BulkWait::Read, [&](InstId i, const model::Pending&) {
+      const model::BlockId b = fn.instructions[i].block;
+      if (body < 0 || (b >= 0 && !fn.dominates(body, b))) pendingOutside = true;  // past the if statement
+      return !pendingOutside;
+    });
+  }
+  for (InstId w : writes) {
+    Reuse r;
+    r.store = store;
+    r.write = w;
+    r.unsynchronized = true;
+    r.settled = !pendingOutside;
+    found.push_back(r);
+  }
+  return found;
+}
+
+report::Diagnostic renderUnsynchronized(const FunctionModel& fn, const Reuse& r) {
+  const std::string store = proxy::describe(fn, r.store);
+  auto d = protocol::makeDiagnostic(
+      fn, r.write, "bulk-store-reuse",
+      fmt::format("shared memory is overwritten ({}) by threads other than the one that issued the {}, with no "
+                  "barrier between: the issuing thread's cp.async.bulk.wait_group.read waits for its own bulk "
+                  "async-groups only and does not hold the other threads back",
+                  proxy::describe(fn, r.write), store),
+      fmt::format("after the issuing thread's cp.async.bulk.wait_group.read that covers the {}, a barrier "
+                  "(__syncthreads() or a named barrier) that the writers and the issuer execute, before the buffer "
+                  "is written again",
+                  store));
+  protocol::addNote(d, fn, r.store, "the bulk store that reads this shared memory asynchronously, issued by fewer "
+                                    "threads than write it");
+  const InstId election = electionBranch(fn, r.store);
+  if (election < 0)
+    d.fixRequest = noMachineFix("the statement that elects the issuing thread was not found; insert the barrier "
+                                "after the issuer's wait by hand");
+  else if (!r.settled)
+    d.fixRequest = noMachineFix("the issuing thread does not wait for the store before it leaves its election; add "
+                                "cp.async.bulk.wait_group.read there, then a barrier");
+  else
+    d.fixRequest = barrierAt(fn, election, /*after=*/true);
+  d.evidence.push_back(report::link(fn, report::LinkKind::AsyncOperation, r.store, store));
+  d.evidence.push_back(report::link(fn, report::LinkKind::HandOff, -1, "no-synchronization",
+                                    "threads other than the issuing one reach this write from the store with no "
+                                    "barrier, mbarrier or warp synchronization between"));
+  d.evidence.push_back(report::link(fn, report::LinkKind::Access, r.write, "other-threads",
+                                    "threads other than the issuing one make this write (the store is under a branch "
+                                    "on the thread index that the write is not)"));
+  addSameBytes(fn, r, d);
+  return d;
+}
+
 report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
   const std::string store = proxy::describe(fn, r.store);
   if (r.write < 0) {
@@ -296,6 +379,13 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
   d.fixRequest = insertBefore(fn, r.barrier >= 0 ? r.barrier : r.write, report::FenceToInsert::BulkWaitRead);
   d.fixRequest.count = r.groups;
   d.fixRequest.commitFirst = r.commit;
+  // The issuer writes the buffer next, and so do other threads that nothing synchronizes with
+  // it (issue 30, shape 7): the wait holds back the issuer only, a barrier after it the others.
+  if (r.barrier < 0 && r.othersWrite) {
+    d.fixRequest.barrierAfter = true;
+    protocol::addNote(d, fn, r.write, "other threads make this write too, with no barrier after the issuing thread's "
+                                      "wait: the fix waits, then synchronizes them (__syncthreads())");
+  }
   if (r.barrier >= 0)
     protocol::addNote(d, fn, r.barrier, "the writers leave this barrier while the issuing thread has not waited");
   d.evidence.push_back(report::link(fn, report::LinkKind::AsyncOperation, r.store, store));
@@ -304,6 +394,11 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
                                                      "the issuing thread itself writes the buffer next"));
   d.evidence.push_back(report::link(fn, report::LinkKind::Access, r.write,
                                     proxy::isAsyncSharedWrite(fn, r.write) ? "async-write" : "generic-write"));
+  addSameBytes(fn, r, d);
+  return d;
+}
+
+void addSameBytes(const FunctionModel& fn, const Reuse& r, report::Diagnostic& d) {
   const int source = fn.instructions[r.store].effect.source;
   const int address = fn.instructions[r.write].effect.kind == EffectKind::AsyncCopy
                           ? fn.instructions[r.write].effect.destination
@@ -318,7 +413,6 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
     d.evidence.push_back(report::undecidedLink(fn, report::LinkKind::SameBytes, -1, "unknown-pointer",
                                                "the overwrite's address could not be analysed"));
   }
-  return d;
 }
 
 }  // namespace
@@ -326,13 +420,25 @@ report::Diagnostic render(const FunctionModel& fn, const Reuse& r) {
 void checkBulkStoreReuse(const model::FunctionModel& fn, Findings& out) {
   std::map<std::string, bool> reported;
   std::optional<DrainReach> drainReach;
+  protocol::ThreadGuards guards(fn);
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (fn.instructions[i].block < 0 || !isBulkStore(fn, i)) continue;
     if (!drainReach) drainReach.emplace(fn);
-    for (const Reuse& r : reusesOf(fn, *drainReach, i)) {
+    const std::vector<Reuse> unsynchronized = unsynchronizedReusesOf(fn, guards, i);
+    for (Reuse r : reusesOf(fn, *drainReach, i)) {
       const std::string key = protocol::siteKey(fn, r.write >= 0 ? r.write : r.store) + (r.write < 0 ? "#exit" : "");
       if (!reported.try_emplace(key, true).second) continue;
+      if (r.write >= 0 && r.barrier < 0) {
+        const ThreadsAt at = threadsAt(fn, r.write);
+        r.othersWrite = at.uniform && !at.narrowed() &&
+                        std::any_of(unsynchronized.begin(), unsynchronized.end(),
+                                    [&](const Reuse& u) { return u.write == r.write; });
+      }
       out.push_back(render(fn, r));
+    }
+    for (const Reuse& r : unsynchronized) {
+      if (!reported.try_emplace(protocol::siteKey(fn, r.write), true).second) continue;
+      out.push_back(renderUnsynchronized(fn, r));
     }
   }
 }

@@ -269,7 +269,9 @@ std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, Inst
 // range of whole warps that the guards name (tid < 128); none where a branch on data decides who
 // gets there (a barrier there would hang or be undefined).
 report::FixRequest syncFix(const FunctionModel& fn, const Finding& f, ThreadSet releaser) {
-  const InstId anchor = outsideElection(fn, f.release, f.write);
+  // A thread-index subset (`if (threadIdx.x < 4)`): the branch that elects it.
+  InstId anchor = isThreadIndexSubset(releaser) ? electionBranch(fn, f.release) : -1;
+  if (anchor < 0) anchor = outsideElection(fn, f.release, f.write);
   if (anchor < 0)
     return noMachineFix("the statement that elects the releasing thread was not found; insert the "
                         "synchronization before it by hand");

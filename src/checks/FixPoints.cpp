@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "checks/ProtocolReport.h"
 #include "model/GuardedRanges.h"
 #include "model/ThreadDecidedBranches.h"
 #include "model/ThreadRoles.h"
@@ -90,14 +91,15 @@ std::optional<int> freeBarrierId(const model::FunctionModel& fn) {
 
 namespace {
 
-// A value every thread of a block has alike: known, with no thread-index term.
+// A value every thread of a block has alike: known, with no thread-index term (block
+// coordinates and kernel parameters, `b < blocks`, are alike in every thread).
 bool blockUniformValue(const model::FunctionModel& fn, InstId at, int operand) {
   const model::AbstractValue v = fn.values->operandValue(at, operand);
   if (!v.known) return false;
   for (const auto& term : v.terms)
     if (!(term.name.starts_with("%ctaid.") || term.name.starts_with("%nctaid.") || term.name.starts_with("%ntid.") ||
           term.name.starts_with("%clusterid.") || term.name.starts_with("%nclusterid.") ||
-          term.name.starts_with("%cluster_ctarank")))
+          term.name.starts_with("%cluster_ctarank") || term.name.starts_with("param:")))
       return false;
   return v.baseKind == model::AbstractValue::BaseKind::None || v.baseKind == model::AbstractValue::BaseKind::Param;
 }
@@ -159,6 +161,45 @@ ThreadsAt threadsAt(const model::FunctionModel& fn, InstId inst) {
   }
   at.uniform = true;
   return at;
+}
+
+InstId electionBranch(const model::FunctionModel& fn, InstId inst) {
+  for (BlockId b = fn.blockOf[inst]; b >= 0; b = fn.idom[b]) {
+    if (fn.blocks[b].predecessors.size() != 1) continue;
+    const BlockId p = fn.blocks[b].predecessors.front();
+    const model::BasicBlock& block = fn.blocks[p];
+    if (block.last <= block.first || block.successors.size() < 2) continue;
+    const InstId branch = block.last - 1;
+    const auto& guard = fn.instructions[branch].guard;
+    if (fn.instructions[branch].opcode() != "bra" || !guard || guard->reg < 0) continue;
+    if (protocol::dependsOnThreadIndex(fn, guard->reg, branch)) return branch;
+  }
+  return -1;
+}
+
+report::FixRequest barrierAt(const model::FunctionModel& fn, InstId anchor, bool after) {
+  const ThreadsAt at = threadsAt(fn, anchor);
+  if (!at.uniform)
+    return noMachineFix(fmt::format("a barrier there would not be reached by every thread it waits for: {}; "
+                                    "synchronize the threads where they all are",
+                                    at.why));
+  report::FixRequest request;
+  if (!at.narrowed()) {
+    request = after ? insertAfter(fn, anchor, report::FenceToInsert::CtaSync)
+                    : insertBefore(fn, anchor, report::FenceToInsert::CtaSync);
+  } else {
+    const int64_t threads = at.range.second - at.range.first + 1;
+    auto id = freeBarrierId(fn);
+    if (at.range.first % 32 != 0 || threads % 32 != 0 || threads <= 0 || !id)
+      return noMachineFix(fmt::format("the threads that get there are threads {}..{}, not whole warps, or no named "
+                                      "barrier id is free; synchronize them by hand",
+                                      at.range.first, at.range.second));
+    request = after ? insertAfter(fn, anchor, report::FenceToInsert::NamedBarrier)
+                    : insertBefore(fn, anchor, report::FenceToInsert::NamedBarrier);
+    request.count = static_cast<int>(threads);
+    request.barrierId = *id;
+  }
+  return request;
 }
 
 report::FixRequest widenScope(const model::FunctionModel& fn, InstId inst, model::Scope from, model::Scope to) {

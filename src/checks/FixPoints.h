@@ -52,6 +52,15 @@ struct ThreadsAt {
   std::string why;
 };
 ThreadsAt threadsAt(const model::FunctionModel& fn, model::InstId inst);
+// The conditional branch on the thread index that elects `inst`'s threads (`if (t < 8)`,
+// `if (lane == 0)`): the nearest one one of whose edges is the only way into a block that
+// dominates `inst`. -1 when there is none.
+model::InstId electionBranch(const model::FunctionModel& fn, model::InstId inst);
+// A barrier among the threads that reach `anchor`, on its own line before the anchor's
+// statement (or after it, `after`: for a branch, after the whole if statement):
+// __syncthreads() when every thread of the CTA gets there, a named barrier when a range of whole
+// warps that the guards name does, no edit otherwise (the reason says why).
+report::FixRequest barrierAt(const model::FunctionModel& fn, model::InstId anchor, bool after);
 // A request to widen the scope of the operation `inst` from `from` to `to`.
 report::FixRequest widenScope(const model::FunctionModel& fn, model::InstId inst, model::Scope from, model::Scope to);
 // A request with no edit, and why.

@@ -14,6 +14,7 @@
 #include "checks/ProtocolReport.h"
 #include "model/CopyCompletion.h"
 #include "model/Demangle.h"
+#include "model/GuardedRanges.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -41,6 +42,21 @@ bool isCompletionPoint(const FunctionModel& fn, InstId inst) {
 }
 
 }  // namespace
+
+bool madeByOtherThreads(const FunctionModel& fn, protocol::ThreadGuards& guards, InstId async, InstId access) {
+  if (!fn.roles) return false;
+  const ThreadSet issuers = fn.roles->instructionSet(async), makers = fn.roles->instructionSet(access);
+  if (issuers == ThreadSet::All) return false;
+  if (makers != ThreadSet::All && makers != ThreadSet::Subset && makers != ThreadSet::OneWarp) return false;
+  if (!guards.apart(async, access)) return false;
+  constexpr std::pair<int64_t, int64_t> kAnyThread{0, int64_t(1) << 20};
+  const auto a = model::guardedRange(fn, async, "%tid.x", kAnyThread);
+  const auto b = model::guardedRange(fn, access, "%tid.x", kAnyThread);
+  if (a.second < b.first || b.second < a.first) return false;  // two roles
+  // Every thread that makes the access also issues (each thread stores its
+  // own row): the issuers' range, narrowed by its guards, holds the access's.
+  return !(a.second < kAnyThread.second && a.first <= b.first && b.second <= a.second);
+}
 
 const ReachCache& handOffsOf(const FunctionModel& fn, std::optional<ReachCache>& local) {
   if (fn.handOffs) return *fn.handOffs;

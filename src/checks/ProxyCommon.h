@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/ProtocolReport.h"
 #include "model/HandOffs.h"
 #include "model/Memory.h"
 #include "model/Program.h"
@@ -146,6 +147,14 @@ InstId fenceAfter(const Finding& finding, size_t k);
 
 inline constexpr size_t kMaxAccessNotes = 3;  // per kind: plain accesses, cp.async copies
 inline constexpr size_t kMaxAsyncNotes = 2;
+
+// Issue 30, shape 7: `access` is made by threads other than those that issue
+// `async` (decidedly): the issue sits under a branch (or predicate) on the
+// thread index that the access does not (protocol::ThreadGuards::apart), the
+// access is not one that a single thread makes, and the %tid.x ranges the
+// guards narrow the two to meet (else they are two roles of a
+// warp-specialized kernel and no thread takes the path between them).
+bool madeByOtherThreads(const FunctionModel& fn, protocol::ThreadGuards& guards, InstId async, InstId access);
 
 // A short name of what an instruction is, for notes: "ld.shared", "ldmatrix",
 // "cp.async.bulk.tensor", "wgmma.mma_async", ...

@@ -332,7 +332,11 @@ std::string instructionOf(const report::FixRequest& request) {
   if (request.commitFirst &&
       (request.fence == report::FenceToInsert::BulkWait || request.fence == report::FenceToInsert::BulkWaitRead))
     text = instructionText(request.fence, request, -1) + "; ";
-  return text + instructionText(request.fence, request, request.count);
+  text += instructionText(request.fence, request, request.count);
+  if (request.barrierAfter &&
+      (request.fence == report::FenceToInsert::BulkWait || request.fence == report::FenceToInsert::BulkWaitRead))
+    text += "; " + instructionText(report::FenceToInsert::CtaSync, request, 0);
+  return text;
 }
 
 std::vector<std::string> spellStatements(const report::FixRequest& request, SyncStyle style,
@@ -354,6 +358,13 @@ std::vector<std::string> spellStatements(const report::FixRequest& request, Sync
     if (statement.empty()) statement = styleStatement(request.fence, request, count, style, lines);
     if (statement.empty()) statement = asmStatement(instruction);
     statements.push_back(statement);
+  }
+  if (request.barrierAfter && (request.fence == FenceToInsert::BulkWait || request.fence == FenceToInsert::BulkWaitRead)) {
+    report::FixRequest barrier = request;
+    barrier.fence = FenceToInsert::CtaSync;
+    barrier.commitFirst = barrier.barrierAfter = false;
+    for (std::string& statement : spellStatements(barrier, style, settings, lines, beforeLine))
+      statements.push_back(std::move(statement));
   }
   return statements;
 }

@@ -45,7 +45,7 @@ std::string spellFence(report::FenceToInsert fence, const std::string& scope, Sy
 // statement, defined at file scope above line `beforeLine` (`fence_barrier_init()`,
 // `tma_store_wait<0>()`), else the style's spelling (CUTLASS, cuda::ptx where the file uses it,
 // else inline asm); __syncwarp() and __syncthreads() as they are. A bulk wait with commitFirst
-// is two statements: the commit, then the wait.
+// is two statements: the commit, then the wait; with barrierAfter, __syncthreads() follows.
 std::vector<std::string> spellStatements(const report::FixRequest& request, SyncStyle style,
                                          const SpellingSettings& settings, const std::vector<std::string>& lines,
                                          uint32_t beforeLine);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "model/CopyCompletion.h"
+#include "model/Limits.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/ThreadRoles.h"
@@ -573,6 +574,78 @@ HandOff HandOffAnalysis::analyze(InstId access, InstId async, const IssuerWaits&
     return result;
   }
   return result;
+}
+
+bool mayOrderThreads(const FunctionModel& fn, InstId inst) {
+  const auto& e = effectOf(fn, inst);
+  switch (e.kind) {
+    case EffectKind::CtaBarrier:
+    case EffectKind::CtaBarrierArrive:
+    case EffectKind::WarpSync:
+    case EffectKind::MbarrierArrive:
+    case EffectKind::MbarrierWait:
+    case EffectKind::Call:
+    case EffectKind::Unknown:
+      return true;
+    case EffectKind::Load:
+    case EffectKind::Store:
+    case EffectKind::ReadModifyWrite:
+      return e.semantics != Semantics::None && e.semantics != Semantics::Weak;
+    default:
+      return false;
+  }
+}
+
+std::vector<InstId> unsynchronizedBefore(const FunctionModel& fn, InstId to, const std::function<bool(InstId)>& wanted) {
+  std::vector<InstId> found;
+  std::vector<char> seen(fn.blocks.size(), 0);
+  std::vector<BlockId> work;
+  // Scans [first, from) of block b backwards; true when it reached the top
+  // without a synchronization (the walk goes on to the predecessors).
+  auto scan = [&](BlockId b, InstId from) {
+    for (InstId i = from - 1; i >= fn.blocks[b].first; --i) {
+      if (mayOrderThreads(fn, i)) return false;
+      if (wanted(i)) found.push_back(i);
+    }
+    return true;
+  };
+  const BlockId start = fn.blockOf[to];
+  if (start < 0) return found;
+  if (scan(start, to))
+    for (BlockId p : fn.blocks[start].predecessors) work.push_back(p);
+  while (!work.empty()) {
+    poll();
+    const BlockId b = work.back();
+    work.pop_back();
+    if (b < 0 || seen[b]) continue;
+    seen[b] = 1;
+    if (scan(b, fn.blocks[b].last))
+      for (BlockId p : fn.blocks[b].predecessors) work.push_back(p);
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+std::vector<InstId> unsynchronizedAfter(const FunctionModel& fn, InstId from, const std::function<bool(InstId)>& wanted) {
+  std::vector<InstId> found;
+  // Scans [begin, end); true when it reached the end without a synchronization.
+  auto scan = [&](InstId begin, InstId end) {
+    for (InstId i = begin; i < end; ++i) {
+      if (mayOrderThreads(fn, i)) return false;
+      if (wanted(i)) found.push_back(i);
+    }
+    return true;
+  };
+  const BlockId start = fn.blockOf[from];
+  if (start < 0) return found;
+  if (scan(from + 1, fn.blocks[start].last))
+    walkBlocksAfter(fn, start, [&](BlockId b) {
+      return scan(fn.blocks[b].first, fn.blocks[b].last) ? BlockStep::Continue : BlockStep::Cut;
+    });
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
 }
 
 AliasEvidence partnerEvidence(const FunctionModel& fn, InstId via, const std::vector<InstId>& waits) {

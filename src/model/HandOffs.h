@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -201,6 +202,20 @@ inline constexpr size_t kMaxHandOffArrives = 32;
 // "named-barrier-id"; for an mbarrier it is MemoryAnalysis's tag, or
 // "unknown-barrier" when no wait could be matched.
 AliasEvidence partnerEvidence(const FunctionModel& fn, InstId via, const std::vector<InstId>& waits);
+
+// --- Threads that nothing synchronizes (issue 30, shape 7) -----------------
+// An instruction that synchronizes the executing thread with other threads of
+// its CTA, or may: bar.sync / barrier.sync / named barriers (bar.arrive too),
+// bar.warp.sync, cluster barriers, mbarrier arrives and waits, a strong load,
+// store or read-modify-write (a flag hand-off), a call. (A fence alone does
+// not: it orders the executing thread's own accesses.)
+bool mayOrderThreads(const FunctionModel& fn, InstId inst);
+// The instructions satisfying `wanted` from which some CFG path reaches `to`
+// (backward), or that some CFG path from `from` reaches (forward), passing no
+// instruction that mayOrderThreads strictly between; the walks go on past
+// the wanted ones. Sorted, no duplicates. One linear walk each.
+std::vector<InstId> unsynchronizedBefore(const FunctionModel& fn, InstId to, const std::function<bool(InstId)>& wanted);
+std::vector<InstId> unsynchronizedAfter(const FunctionModel& fn, InstId from, const std::function<bool(InstId)>& wanted);
 
 // The stage. Instruction reachability in constant time per question (block
 // closures, model/BlockReachability.h): the checks ask it for every (access,

@@ -35,6 +35,7 @@ struct FixRequest {
   int count = -1;           // BulkWait/BulkWaitRead: the N of wait_group; NamedBarrier: the threads
   int barrierId = -1;       // NamedBarrier: a barrier id the function does not use
   bool commitFirst = false; // BulkWait/BulkWaitRead: commit the open bulk async-group first
+  bool barrierAfter = false; // BulkWait/BulkWaitRead: then __syncthreads() (other threads write the buffer next)
   // PhaseBitBarrier: every use of the counter in the function, the arrival and the poll of each.
   std::vector<std::pair<Location, Location>> barrierUses;
   std::string reason;     // FixPlacement::None: why there is no machine fix

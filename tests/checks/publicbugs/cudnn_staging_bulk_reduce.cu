@@ -10,13 +10,14 @@
 // rows in shared memory written by all 128 threads per block of top-k, row r
 // reduced into global memory by thread r with cp.reduce.async.bulk, a named
 // barrier as the warpgroup barrier.
-// XFAIL: *
-// Both hazards are missed: proxy-raw and bulk-store-reuse relate other
-// threads' accesses to the bulk operation only through a barrier, and here
-// no barrier orders them at all (the writers of the next block race the
-// launchers' bulk reads, the launchers race the writers of this block).
-// README, "rules needed", shape 7.
+// Both hazards are found: the reduction is issued under a branch on the
+// thread index that the staging writes are not under, and no barrier, mbarrier
+// or warp synchronization lies between the writers and the launcher (proxy-raw:
+// the writers' own proxy fence orders only their own writes) nor between the
+// launch and the next block's writes (bulk-store-reuse: the launcher's
+// wait_group.read holds only itself back). README, "rules needed", shape 7.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --arch sm_90a --strict --verify %s
 #include <cstdint>
 
 __device__ __forceinline__ uint32_t smem(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
@@ -31,9 +32,8 @@ __device__ __forceinline__ void dk_blocks(const float* grad, float* dk, const in
     if (kBarriers) asm volatile("bar.sync 1, 128;" ::: "memory");  // every producer before the launchers
     if (t < 8) {
       float* dst = dk + topk[b * 8 + t] * 64;
-      asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], 256;" ::"l"(dst),
-                   "r"(smem(staging[t]))
-                   : "memory");  // expect: proxy-raw
+      const uint32_t row = smem(staging[t]);
+      asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], 256;" ::"l"(dst), "r"(row) : "memory");  // expect: proxy-raw
       asm volatile("cp.async.bulk.commit_group;" ::: "memory");
       asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
     }

@@ -73,21 +73,7 @@ bool isBlockRegister(std::string_view name) {
 
 // The register operand's value depends on a special register that tells blocks apart.
 bool dependsOnBlockIndex(const FunctionModel& fn, model::ValueReg reg, InstId at) {
-  std::set<std::pair<model::ValueReg, InstId>> seen;
-  std::vector<std::pair<model::ValueReg, InstId>> work{{reg, at}};
-  while (!work.empty() && seen.size() < 128) {
-    auto [r, where] = work.back();
-    work.pop_back();
-    if (!seen.insert({r, where}).second) continue;
-    for (InstId d : fn.values->reachingDefinitions(r, where)) {
-      const auto& def = fn.instructions[d];
-      if (def.effect.kind != EffectKind::None) continue;
-      for (const auto& op : def.operands)
-        if (op.kind == ptx::Operand::Kind::Special && isBlockRegister(op.text)) return true;
-      for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
-    }
-  }
-  return false;
+  return dependsOnSpecialRegister(fn, reg, at, isBlockRegister);
 }
 
 // Some branch that every path to `inst` takes (or its own predicate) tests

@@ -177,7 +177,8 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& 
   return nearest;
 }
 
-bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId at) {
+bool dependsOnSpecialRegister(const FunctionModel& fn, model::ValueReg reg, InstId at,
+                              const std::function<bool(std::string_view)>& special) {
   std::set<std::pair<model::ValueReg, InstId>> seen;
   std::vector<std::pair<model::ValueReg, InstId>> work{{reg, at}};
   while (!work.empty() && seen.size() < 128) {
@@ -188,12 +189,16 @@ bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId a
       const auto& def = fn.instructions[d];
       if (def.effect.kind != model::EffectKind::None) continue;
       for (const auto& op : def.operands)
-        if (op.kind == ptx::Operand::Kind::Special && (op.text.starts_with("%tid") || op.text == "%laneid"))
-          return true;
+        if (op.kind == ptx::Operand::Kind::Special && special(op.text)) return true;
       for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
     }
   }
   return false;
+}
+
+bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId at) {
+  return dependsOnSpecialRegister(fn, reg, at,
+                                  [](std::string_view name) { return name.starts_with("%tid") || name == "%laneid"; });
 }
 
 namespace {

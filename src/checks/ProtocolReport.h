@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -95,6 +96,10 @@ class ThreadGuards {
 // The value of `reg` at `at` is computed from the thread's index (%tid.x/y/z,
 // %laneid) through register computations.
 bool dependsOnThreadIndex(const FunctionModel& fn, model::ValueReg reg, InstId at);
+// The register's value is computed (through instructions with no memory
+// effect, at most 128 steps) from a special register `special` accepts.
+bool dependsOnSpecialRegister(const FunctionModel& fn, model::ValueReg reg, InstId at,
+                              const std::function<bool(std::string_view)>& special);
 
 // One finding per source site within a check (an unrolled loop or a helper
 // inlined twice at one call site is one site).

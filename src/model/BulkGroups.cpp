@@ -197,7 +197,27 @@ void walkGroups(const FunctionModel& fn, InstId copy, GroupKind kind, BulkWait l
   if (start < 0) return;
   const ThreadSet issuer = fn.roles ? fn.roles->instructionSet(copy) : ThreadSet::All;
   const IssuerPredicate predicate = issuerPredicate(fn, copy);
-  std::vector<StateSet> seen(fn.blocks.size(), 0);
+  // The states each block was entered with. A walk touches few blocks while
+  // its copy is pending, so the array is kept per thread and only the touched
+  // entries are cleared: a fresh array per walk would cost every copy the
+  // whole function (copies x blocks). A walk started from `visit` gets its own.
+  thread_local std::vector<StateSet> scratch;
+  thread_local bool scratchBusy = false;
+  std::vector<StateSet> own;
+  const bool reuse = !scratchBusy;
+  std::vector<StateSet>& seen = reuse ? scratch : own;
+  if (seen.size() < fn.blocks.size()) seen.resize(fn.blocks.size(), 0);
+  std::vector<BlockId> touched;
+  struct Release {
+    bool reuse;
+    std::vector<StateSet>& seen;
+    std::vector<BlockId>& touched;
+    ~Release() {
+      for (BlockId b : touched) seen[b] = 0;
+      if (reuse) scratchBusy = false;
+    }
+  } release{reuse, seen, touched};
+  if (reuse) scratchBusy = true;
   struct Item {
     BlockId block;
     InstId from;  // first instruction to look at
@@ -233,6 +253,7 @@ void walkGroups(const FunctionModel& fn, InstId copy, GroupKind kind, BulkWait l
       if (next < 0) continue;
       StateSet fresh = s & ~seen[next];
       if (!fresh) continue;
+      if (!seen[next]) touched.push_back(next);
       seen[next] |= fresh;
       work.push_back({next, fn.blocks[next].first, fresh});
     }

@@ -36,6 +36,7 @@ ReachingDefinitions::ReachingDefinitions(const FunctionModel& fn, const std::vec
       }
   const size_t words = (static_cast<size_t>(bits) + 63) / 64;
   if (bits == 0 || blocks * words > kMaxWords) return;
+  blockCount_ = blocks;
 
   // writes[b]: the tracked registers block b writes, each once, with the last
   // definition of each in the block (its "gen").
@@ -58,13 +59,23 @@ ReachingDefinitions::ReachingDefinitions(const FunctionModel& fn, const std::vec
     return std::any_of(w.begin(), w.end(), [&](const auto& e) { return e.first == r; });
   };
 
-  // Per definition, the blocks whose entry it reaches (sorted), in one flat array.
-  start_.assign(static_cast<size_t>(bits) + 1, 0);
+  // Per definition, the blocks whose entry it reaches; kept per block (the
+  // numbers of the definitions that reach its entry, ascending), since the
+  // question is asked per use: which of this register's definitions reach here.
   std::vector<int32_t> stamp(blocks, -1);
   std::vector<BlockId> stack;
+  std::vector<std::pair<BlockId, int32_t>> pairs;  // (block, definition number), definitions ascending
+  // Where the definitions reach far (long-lived registers written in many
+  // blocks) the walks cost more than the bit matrix, which handles 64
+  // definitions per word: past that cost, the matrix (same answers).
+  const size_t denseCost = 4 * blocks * words + blocks;
+  size_t steps = 0;
   for (int32_t bit = 0; bit < bits; ++bit) {
+    if (steps > denseCost) {
+      buildDense(fn, defs, writes, bits);
+      return;
+    }
     model::poll();  // the function's time budget (model/Limits.h)
-    start_[bit] = static_cast<uint32_t>(reach_.size());
     const InstId d = defOfBit[bit];
     const BlockId home = fn.instructions[d].block;
     const ValueReg r = regOfBit[bit];
@@ -72,9 +83,10 @@ ReachingDefinitions::ReachingDefinitions(const FunctionModel& fn, const std::vec
     const auto& w = writes[home];
     if (std::none_of(w.begin(), w.end(), [&](const auto& e) { return e.second == d; })) continue;  // not the block's last write
     auto enter = [&](BlockId s) {
+      ++steps;
       if (s < 0 || stamp[s] == bit) return;
       stamp[s] = bit;
-      reach_.push_back(s);
+      pairs.emplace_back(s, bit);
       if (!writesReg(s, r)) stack.push_back(s);
     };
     for (BlockId s : fn.blocks[home].successors) enter(s);
@@ -83,18 +95,80 @@ ReachingDefinitions::ReachingDefinitions(const FunctionModel& fn, const std::vec
       stack.pop_back();
       for (BlockId s : fn.blocks[b].successors) enter(s);
     }
-    std::sort(reach_.begin() + start_[bit], reach_.end());
   }
-  start_[bits] = static_cast<uint32_t>(reach_.size());
+  // Counting sort by block; definitions stay ascending within a block.
+  start_.assign(blocks + 1, 0);
+  for (const auto& [b, bit] : pairs) ++start_[b + 1];
+  for (size_t b = 0; b < blocks; ++b) start_[b + 1] += start_[b];
+  reaching_.resize(pairs.size());
+  std::vector<uint32_t> next(start_.begin(), start_.end() - 1);
+  for (const auto& [b, bit] : pairs) reaching_[next[b]++] = bit;
+  defOfBit_ = std::move(defOfBit);
+  tracked_ = true;
+}
+
+void ReachingDefinitions::buildDense(const FunctionModel& fn, const std::vector<std::vector<InstId>>& defs,
+                                     const std::vector<std::vector<std::pair<ValueReg, InstId>>>& writes, int32_t bits) {
+  const size_t blocks = fn.blocks.size();
+  words_ = (static_cast<size_t>(bits) + 63) / 64;
+  std::vector<uint64_t> gen(blocks * words_, 0), kill(blocks * words_, 0), out(blocks * words_, 0);
+  auto set = [&](std::vector<uint64_t>& m, size_t b, int32_t bit) { m[b * words_ + bit / 64] |= uint64_t(1) << (bit % 64); };
+  for (size_t b = 0; b < blocks; ++b)
+    for (const auto& [r, last] : writes[b]) {
+      set(gen, b, bitOf_[last]);
+      for (InstId d : defs[r]) set(kill, b, bitOf_[d]);
+    }
+  out = gen;
+  in_.assign(blocks * words_, 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = 0; b < blocks; ++b) {
+      model::poll();  // the function's time budget (model/Limits.h)
+      uint64_t* in = &in_[b * words_];
+      for (BlockId p : fn.blocks[b].predecessors)
+        for (size_t w = 0; w < words_; ++w) in[w] |= out[p * words_ + w];
+      for (size_t w = 0; w < words_; ++w) {
+        uint64_t o = gen[b * words_ + w] | (in[w] & ~kill[b * words_ + w]);
+        if (o != out[b * words_ + w]) {
+          out[b * words_ + w] = o;
+          changed = true;
+        }
+      }
+    }
+  }
+  dense_ = true;
   tracked_ = true;
 }
 
 bool ReachingDefinitions::reachesEntry(InstId def, BlockId block) const {
   if (!tracked_ || def < 0 || static_cast<size_t>(def) >= bitOf_.size()) return true;
   int32_t bit = bitOf_[def];
-  if (bit < 0 || block < 0) return true;
-  auto first = reach_.begin() + start_[bit], last = reach_.begin() + start_[bit + 1];
-  return std::binary_search(first, last, block);
+  if (bit < 0 || block < 0 || static_cast<size_t>(block) >= blockCount_) return true;
+  if (dense_) return (in_[block * words_ + bit / 64] >> (bit % 64)) & 1;
+  return std::binary_search(reaching_.begin() + start_[block], reaching_.begin() + start_[block + 1], bit);
+}
+
+InstId ReachingDefinitions::onlyReaching(const std::vector<InstId>& defs, BlockId block) const {
+  if (defs.empty()) return -1;
+  if (!tracked_ || block < 0 || static_cast<size_t>(block) >= blockCount_) return defs.size() == 1 ? defs.front() : -1;
+  const InstId front = defs.front();
+  if (front < 0 || static_cast<size_t>(front) >= bitOf_.size() || bitOf_[front] < 0) return defs.size() == 1 ? front : -1;
+  // One register's definitions have consecutive numbers (see the constructor).
+  const int32_t first = bitOf_[front], last = first + static_cast<int32_t>(defs.size());
+  if (dense_) {
+    InstId only = -1;
+    for (InstId d : defs)
+      if (reachesEntry(d, block)) {
+        if (only >= 0) return -1;
+        only = d;
+      }
+    return only;
+  }
+  auto begin = reaching_.begin() + start_[block], end = reaching_.begin() + start_[block + 1];
+  auto it = std::lower_bound(begin, end, first);
+  if (it == end || *it >= last) return -1;
+  if (it + 1 != end && *(it + 1) < last) return -1;
+  return defOfBit_[*it];
 }
 
 }  // namespace fenceline::model

@@ -378,13 +378,7 @@ struct ValueAnalysis::Impl {
     if (d.size() == 1) return d.front();
     // Several definitions: the one that alone reaches the use's block, if any.
     if (!reaching || at < 0 || static_cast<size_t>(at) >= fn.blockOf.size()) return -1;
-    InstId only = -1;
-    for (InstId def : d)
-      if (reaching->reachesEntry(def, fn.blockOf[at])) {
-        if (only >= 0) return -1;
-        only = def;
-      }
-    return only;
+    return reaching->onlyReaching(d, fn.blockOf[at]);
   }
 
   AbstractValue valueOf(ValueReg reg, InstId at) {

@@ -219,7 +219,7 @@ struct ValueAnalysis::Impl {
   // invalidation (a value read through an unfinished join keeps the
   // placeholder "loop:<reg>", an unknown number), so each definition is
   // evaluated once. Real kernels stay far below (docs/performance.md).
-  static constexpr size_t kWorkPerInstruction = 64, kWorkBase = 1 << 16;
+  static constexpr size_t kWorkPerInstruction = 16, kWorkBase = 1 << 16;
   size_t evaluations = 0, evaluationBudget = 0;
   bool simple = false;
   struct OverBudget {};

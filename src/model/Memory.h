@@ -62,6 +62,10 @@ struct AliasEvidence {
   // Decidedly the same memory (a decided "disjoint" is also `decided`: this
   // is what a link that needs the same flag or the same bytes asks).
   bool same() const { return decided && result != AliasResult::No; }
+  // Decidedly the same bytes: same() without "same-buffer" (one buffer, at
+  // offsets not provably apart), which a question about one word (is this
+  // flag the one a .sys signal raises?) cannot rest on.
+  bool sameBytes() const { return same() && how != "same-buffer"; }
 };
 
 struct MemoryObject {

@@ -1367,14 +1367,23 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
     e.detail = "no wait of this kernel reads the flag: the host or another kernel does";
     return e;
   }
+  // A .sys signal of this kernel on the flag's own word: its partner is off
+  // the GPU. On another word of the same object (one allocation can hold a
+  // rank's own counters beside the flags its peers raise) it decides nothing;
+  // where the words cannot be told apart the link stays undecided.
+  bool sysSignalMayShareWord = false;
   MemoryObject object = root(access);
   if (object.known())
-    for (InstId s : systemSignalling_)
-      if (root(s) == object) {
-        e.how = "sys-signal-on-object";
-        e.detail = "the kernel signals on this flag object at .sys scope";
+    for (InstId s : systemSignalling_) {
+      if (!(root(s) == object)) continue;
+      const AliasEvidence alias = aliasEvidence(s, access);
+      if (alias.sameBytes()) {
+        e.how = "sys-signal-on-word";
+        e.detail = "the kernel signals on this flag's word at .sys scope (" + alias.how + ": " + alias.detail + ")";
         return e;
       }
+      if (!alias.decided || alias.same()) sysSignalMayShareWord = true;
+    }
   // A kernel that raises flags on peer GPUs and waits on a flag of its own:
   // the flag it waits on is raised by the peers, unless it is the kernel's own
   // grid barrier (decided only when a signal on the polled word itself goes
@@ -1395,6 +1404,12 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
     e.decided = false;
     e.how = "peer-flags-elsewhere";
     e.detail = "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one";
+    return e;
+  }
+  if (sysSignalMayShareWord) {
+    e.decided = false;
+    e.how = "sys-signal-on-object";
+    e.detail = "the kernel signals at .sys scope on this flag's object, at a word the analysis cannot tell from this one";
     return e;
   }
   e.scope = Scope::Gpu;

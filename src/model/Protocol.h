@@ -184,9 +184,11 @@ class ProtocolModel {
   // pointer: one field of another rank's copy and of this rank's copy.
   bool isPeerMirror(InstId peerAccess, InstId ownAccess) const;
   // requiredScope() with the evidence it rests on: "peer-pointer",
-  // "outbound-flag", "sys-signal-on-object" decide .sys; "peer-flags-elsewhere"
-  // (the kernel raises flags on peers, and this poll's own word is raised by
-  // none of them that the analysis can see) does not.
+  // "outbound-flag", "sys-signal-on-word" (a .sys signal on the same word)
+  // decide .sys; "peer-flags-elsewhere" (the kernel raises flags on peers,
+  // and this poll's own word is raised by none of them that the analysis can
+  // see) and "sys-signal-on-object" (a .sys signal on the same object, at a
+  // word that may or may not be this one) do not.
   struct ScopeEvidence {
     Scope scope = Scope::Gpu;
     bool decided = true;
@@ -247,7 +249,7 @@ class ProtocolModel {
   // The scope a flag access's partner needs: .sys when the evidence says the
   // partner is off this GPU (the access goes through a peer pointer,
   // goesThroughPeerPointer; a .sys store or atomic on the signalling side of
-  // the same object; a poll in a kernel that raises flags through peer
+  // the same word; a poll in a kernel that raises flags through peer
   // pointers; an outbound flag), .gpu otherwise. A pointer read from a struct
   // field or from a table indexed by the block is no evidence, and a .sys
   // acquire by the waiter alone is over-strong, not evidence.

@@ -231,6 +231,16 @@ bool reachedWithin(const FunctionModel& fn, BlockId from, InstId target, bool af
 
 }  // namespace
 
+bool ProtocolModel::pollMayHaveArrivals(InstId poll) const {
+  auto [it, fresh] = pollMayHaveArrivals_.try_emplace(poll, false);
+  if (fresh)
+    for (InstId k = 0; k < static_cast<InstId>(fn_.instructions.size()) && !it->second; ++k)
+      if (fn_.instructions[k].effect.kind == EffectKind::ReadModifyWrite && fn_.blockOf[k] >= 0 &&
+          memory_.sameWord(k, poll))
+        it->second = true;
+  return it->second;
+}
+
 bool ProtocolModel::isPublishedByGroupBarrier(InstId store, InstId update) const {
   if (!fn_.values) return false;
   const std::optional<int64_t> c = pinnedThreadIndex(fn_, store);
@@ -244,6 +254,9 @@ bool ProtocolModel::isPublishedByGroupBarrier(InstId store, InstId update) const
   constexpr int8_t kArrived = 2, kAcquired = 4, kUnreached = kAcquired + 1;
   for (const SpinLoop& spin : spins_) {
     for (InstId poll : spin.polls) {
+      // A crossing needs an arrival on the polled word (X's walk reaches its
+      // acquire only past one): without any, neither walk can find one.
+      if (!pollMayHaveArrivals(poll)) continue;
       // X: from the store, release, arrive, poll, acquire before the barrier.
       std::vector<int8_t> fromStore(fn_.instructions.size(), kUnreached);
       walkGroupBarrierPhases(storeBlock, store + 1, poll, *c, 0, fromStore);

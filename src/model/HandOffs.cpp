@@ -455,9 +455,17 @@ const std::vector<HandOffAnalysis::ArriveHandOff>& HandOffAnalysis::handOffArriv
     return std::any_of(issuer.distinct.begin(), issuer.distinct.end(),
                        [&](InstId w) { return reach.sameBarrier(arrive, w); });
   };
+  // The walk enters only blocks from which a hand-off arrive is reachable:
+  // without one ahead, it used to cross the rest of the function per access.
+  if (!arriveBlocks_) {
+    std::vector<InstId> arrives;
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
+      if (reach.isHandOffArrive(i)) arrives.push_back(i);
+    arriveBlocks_.emplace(fn, arrives, -1);
+  }
   for (InstId arrive : findAllReachable(
            fn, access, [&](InstId i) { return reach.isHandOffArrive(i) && matchesAWait(i); }, never,
-           kMaxHandOffArrives))
+           kMaxHandOffArrives, *arriveBlocks_))
     cached->second.push_back({arrive, everyPathPasses(fn, access, arrive, coveringFence)});
   return cached->second;
 }

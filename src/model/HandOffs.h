@@ -311,6 +311,7 @@ class HandOffAnalysis {
   // The blocks a backward walk for the nearest mbarrier wait (named barrier
   // sync) enters (built on first use by issuerWaits).
   mutable std::optional<TargetBlocks> waitBlocks_, namedSyncBlocks_;
+  mutable std::optional<TargetBlocks> arriveBlocks_;  // the blocks that reach a hand-off arrive (forward walks)
   mutable std::map<std::pair<InstId, InstId>, bool> sameBarrier_;
   mutable std::map<BlockId, std::vector<char>> walked_;  // per source block, when fn.reachability has no closures
   mutable std::vector<int64_t> barrierKeys_;             // per wait; INT64_MIN = not computed

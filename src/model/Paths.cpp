@@ -178,7 +178,8 @@ std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
   return collectTargets(fn, to, -1, target, stop);
 }
 
-TargetBlocks::TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& targets) : live_(fn.blocks.size(), 0) {
+TargetBlocks::TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& targets, int direction)
+    : live_(fn.blocks.size(), 0) {
   std::vector<BlockId> work;
   for (InstId t : targets) {
     if (!valid(fn, t)) continue;
@@ -192,12 +193,35 @@ TargetBlocks::TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& t
     model::poll();
     const BlockId b = work.back();
     work.pop_back();
-    for (BlockId s : fn.blocks[b].successors)
+    for (BlockId s : direction > 0 ? fn.blocks[b].successors : fn.blocks[b].predecessors)
       if (s >= 0 && !live_[s]) {
         live_[s] = 1;
         work.push_back(s);
       }
   }
+}
+
+std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from, const std::function<bool(InstId)>& target,
+                                     const std::function<bool(InstId)>& stop, size_t limit, const TargetBlocks& blocks) {
+  std::vector<InstId> found;
+  // A block that reaches no target holds none and leads only to such blocks:
+  // the walk cuts there. The blocks it enters keep their breadth-first order
+  // (none of them is entered only through a cut one).
+  walkBlocks(fn, from, 1, [&](BlockId b, bool entered) {
+    if (!blocks.live(b)) return Step::Cut;
+    const BasicBlock& bb = fn.blocks[b];
+    auto visit = [&](InstId i) {
+      if (target(i)) {
+        found.push_back(i);
+        return found.size() >= limit ? Step::Done : Step::Cut;
+      }
+      return stop(i) ? Step::Cut : Step::Continue;
+    };
+    return scan(entered ? bb.first : from + 1, bb.last, 1, visit);
+  });
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
 }
 
 std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,

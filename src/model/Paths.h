@@ -61,9 +61,11 @@ std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
 // given it skips the rest of the function (a walk per copy for the nearest
 // mbarrier wait, in a function with none before it, crossed every block:
 // issue 33).
+// With direction -1, the blocks a forward walk needs: those that hold a
+// target or reach one.
 class TargetBlocks {
  public:
-  TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& targets);
+  TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& targets, int direction = 1);
   bool live(BlockId b) const { return b >= 0 && static_cast<size_t>(b) < live_.size() && live_[b]; }
 
  private:
@@ -76,5 +78,12 @@ class TargetBlocks {
 std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
                                          const std::function<bool(InstId)>& target,
                                          const std::function<bool(InstId)>& stop, const TargetBlocks& blocks);
+
+// findAllReachable(fn, from, target, stop, limit), entering only the live
+// blocks of `blocks` built with direction -1 (those that reach a target): the
+// same answer, in the same breadth-first order, when `target` holds only at
+// the instructions `blocks` was built from.
+std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from, const std::function<bool(InstId)>& target,
+                                     const std::function<bool(InstId)>& stop, size_t limit, const TargetBlocks& blocks);
 
 }  // namespace fenceline::model

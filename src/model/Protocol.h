@@ -385,6 +385,10 @@ class ProtocolModel {
   // isPublishedByGroupBarrier's walk (model/GroupBarriers.cpp).
   void walkGroupBarrierPhases(BlockId block, InstId from, InstId poll, int64_t c, int8_t firstPhase,
                               std::vector<int8_t>& lowestAtBarrier) const;
+  // Some read-modify-write of the function may be on the poll's word (an
+  // arrival a group barrier's crossing needs); memoized per poll.
+  bool pollMayHaveArrivals(InstId poll) const;
+  mutable std::unordered_map<InstId, bool> pollMayHaveArrivals_;
   bool isOutboundSignal(InstId inst) const;
   bool isLaunchValuePublish(InstId inst) const;
   bool isProtocolStateOfOutboundFlag(InstId write, InstId signal) const;

@@ -11,6 +11,15 @@
 // mapped with MAP_POPULATE, or of 1 MiB, measured no faster: the pages a
 // small file never touches cost as much as the faults they save.)
 //
+// Giving memory back: after a large function the free lists may hold
+// hundreds of MB that only blocks of the same size class can reuse (a model
+// of one shape, then a model of another). trimFreeMemory() (called by the
+// driver after each function, model/MemoryStats.h) unmaps every chunk of this
+// thread whose blocks are all in this thread's free lists, and has malloc
+// return its free pages, once the free bytes have grown past a threshold (so
+// that a run of small functions never pays for the walk). Chunks are mapped
+// with mmap for that; each starts with a small record (its blocks, its owner).
+//
 // Every block carries a 16-byte header before it: its size class, or a tag
 // for a block from malloc (large blocks, over-aligned blocks) with the
 // pointer malloc returned. So any delete (sized or not, from any thread)
@@ -26,13 +35,16 @@
 // or nullptr for the nothrow forms) with memory::overBudget set, and the
 // driver reports that function "not checked" and goes on.
 #include <malloc.h>
+#include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
 #include "model/Limits.h"
+#include "model/MemoryStats.h"
 
 namespace {
 
@@ -51,9 +63,25 @@ struct FreeBlock {
   FreeBlock* next;
 };
 
+// The start of every chunk: its blocks are carved after it.
+struct alignas(16) Chunk {
+  std::uint32_t carved;  // blocks carved from it
+  std::uint32_t free;    // trimFreeMemory's count of them in this thread's lists
+  Chunk* next;           // the owner's chunks
+  const void* owner;     // the owning thread (the address of its `chunks`)
+};
+
+constexpr std::uint32_t kReleased = ~std::uint32_t(0);
+constexpr std::int64_t kTrimBytes = std::int64_t(32) << 20;
+
 thread_local FreeBlock* freeLists[kClasses];
 thread_local char* chunkCursor;
 thread_local char* chunkEnd;
+thread_local Chunk* chunks;         // this thread's, newest first
+thread_local Chunk* currentChunk;   // the one carved now
+thread_local std::int64_t freeBytes;         // in this thread's free lists
+thread_local std::int64_t largeFreed;        // bytes of malloc'd blocks freed since the last trim
+thread_local std::int64_t trimAt = kTrimBytes;  // free bytes that start the next trim
 
 namespace memory = fenceline::model::memory;
 
@@ -64,11 +92,17 @@ inline bool charge(std::int64_t bytes) {
     return false;
   }
   memory::threadBytes += bytes;
+  if (memory::threadBytes > memory::threadPeak) memory::threadPeak = memory::threadBytes;
   return true;
 }
 
+void trimFreeMemory();
+
 struct Counting {
-  Counting() { memory::counted = true; }
+  Counting() {
+    memory::counted = true;
+    memory::trimHook = &trimFreeMemory;
+  }
 } counting;
 
 void* fromMalloc(std::size_t bytes, std::size_t alignment) {
@@ -94,22 +128,31 @@ void* allocate(std::size_t bytes, std::size_t alignment) noexcept {
   if (!charge(static_cast<std::int64_t>(sizeClass * kGranule))) return nullptr;
   if (FreeBlock* block = freeLists[sizeClass - 1]) {
     freeLists[sizeClass - 1] = block->next;
+    freeBytes -= static_cast<std::int64_t>(sizeClass * kGranule);
     return block;
   }
   const std::size_t need = sizeof(Header) + sizeClass * kGranule;
   if (!chunkCursor || static_cast<std::size_t>(chunkEnd - chunkCursor) < need) {
-    char* chunk = static_cast<char*>(std::malloc(kChunkBytes));  // 16-byte aligned
-    if (!chunk) {
+    void* mapped = ::mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) {
       memory::threadBytes -= static_cast<std::int64_t>(sizeClass * kGranule);
       return nullptr;
     }
-    chunkCursor = chunk;
-    chunkEnd = chunk + kChunkBytes;
+    Chunk* chunk = static_cast<Chunk*>(mapped);
+    chunk->carved = 0;
+    chunk->free = 0;
+    chunk->next = chunks;
+    chunk->owner = &chunks;
+    chunks = chunk;
+    currentChunk = chunk;
+    chunkCursor = static_cast<char*>(mapped) + sizeof(Chunk);
+    chunkEnd = static_cast<char*>(mapped) + kChunkBytes;
   }
   Header* header = reinterpret_cast<Header*>(chunkCursor);
   chunkCursor += need;
   header->sizeClass = sizeClass;
-  header->raw = nullptr;
+  header->raw = currentChunk;
+  ++currentChunk->carved;
   return header + 1;
 }
 
@@ -117,14 +160,63 @@ void release(void* pointer) noexcept {
   if (!pointer) return;
   Header* header = static_cast<Header*>(pointer) - 1;
   if (header->sizeClass == kFromMalloc) {
-    memory::threadBytes -= static_cast<std::int64_t>(malloc_usable_size(header->raw));
+    const auto bytes = static_cast<std::int64_t>(malloc_usable_size(header->raw));
+    memory::threadBytes -= bytes;
+    largeFreed += bytes;
     std::free(header->raw);
     return;
   }
   memory::threadBytes -= static_cast<std::int64_t>(header->sizeClass * kGranule);
+  freeBytes += static_cast<std::int64_t>(header->sizeClass * kGranule);
   FreeBlock* block = static_cast<FreeBlock*>(pointer);
   block->next = freeLists[header->sizeClass - 1];
   freeLists[header->sizeClass - 1] = block;
+}
+
+Chunk* chunkOf(FreeBlock* block) {
+  return static_cast<Chunk*>(reinterpret_cast<Header*>(block)[-1].raw);
+}
+
+// See the comment at the top.
+void trimFreeMemory() {
+  if (freeBytes < trimAt && largeFreed < kTrimBytes) return;
+  const void* me = &chunks;
+  for (Chunk* c = chunks; c; c = c->next) c->free = 0;
+  for (FreeBlock* list : freeLists)
+    for (FreeBlock* block = list; block; block = block->next)
+      if (Chunk* c = chunkOf(block); c->owner == me) ++c->free;
+  bool any = false;
+  for (Chunk* c = chunks; c; c = c->next)
+    if (c != currentChunk && c->free == c->carved) {
+      c->free = kReleased;
+      any = true;
+    }
+  if (any) {
+    for (std::size_t k = 0; k < kClasses; ++k) {
+      FreeBlock** link = &freeLists[k];
+      while (FreeBlock* block = *link) {
+        Chunk* c = chunkOf(block);
+        if (c->owner == me && c->free == kReleased) {
+          *link = block->next;
+          freeBytes -= static_cast<std::int64_t>((k + 1) * kGranule);
+        } else {
+          link = &block->next;
+        }
+      }
+    }
+    Chunk** link = &chunks;
+    while (Chunk* c = *link) {
+      if (c->free == kReleased) {
+        *link = c->next;
+        ::munmap(c, kChunkBytes);
+      } else {
+        link = &c->next;
+      }
+    }
+  }
+  ::malloc_trim(0);
+  largeFreed = 0;
+  trimAt = std::max(kTrimBytes, 2 * freeBytes);
 }
 
 void* allocateOrThrow(std::size_t bytes, std::size_t alignment) {

@@ -1,6 +1,9 @@
 // PTX and kernel lists out of CUDA binaries through cuobjdump (see Binaries.h).
 #include "driver/Binaries.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -164,5 +167,33 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
 }
 
 std::string readWholeFile(const std::string& path) { return readWhole(path); }
+
+MappedFile::MappedFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat info {};
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    size_ = static_cast<size_t>(info.st_size);
+    if (size_ == 0) {
+      ok_ = true;  // an empty image: an empty view
+    } else {
+      void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (data != MAP_FAILED) {
+        data_ = data;
+        ok_ = true;
+      }
+    }
+  }
+  ::close(fd);
+  if (!ok_) size_ = 0;
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(data_, size_);
+}
+
+void MappedFile::drop() const {
+  if (data_) ::madvise(data_, size_, MADV_DONTNEED);
+}
 
 }  // namespace fenceline::driver

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "driver/Process.h"
@@ -47,5 +48,29 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
 
 // The whole of a file ("" when it cannot be read).
 std::string readWholeFile(const std::string& path);
+
+// A file mapped read-only (a binary's PTX image, a private file of our own
+// that nothing truncates while it is read): its pages are read from the page
+// cache as the parser touches them, and drop() gives the resident ones back,
+// so that the image's text is not held in memory while its functions are
+// checked one by one (docs/performance.md, issue 35). The parser reads a body
+// again through the same view when it is loaded. ok() is false when the file
+// could not be mapped (the caller then reads it whole).
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  bool ok() const { return ok_; }
+  std::string_view text() const { return {static_cast<const char*>(data_), size_}; }
+  // Returns the pages read so far (they are read again if touched).
+  void drop() const;
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+  bool ok_ = false;
+};
 
 }  // namespace fenceline::driver

@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <fstream>
+
+#include "model/MemoryStats.h"
 #include "model/Program.h"
 #include "ptx/HeldBodies.h"
 
@@ -34,10 +38,23 @@ const char* limitKind(const std::string& why) {
   return "limit";
 }
 
+// VmRSS and VmHWM of this process, in KiB (FENCELINE_MEMSTATS).
+std::pair<long, long> residentKiB() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  long rss = 0, hwm = 0;
+  while (status >> key) {
+    if (key == "VmRSS:") status >> rss;
+    else if (key == "VmHWM:") status >> hwm;
+  }
+  return {rss, hwm};
+}
+
 }  // namespace
 
 ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
-                        const model::Limits& limits, const std::set<std::string>* only) {
+                        const model::Limits& limits, const std::set<std::string>* only,
+                        const std::function<void()>& afterFunction) {
   ModuleCheck result;
   const ptx::Module& module = reader.module();
   auto budget = model::InliningBudget::forInput(reader.instructionCount(), limits);
@@ -52,7 +69,11 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
       break;
     }
     // Parse its body and those it may inline (a malformed one throws ParseError).
+    const bool stats = model::memory::statsEnabled();
+    const int64_t beforeHold = model::memory::threadBytes;
+    if (stats) model::memory::resetPeak(beforeHold);
     bodies.hold(index);
+    const int64_t afterHold = model::memory::threadBytes;
     model::Deadline deadline(limits.maxSecondsPerFunction);
     // What the function found so far is kept only when it is checked whole.
     std::vector<report::Diagnostic> found;
@@ -62,12 +83,36 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
       // The model lives for this iteration only: its checks are all that use it.
       model::FunctionModel fn;
       model::buildFunctionModel(fn, module, function, limits, budget, deadline);
+      std::string checkNotes;
       for (const checks::CheckInfo* check : selected) {
+        const int64_t beforeCheck = model::memory::threadBytes;
+        const int64_t peakSoFar = model::memory::threadPeak;
+        if (stats) model::memory::resetPeak(beforeCheck);
         check->run(fn, found);
+        if (stats) {
+          checkNotes += fmt::format(" {}=+{}/+{}", check->id, (model::memory::threadBytes - beforeCheck) >> 10,
+                                    (model::memory::threadPeak - beforeCheck) >> 10);
+          model::memory::resetPeak(std::max(peakSoFar, model::memory::threadPeak));
+        }
         deadline.check("checking it");
         functionBudget.check();
       }
       ++result.functions;
+      if (stats) {
+        const int64_t beforeCopy = model::memory::threadBytes;
+        int64_t diagnosticBytes = 0;
+        {
+          std::vector<report::Diagnostic> copy = found;
+          diagnosticBytes = model::memory::threadBytes - beforeCopy;
+        }
+        checkNotes += fmt::format(" diagnostics={}:{}", found.size(), diagnosticBytes >> 10);
+        auto [rss, hwm] = residentKiB();
+        std::fprintf(stderr, "memstats\t%s\tbody=%zu\tmodel=%zu\tbase=%lld\tparse=%lld\tpeak=%lld\trss=%ld\thwm=%ld\t%s\n",
+                     function.name.c_str(), function.instructions.size(), fn.instructions.size(),
+                     static_cast<long long>(beforeHold >> 10), static_cast<long long>((afterHold - beforeHold) >> 10),
+                     static_cast<long long>((model::memory::threadPeak - beforeHold) >> 10), rss, hwm,
+                     (model::memory::takeStageNotes() + checkNotes).c_str());
+      }
       result.instructions += fn.instructions.size();
       result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(found.begin()),
                                 std::make_move_iterator(found.end()));
@@ -88,6 +133,9 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
       notChecked(result, module, function, std::string("internal error: ") + e.what(), "internal-error");
     }
     bodies.release();
+    // What the function's model freed goes back to the system once it adds up.
+    model::memory::giveBackFreeMemory();
+    if (afterFunction) afterFunction();
   }
   return result;
 }

@@ -10,6 +10,7 @@
 // fuzz target (fuzz/) both come through here.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,7 +35,10 @@ struct ModuleCheck {
 // Throws ptx::ParseError when a body is malformed (the file's first error).
 // `only`, when not null, names the functions to check (the others are
 // skipped: a binary's older PTX targets of a kernel checked in a newer one).
+// `afterFunction`, when set, is called after each function is checked and
+// its bodies released (the driver gives back the pages of a mapped image).
 ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
-                        const model::Limits& limits, const std::set<std::string>* only = nullptr);
+                        const model::Limits& limits, const std::set<std::string>* only = nullptr,
+                        const std::function<void()>& afterFunction = {});
 
 }  // namespace fenceline::driver

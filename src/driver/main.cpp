@@ -16,7 +16,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include <CLI/CLI.hpp>
@@ -118,10 +120,9 @@ std::vector<std::string> projectSources(const ptx::Module& module, const std::st
 // with the PTX line's text for --show-ptx and the input named when it is not
 // the source file.
 void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCode& userCode, const PtxUnit& unit,
-                      bool showPtx) {
+                      std::string_view text, bool showPtx) {
   std::vector<std::string_view> lines;
   if (showPtx) {
-    std::string_view text = unit.text;
     for (size_t begin = 0; begin <= text.size();) {
       size_t end = text.find('\n', begin);
       if (end == std::string_view::npos) end = text.size();
@@ -187,8 +188,18 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
   UserCode userCode = userCodeFor(input, options, toolkitRoot);
   for (PtxUnit& unit : ptx.units) {
     if (result.interrupted) break;
-    // A binary's image is read now and dropped after (one image in memory at a time).
-    if (!unit.file.empty()) unit.text = readWholeFile(unit.file);
+    // A binary's image is mapped now and unmapped after (one image at a
+    // time); its pages are given back after the first pass and after each
+    // function, so that its text is not held while its functions are checked.
+    std::optional<MappedFile> mapped;
+    if (!unit.file.empty()) {
+      mapped.emplace(unit.file);
+      if (!mapped->ok()) {
+        mapped.reset();
+        unit.text = readWholeFile(unit.file);
+      }
+    }
+    const std::string_view text = mapped ? mapped->text() : std::string_view(unit.text);
     struct Drop {
       PtxUnit& unit;
       ~Drop() {
@@ -198,20 +209,26 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
     try {
       // Parse the module level: PTX text to function headers, globals and
       // debug names (malformed input throws ParseError).
-      ptx::ModuleReader reader(unit.text, unit.path);
+      ptx::ModuleReader reader(text, unit.path);
       const ptx::Module& module = reader.module();
+      std::function<void()> giveBack;
+      if (mapped) {
+        mapped->drop();
+        giveBack = [&mapped] { mapped->drop(); };
+      }
       // Parse, model and check: per function, its syntax tree, the model
       // (CFG, dominators, loops, values, memory, thread roles, protocols),
       // then each selected check; then drop both. A function over a limit
       // is an error of its own; the others' findings are kept.
-      ModuleCheck checked = checkModule(reader, selected, options.limits, unit.filtered ? &unit.only : nullptr);
+      ModuleCheck checked =
+          checkModule(reader, selected, options.limits, unit.filtered ? &unit.only : nullptr, giveBack);
       std::vector<report::Diagnostic> found = std::move(checked.diagnostics);
       for (const auto& error : checked.limitErrors) result.error += error + "\n";
       for (auto& n : checked.notifications) result.notifications.push_back(std::move(n));
       result.interrupted = result.interrupted || checked.interrupted;
       for (auto& diagnostic : found) diagnostic.function = model::demangle(diagnostic.function);
       // Report at the user's line, not inside a toolkit or library header.
-      placeDiagnostics(found, userCode, unit, options.showPtx);
+      placeDiagnostics(found, userCode, unit, text, options.showPtx);
       result.diagnostics.insert(result.diagnostics.end(), found.begin(), found.end());
       auto sources = projectSources(module, toolkitRoot);
       result.sourceFiles.insert(result.sourceFiles.end(), sources.begin(), sources.end());

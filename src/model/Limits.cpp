@@ -1,12 +1,17 @@
 // The per-function budget's checks (see Limits.h).
 #include "model/Limits.h"
 
+#include <cstdlib>
 #include <limits>
+
+#include "model/MemoryStats.h"
 
 namespace fenceline::model {
 
 namespace memory {
 thread_local int64_t threadBytes = 0;
+thread_local int64_t threadPeak = 0;
+void (*trimHook)() = nullptr;
 thread_local int64_t threadLimit = std::numeric_limits<int64_t>::max();
 thread_local bool overBudget = false;
 bool counted = false;
@@ -70,3 +75,23 @@ void pollSlow() {
 }  // namespace detail
 
 }  // namespace fenceline::model
+
+namespace fenceline::model::memory {
+bool statsEnabled() {
+  static const bool enabled = std::getenv("FENCELINE_MEMSTATS") != nullptr;
+  return enabled;
+}
+namespace {
+thread_local std::string stageNotes;
+}
+void noteStage(const char* stage) {
+  if (!statsEnabled()) return;
+  stageNotes += std::string(" ") + stage + "=" + std::to_string(threadBytes >> 10) + "/" +
+                std::to_string(threadPeak >> 10);
+}
+std::string takeStageNotes() {
+  std::string notes;
+  notes.swap(stageNotes);
+  return notes;
+}
+}  // namespace fenceline::model::memory

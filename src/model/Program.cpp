@@ -3,6 +3,7 @@
 // thread roles -> protocols -> hand-offs. buildProgram runs it on every function. Also the
 // FunctionModel queries that only read those results.
 #include "model/Program.h"
+#include "model/MemoryStats.h"
 
 #include "model/BlockReachability.h"
 #include "model/Build.h"
@@ -89,35 +90,44 @@ void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx:
   // stages' loops poll the budget (Limits.h) as well.
   enterStage("inlining its calls");
   std::vector<detail::Flow> flow = detail::flatten(fn, limits, budget);
+  memory::noteStage("inline");
   enterStage("building the control-flow graph");
   detail::buildBlocks(fn, flow);
   flow = {};
+  memory::noteStage("cfg");
   deadline.check("building the control-flow graph");
   enterStage("finding dominators, loops and reachability");
   detail::computeDominators(fn);
   detail::computeLoops(fn);
   fn.reachability = std::make_unique<BlockReachability>(fn);
+  memory::noteStage("dom");
   deadline.check("finding dominators, loops and reachability");
   // What registers hold: symbolic values with ranges, value identity.
   enterStage("building the value analysis");
   fn.values = std::make_unique<ValueAnalysis>(fn);
+  memory::noteStage("values");
   // Blocks no thread runs: branches the thread index decides.
   enterStage("finding the branches the thread index decides");
   fn.noThreadRuns = blocksNoThreadRuns(fn);
+  memory::noteStage("tidbr");
   // Which memory each access touches, and may two accesses alias.
   enterStage("building the memory analysis");
   fn.memory = std::make_unique<MemoryAnalysis>(fn);
+  memory::noteStage("memory");
   enterStage("finding thread roles");
   fn.roles = std::make_unique<ThreadRoles>(fn);
+  memory::noteStage("roles");
   deadline.check("building the value, memory and thread-role analyses");
   // Spin loops, signals, waits and their partners: read by the protocol checks.
   enterStage("building the protocol model");
   fn.protocol = std::make_unique<ProtocolModel>(fn);
+  memory::noteStage("protocol");
   deadline.check("building the protocol model");
   // Generic accesses handed to async-proxy operations, and the fences that
   // count: read by the proxy checks (its walks are done on first use).
   enterStage("building the hand-off model");
   fn.handOffs = std::make_unique<handoff::HandOffAnalysis>(fn);
+  memory::noteStage("handoffs");
   enterStage("checking it");
 }
 

@@ -1,0 +1,34 @@
+// Optional memory statistics per function (FENCELINE_MEMSTATS=1 in the
+// environment): what the executable's allocator counts for this thread
+// (model/Limits.h, memory::) and its high-water mark, for measuring where
+// the memory goes (docs/performance.md, issue 35). Off by default.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace fenceline::model::memory {
+// The most threadBytes reached since the last resetPeak() (0 without the
+// counting allocator).
+extern thread_local int64_t threadPeak;
+inline void resetPeak(int64_t bytes) { threadPeak = bytes; }
+}  // namespace fenceline::model::memory
+
+namespace fenceline::model::memory {
+// The executable's allocator (src/alloc) gives back what its free lists
+// hold past a threshold: whole chunks of free blocks, and malloc's free
+// pages. Set by that allocator; null without it. The driver calls
+// giveBackFreeMemory() after each function.
+extern void (*trimHook)();
+inline void giveBackFreeMemory() {
+  if (trimHook) trimHook();
+}
+
+// Whether FENCELINE_MEMSTATS is set (read once).
+bool statsEnabled();
+// With stats enabled: records this thread's bytes and peak at the end of a
+// stage of buildFunctionModel (the driver prints and clears them).
+void noteStage(const char* stage);
+// "stage=bytes/peak ..." of the stages noted since the last call, cleared.
+std::string takeStageNotes();
+}  // namespace fenceline::model::memory

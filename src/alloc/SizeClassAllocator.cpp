@@ -1,7 +1,7 @@
 // The fenceline executable's operator new and delete: per-thread free lists
-// of small blocks in 16-byte size classes, carved from 256 KiB chunks that are
-// never returned (the process is short-lived and reuses what one function's
-// model frees for the next).
+// of small blocks in 16-byte size classes, carved from 256 KiB chunks (what
+// one function's model frees is reused for the next; chunks that are wholly
+// free go back to the system, see "Giving memory back" below).
 //
 // Why: the checker allocates many small objects (operands, strings, value
 // terms) and frees them a function later. glibc's malloc and free cost about

@@ -2,6 +2,7 @@
 #include "checks/ProtocolReport.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -166,7 +167,25 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& 
         return false;
       },
       stop);
+  // A write's links are all decided (addSignalEvidence) when a read after a
+  // wait that decidedly observes the signal decidedly reads it
+  // (hasDecidedReader), or when no read after a wait may read it and the
+  // partner link is decided: that link depends on the signal alone, so one
+  // probe answers for every such write. Any other write has an undecided
+  // reader. Asked per write from the model's sets, not by a readerOf walk of
+  // every read for every write (issue 34).
+  std::optional<bool> unreadDecided;
   for (InstId w : all) {
+    bool decided = ctx.hasDecidedReader(w, signal);
+    if (!decided && !ctx.hasReader(w, signal)) {
+      if (!unreadDecided) {
+        report::Diagnostic probe;
+        addSignalEvidence(probe, ctx, signal, w);
+        unreadDecided = probe.tier() == report::Tier::Default;
+      }
+      decided = *unreadDecided;
+    }
+    if (!decided) continue;
     report::Diagnostic probe;
     addSignalEvidence(probe, ctx, signal, w);
     if (probe.tier() != report::Tier::Default) continue;
@@ -300,3 +319,4 @@ std::string siteKey(const FunctionModel& fn, InstId inst) {
 }
 
 }  // namespace fenceline::checks::protocol
+

@@ -109,7 +109,7 @@ bool variesByThread(const FunctionModel& fn, InstId write) {
 }
 
 void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<std::string>& reported,
-                 Findings& out) {
+                 ThreadGuards& guards, Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
   auto published = [&](InstId i) {
@@ -126,7 +126,6 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
       if (k == model::EffectKind::CtaBarrier || k == model::EffectKind::WarpSync) return true;
       return release(i) && fn.instructions[i].effect.kind != model::EffectKind::Fence;
     };
-    ThreadGuards guards(fn);
     auto otherThreads = [&](InstId i) {
       if (!published(i) || guards.possiblyOneThread(i)) return false;  // maybe the signaller's own write
       const model::ThreadSet writer = fn.roles->instructionSet(i);
@@ -161,7 +160,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
       for (InstId w : ctx.ticketPartnerWrites(t)) {
         if (!ctx.isPublishedWrite(w, signal)) continue;
         if (best < 0) best = w;
-        if (ctx.readerOf(w, signal).evidence.decided) {
+        if (ctx.hasDecidedReader(w, signal)) {
           best = w;
           break;
         }
@@ -237,11 +236,13 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
 void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
-  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, false, reported, out);
+  // Thread-index guards of the function's instructions, found once for every signal.
+  ThreadGuards guards(fn);
+  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, false, reported, guards, out);
   // The partner is outside the kernel (host, later kernel): judged on clear evidence only.
-  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, false, reported, out);
+  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, false, reported, guards, out);
   // The last block does the work: the counting atomic is the signal (issue 30, shape 1).
-  for (InstId ticket : ctx.tickets()) checkSignal(ctx, ticket, true, reported, out);
+  for (InstId ticket : ctx.tickets()) checkSignal(ctx, ticket, true, reported, guards, out);
 }
 
 }  // namespace fenceline::checks

@@ -352,7 +352,9 @@ Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
   return Alias::May;
 }
 
-AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const {
+AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const { return knownAliasEvidence(a, b); }
+
+const AliasEvidence& ProtocolModel::knownAliasEvidence(InstId a, InstId b) const {
   // Asked for the same pairs by every probe of a finding's reads and writes: answered once.
   const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
   if (auto known = aliasEvidence_.find(key); known != aliasEvidence_.end()) return known->second;
@@ -573,7 +575,7 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
     if (opaqueCallMayFence(write)) {
       pair.how = PairEvidence::How::OpaqueCall;
     } else {
-      pair.decided = aliasEvidence(write, read).decided;
+      pair.decided = knownAliasEvidence(write, read).decided;
       if (!pair.decided && isPeerMirror(write, read)) {
         pair.decided = true;
         pair.how = PairEvidence::How::PeerMirror;
@@ -599,16 +601,28 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
   return e;
 }
 
+// The scan's order (the polls of the signal in order, the reads each one
+// guards in order) decides which reader is shown: the first pair whose read
+// decidedly reads the write under a wait that decidedly observes the signal;
+// else the first pair whose read may read it (a read found under one wait
+// gives the same answer under the next: asked once); else the first wait
+// that no data access follows. Whether there is a decided pair is known from
+// hasDecidedReader and whether a wait has a read at all from
+// guardedReadMayRead, both kept: a write is not walked over every read of
+// every wait once per finding (issue 34).
 ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const {
   Reader best;
-  // The waits of one signal mostly guard the same reads: a read already asked
-  // after a wait whose flag was at least as decided gives the same answer
-  // again (it was taken, or returned, the first time). seen_: (call << 2) | 1
-  // asked under an undecided flag, | 2 under a decided one.
-  if (readerSeen_.size() != fn_.instructions.size()) readerSeen_.assign(fn_.instructions.size(), 0);
-  const uint64_t call = ++readerCalls_;
-  for (InstId poll : pollsOf(signal)) {
-    AliasEvidence flag = aliasEvidence(signal, poll);
+  const std::vector<InstId>& polls = pollsOf(signal);
+  if (hasDecidedReader(write, signal)) {
+    for (InstId poll : polls) {
+      if (isEndOfKernelWait(poll) || !knownAliasEvidence(signal, poll).decided) continue;
+      for (InstId read : afterWait(poll).guardedReads) {
+        const PairEvidence pair = writeReadEvidence(write, read);
+        if (pair.mayRead && pair.decided) return {poll, read, writeReadDetail(write, read, pair), false};
+      }
+    }
+  }
+  for (InstId poll : polls) {
     if (isEndOfKernelWait(poll)) {
       if (best.poll < 0) {
         best.poll = poll;
@@ -618,27 +632,65 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
       }
       continue;
     }
-    const uint64_t mark = flag.decided ? 2 : 1;
+    if (!guardedReadMayRead(poll, write)) continue;
     for (InstId read : afterWait(poll).guardedReads) {
-      uint64_t& seen = readerSeen_[read];
-      if (seen >> 2 == call && (seen & 3) >= mark) continue;
-      seen = (call << 2) | mark;
       const PairEvidence pair = writeReadEvidence(write, read);
       if (!pair.mayRead) continue;
-      // Decided only when the wait decidedly observes this signal too.
-      const bool decided = pair.decided && flag.decided;
-      if (best.read < 0 || (decided && !best.evidence.decided)) {
-        best = {poll, read, writeReadDetail(write, read, pair), false};
-        if (pair.decided && !flag.decided) {
-          best.evidence.decided = false;
-          best.evidence.how = "flag-" + flag.how;
-          best.evidence.detail = "the wait may not observe this signal: " + flag.detail;
-        }
+      best = {poll, read, writeReadDetail(write, read, pair), false};
+      // Not decided: the pair is, but the wait may not observe this signal.
+      if (pair.decided) {
+        const AliasEvidence flag = aliasEvidence(signal, poll);
+        best.evidence.decided = false;
+        best.evidence.how = "flag-" + flag.how;
+        best.evidence.detail = "the wait may not observe this signal: " + flag.detail;
       }
-      if (decided) return best;
+      return best;
     }
   }
   return best;
+}
+
+// The reads readerOf can find decided for any write of `signal`: those after
+// a wait (not an end-of-kernel one) whose flag decidedly is the signal's word.
+uint32_t ProtocolModel::decidedReadSet(InstId signal) const {
+  auto [known, fresh] = decidedReadSetOf_.try_emplace(signal, 0);
+  if (!fresh) return known->second;
+  std::vector<InstId> reads;
+  for (InstId poll : pollsOf(signal)) {
+    if (isEndOfKernelWait(poll) || !knownAliasEvidence(signal, poll).decided) continue;
+    const std::vector<InstId>& guarded = afterWait(poll).guardedReads;
+    reads.insert(reads.end(), guarded.begin(), guarded.end());
+  }
+  std::sort(reads.begin(), reads.end());
+  reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+  auto [set, added] = decidedReadSetIds_.try_emplace(std::move(reads), static_cast<uint32_t>(decidedReadSets_.size()));
+  if (added) decidedReadSets_.push_back(&set->first);
+  known->second = set->second;
+  return set->second;
+}
+
+// readerOf returns a decided reader exactly when one (read, wait) pair is
+// decided on both links: the read's (writeReadEvidence) and the flag's. The
+// order in which readerOf meets the pairs decides only which one it shows.
+bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
+  // A call's writes are never a decided pair (writeReadEvidence: "opaque-call").
+  if (opaqueCallMayFence(write)) return false;
+  const uint32_t set = decidedReadSet(signal);
+  const uint64_t key = (uint64_t(set) << 32) | uint32_t(write);
+  if (auto known = decidedReader_.find(key); known != decidedReader_.end()) return known->second;
+  const std::vector<InstId>& reads = *decidedReadSets_[set];
+  const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
+    const PairEvidence pair = writeReadEvidence(write, read);
+    return pair.mayRead && pair.decided;
+  });
+  decidedReader_.emplace(key, result);
+  return result;
+}
+
+bool ProtocolModel::hasReader(InstId write, InstId signal) const {
+  for (InstId poll : pollsOf(signal))
+    if (!isEndOfKernelWait(poll) && guardedReadMayRead(poll, write)) return true;
+  return false;
 }
 
 bool ProtocolModel::isSystemScopeSignal(InstId signal) const {

@@ -163,6 +163,18 @@ class ProtocolModel {
     bool endOfKernel = false;
   };
   Reader readerOf(InstId write, InstId signal) const;
+  // readerOf(write, signal).evidence.decided, without a walk of the reads for
+  // every write: a read after a wait that decidedly observes the signal
+  // decidedly reads the write. The reads of those waits are gathered once per
+  // signal and numbered as a set (the signals of one flag share it); the
+  // answer is kept per (set, write), so release-missing, scope-too-narrow and
+  // every signal of the flag ask each write once (issue 34: NVSHMEM's device
+  // image probed signals x writes x reads).
+  bool hasDecidedReader(InstId write, InstId signal) const;
+  // readerOf(write, signal) finds a read (not only an end-of-kernel wait):
+  // some read after a wait on the signal's word that data follows may read
+  // the write.
+  bool hasReader(InstId write, InstId signal) const;
   // The signal is a strong store or atomic at .sys scope: the kernel's own
   // statement that the host or another device reads what it publishes.
   bool isSystemScopeSignal(InstId signal) const;
@@ -450,6 +462,7 @@ class ProtocolModel {
   bool guardedReadMayRead(InstId poll, InstId write) const;
   mutable std::unordered_map<uint64_t, Alias> alias_;
   mutable std::unordered_map<uint64_t, AliasEvidence> aliasEvidence_;  // aliasEvidence(a, b), memoized
+  const AliasEvidence& knownAliasEvidence(InstId a, InstId b) const;   // the memo's entry (no copy)
   // readerOf's answer for one (write, read) pair: whether the read may read the
   // write, whether that is decided, and how (aliasEvidence, an opaque call, a
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.
@@ -462,8 +475,13 @@ class ProtocolModel {
   PairEvidence writeReadEvidence(InstId write, InstId read) const;
   AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair) const;
   mutable std::unordered_map<uint64_t, PairEvidence> writeRead_;
-  mutable std::vector<uint64_t> readerSeen_;  // per instruction: readerOf's reads asked in this call
-  mutable uint64_t readerCalls_ = 0;
+  // hasDecidedReader: per signal, the number of its set of decidedly guarded
+  // reads; the sets (sorted, distinct), by number; the answer per (set, write).
+  uint32_t decidedReadSet(InstId signal) const;
+  mutable std::unordered_map<InstId, uint32_t> decidedReadSetOf_;
+  mutable std::map<std::vector<InstId>, uint32_t> decidedReadSetIds_;
+  mutable std::vector<const std::vector<InstId>*> decidedReadSets_;
+  mutable std::unordered_map<uint64_t, bool> decidedReader_;
   // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
   mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
   // Per access: the base (kind, name) of its address, or none when the value

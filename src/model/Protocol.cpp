@@ -2,6 +2,7 @@
 // model, ordering and scope, built once per function from the value and
 // memory analyses.
 #include "model/Protocol.h"
+#include "model/UniformModes.h"
 
 #include <algorithm>
 #include <charconv>
@@ -428,9 +429,17 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) c
   return precise;
 }
 
+bool ProtocolModel::exclusiveModes(InstId a, InstId b) const { return !modeCondition(a, b).empty(); }
+
+std::string ProtocolModel::modeCondition(InstId a, InstId b) const {
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  return modes_->separatingCondition(a, b);
+}
+
 ProtocolModel::Link ProtocolModel::observedSignal(InstId poll) const {
   Link best;
   for (InstId s : inKernelSignalsFor(poll)) {
+    if (exclusiveModes(s, poll)) continue;  // the other mode of the launch raises it
     AliasEvidence e = aliasEvidence(s, poll);
     if (e.result == Alias::No) continue;
     if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {s, e};
@@ -531,7 +540,7 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
       return {call, e};
     }
   for (InstId w : partnerWrites(poll)) {
-    if (!mayReadWrite(read, w)) continue;
+    if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll)) continue;
     AliasEvidence e;
     if (opaqueCallMayFence(w)) {
       e.decided = callPasses(w, read);
@@ -608,6 +617,8 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
   if (readerSeen_.size() != fn_.instructions.size()) readerSeen_.assign(fn_.instructions.size(), 0);
   const uint64_t call = ++readerCalls_;
   for (InstId poll : pollsOf(signal)) {
+    // A wait of the other mode of the launch (a kernel parameter selects one) never sees this signal.
+    if (exclusiveModes(signal, poll) || exclusiveModes(write, poll)) continue;
     AliasEvidence flag = aliasEvidence(signal, poll);
     if (isEndOfKernelWait(poll)) {
       if (best.poll < 0) {
@@ -624,7 +635,7 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
       if (seen >> 2 == call && (seen & 3) >= mark) continue;
       seen = (call << 2) | mark;
       const PairEvidence pair = writeReadEvidence(write, read);
-      if (!pair.mayRead) continue;
+      if (!pair.mayRead || exclusiveModes(write, read) || exclusiveModes(signal, read)) continue;
       // Decided only when the wait decidedly observes this signal too.
       const bool decided = pair.decided && flag.decided;
       if (best.read < 0 || (decided && !best.evidence.decided)) {

@@ -30,6 +30,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -42,6 +43,7 @@
 namespace fenceline::model {
 
 using Alias = AliasResult;
+class UniformModes;  // model/UniformModes.h
 
 class ProtocolModel {
  public:
@@ -163,6 +165,12 @@ class ProtocolModel {
     bool endOfKernel = false;
   };
   Reader readerOf(InstId write, InstId signal) const;
+  // `a` and `b` sit on opposite outcomes of one grid-uniform condition (a
+  // kernel parameter that selects one of two modes, issue 34 F4): no launch
+  // runs both, so they are never two links of one hazard
+  // (model/UniformModes.h). modeCondition: that condition, as text, or "".
+  bool exclusiveModes(InstId a, InstId b) const;
+  std::string modeCondition(InstId a, InstId b) const;
   // The signal is a strong store or atomic at .sys scope: the kernel's own
   // statement that the host or another device reads what it publishes.
   bool isSystemScopeSignal(InstId signal) const;
@@ -458,6 +466,7 @@ class ProtocolModel {
   mutable std::unordered_map<uint64_t, PairEvidence> writeRead_;
   mutable std::vector<uint64_t> readerSeen_;  // per instruction: readerOf's reads asked in this call
   mutable uint64_t readerCalls_ = 0;
+  mutable std::shared_ptr<UniformModes> modes_;  // exclusiveModes, built on first use
   // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
   mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
   // Per access: the base (kind, name) of its address, or none when the value

@@ -1367,9 +1367,16 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
   int operand = fn_.instructions[access].effect.address;
   if (operand < 0) return e;
   e.scope = Scope::Sys;
-  if (goesThroughPeerPointer(access)) {
+  if (const Peer peer = peerPointer(access); peer != Peer::No) {
     e.how = "peer-pointer";
     e.detail = "the flag is reached through a peer pointer: another GPU touches it";
+    // A pointer read from memory that the analysis could not trace to a
+    // table indexed by a rank or peer is no evidence of another GPU (issue 34 F3).
+    if (peer == Peer::Unknown) {
+      e.decided = false;
+      e.how = "untraced-pointer";
+      e.detail = "the flag's pointer is read from memory the analysis could not trace: it may be another GPU's";
+    }
     return e;
   }
   // A flag for the host or another kernel: .sys covers either.
@@ -1397,12 +1404,25 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
                  "writes this flag";
       return e;
     }
-    for (InstId s : inKernelSignalsFor(access))
-      if (goesThroughPeerPointer(s) && aliasEvidence(s, access).same()) {
-        e.how = "peer-signal";
-        e.detail = "the flag is raised through a peer pointer: another GPU writes it";
-        return e;
+    bool untraced = false;
+    for (InstId s : inKernelSignalsFor(access)) {
+      const Peer peer = peerPointer(s);
+      if (peer == Peer::No || !aliasEvidence(s, access).same()) continue;
+      if (peer == Peer::Unknown) {
+        untraced = true;
+        continue;
       }
+      e.how = "peer-signal";
+      e.detail = "the flag is raised through a peer pointer: another GPU writes it";
+      return e;
+    }
+    if (untraced) {
+      e.decided = false;
+      e.how = "untraced-signal-pointer";
+      e.detail = "the flag is raised through a pointer read from memory that the analysis could not trace: it may be "
+                 "another GPU's";
+      return e;
+    }
     e.decided = false;
     e.how = "peer-flags-elsewhere";
     e.detail = "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one";

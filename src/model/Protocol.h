@@ -331,6 +331,16 @@ class ProtocolModel {
   // (`boxes[blockIdx.x]`), is not: such tables hold one entry per block of
   // this launch. Evidence of an off-GPU partner for requiredScope.
   bool goesThroughPeerPointer(InstId access) const;
+  // The same question with its evidence (issue 34 F3): Yes when the pointer
+  // is read from a table at an index that is not the block's position (a
+  // rank, a peer, a loop over peers, the thread index), or from a field of a
+  // struct reached through such a pointer; No when every load the pointer
+  // may come from reads a named slot at block-position indices only (a
+  // parameter field, also through the local copy nvcc makes of the
+  // parameters); Unknown when a load or its slot could not be traced.
+  // goesThroughPeerPointer is Yes or Unknown.
+  enum class Peer : int8_t { No, Yes, Unknown };
+  Peer peerPointer(InstId access) const;
   // The same, also for an access whose address the identity walk loses (a
   // pointer carried around a loop): the pointer its memory object was read
   // through is a peer-table entry.
@@ -387,6 +397,7 @@ class ProtocolModel {
   InstId walkToPointerLoad(InstId access) const;
   // The pointer load reads a peer-table entry (see goesThroughPeerPointer).
   bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
+  Peer peerPointerLoad(InstId pointerLoad, int depth) const;
   bool isSignalCandidate(InstId inst) const;
   // isPublishedByGroupBarrier's walk (model/GroupBarriers.cpp).
   void walkGroupBarrierPhases(BlockId block, InstId from, InstId poll, int64_t c, int8_t firstPhase,

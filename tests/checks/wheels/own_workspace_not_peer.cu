@@ -30,7 +30,8 @@ __device__ __forceinline__ void arrive_inc(int* lock) {
 
 // The twin's own copy (a fix of its scope edits this helper alone).
 __device__ __forceinline__ void arrive_inc_peer(int* lock) {
-  asm volatile("fence.acq_rel.gpu;\n\tred.relaxed.gpu.global.add.s32 [%0], 1;" ::"l"(lock) : "memory");  // expect: scope-too-narrow
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");  // expect: scope-too-narrow
+  asm volatile("red.relaxed.gpu.global.add.s32 [%0], 1;" ::"l"(lock) : "memory");
 }
 
 // Not inlined, takes the struct by reference: the kernel keeps its parameters in local memory.

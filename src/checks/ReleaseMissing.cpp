@@ -112,8 +112,19 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
                  ThreadGuards& guards, Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
+  // Every wait of this kernel on the signal's word runs in the launch's other
+  // mode (a kernel parameter selects one, issue 34 F4): no waiter of this
+  // launch observes it.
+  if (!ticket) {
+    const std::vector<InstId>& waits = ctx.pollsOfWord(signal);
+    if (!waits.empty() &&
+        std::all_of(waits.begin(), waits.end(), [&](InstId p) { return ctx.exclusiveModes(signal, p); }))
+      return;
+  }
   auto published = [&](InstId i) {
-    return ticket ? ctx.isTicketPublishedWrite(i, signal) : ctx.isPublishedWrite(i, signal);
+    // A write of the launch's other mode (a kernel parameter selects one) never precedes this signal.
+    return (ticket ? ctx.isTicketPublishedWrite(i, signal) : ctx.isPublishedWrite(i, signal)) &&
+           !ctx.exclusiveModes(i, signal);
   };
   auto release = [&](InstId i) { return ctx.releasesFor(i, signal); };
   std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);

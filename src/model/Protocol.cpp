@@ -2,6 +2,7 @@
 // model, ordering and scope, built once per function from the value and
 // memory analyses.
 #include "model/Protocol.h"
+#include "model/UniformModes.h"
 
 #include <algorithm>
 #include <charconv>
@@ -430,9 +431,17 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) c
   return precise;
 }
 
+bool ProtocolModel::exclusiveModes(InstId a, InstId b) const { return !modeCondition(a, b).empty(); }
+
+std::string ProtocolModel::modeCondition(InstId a, InstId b) const {
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  return modes_->separatingCondition(a, b);
+}
+
 ProtocolModel::Link ProtocolModel::observedSignal(InstId poll) const {
   Link best;
   for (InstId s : inKernelSignalsFor(poll)) {
+    if (exclusiveModes(s, poll)) continue;  // the other mode of the launch raises it
     AliasEvidence e = aliasEvidence(s, poll);
     if (e.result == Alias::No) continue;
     if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {s, e};
@@ -533,7 +542,7 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
       return {call, e};
     }
   for (InstId w : partnerWrites(poll)) {
-    if (!mayReadWrite(read, w)) continue;
+    if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll)) continue;
     AliasEvidence e;
     if (opaqueCallMayFence(w)) {
       e.decided = callPasses(w, read);
@@ -612,17 +621,22 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
 // every wait once per finding (issue 34).
 ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const {
   Reader best;
+  // A wait, or a read, of the other mode of the launch (a kernel parameter
+  // selects one) never sees this signal or this write (exclusiveModes).
+  auto otherMode = [&](InstId i) { return exclusiveModes(signal, i) || exclusiveModes(write, i); };
   const std::vector<InstId>& polls = pollsOf(signal);
   if (hasDecidedReader(write, signal)) {
     for (InstId poll : polls) {
-      if (isEndOfKernelWait(poll) || !knownAliasEvidence(signal, poll).decided) continue;
+      if (isEndOfKernelWait(poll) || otherMode(poll) || !knownAliasEvidence(signal, poll).decided) continue;
       for (InstId read : afterWait(poll).guardedReads) {
         const PairEvidence pair = writeReadEvidence(write, read);
-        if (pair.mayRead && pair.decided) return {poll, read, writeReadDetail(write, read, pair), false};
+        if (pair.mayRead && pair.decided && !otherMode(read))
+          return {poll, read, writeReadDetail(write, read, pair), false};
       }
     }
   }
   for (InstId poll : polls) {
+    if (otherMode(poll)) continue;
     if (isEndOfKernelWait(poll)) {
       if (best.poll < 0) {
         best.poll = poll;
@@ -635,9 +649,10 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
     if (!guardedReadMayRead(poll, write)) continue;
     for (InstId read : afterWait(poll).guardedReads) {
       const PairEvidence pair = writeReadEvidence(write, read);
-      if (!pair.mayRead) continue;
+      if (!pair.mayRead || otherMode(read)) continue;
       best = {poll, read, writeReadDetail(write, read, pair), false};
-      // Not decided: the pair is, but the wait may not observe this signal.
+      // Not decided: the pair is, but the wait may not observe this signal
+      // (a decided pair under a decided wait was returned above).
       if (pair.decided) {
         const AliasEvidence flag = aliasEvidence(signal, poll);
         best.evidence.decided = false;
@@ -1408,9 +1423,16 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
   int operand = fn_.instructions[access].effect.address;
   if (operand < 0) return e;
   e.scope = Scope::Sys;
-  if (goesThroughPeerPointer(access)) {
+  if (const Peer peer = peerPointer(access); peer != Peer::No) {
     e.how = "peer-pointer";
     e.detail = "the flag is reached through a peer pointer: another GPU touches it";
+    // A pointer read from memory that the analysis could not trace to a
+    // table indexed by a rank or peer is no evidence of another GPU (issue 34 F3).
+    if (peer == Peer::Unknown) {
+      e.decided = false;
+      e.how = "untraced-pointer";
+      e.detail = "the flag's pointer is read from memory the analysis could not trace: it may be another GPU's";
+    }
     return e;
   }
   // A flag for the host or another kernel: .sys covers either.
@@ -1447,12 +1469,25 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
                  "writes this flag";
       return e;
     }
-    for (InstId s : inKernelSignalsFor(access))
-      if (goesThroughPeerPointer(s) && aliasEvidence(s, access).same()) {
-        e.how = "peer-signal";
-        e.detail = "the flag is raised through a peer pointer: another GPU writes it";
-        return e;
+    bool untraced = false;
+    for (InstId s : inKernelSignalsFor(access)) {
+      const Peer peer = peerPointer(s);
+      if (peer == Peer::No || !aliasEvidence(s, access).same()) continue;
+      if (peer == Peer::Unknown) {
+        untraced = true;
+        continue;
       }
+      e.how = "peer-signal";
+      e.detail = "the flag is raised through a peer pointer: another GPU writes it";
+      return e;
+    }
+    if (untraced) {
+      e.decided = false;
+      e.how = "untraced-signal-pointer";
+      e.detail = "the flag is raised through a pointer read from memory that the analysis could not trace: it may be "
+                 "another GPU's";
+      return e;
+    }
     e.decided = false;
     e.how = "peer-flags-elsewhere";
     e.detail = "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one";

@@ -30,6 +30,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -42,6 +43,7 @@
 namespace fenceline::model {
 
 using Alias = AliasResult;
+class UniformModes;  // model/UniformModes.h
 
 class ProtocolModel {
  public:
@@ -175,6 +177,12 @@ class ProtocolModel {
   // some read after a wait on the signal's word that data follows may read
   // the write.
   bool hasReader(InstId write, InstId signal) const;
+  // `a` and `b` sit on opposite outcomes of one grid-uniform condition (a
+  // kernel parameter that selects one of two modes, issue 34 F4): no launch
+  // runs both, so they are never two links of one hazard
+  // (model/UniformModes.h). modeCondition: that condition, as text, or "".
+  bool exclusiveModes(InstId a, InstId b) const;
+  std::string modeCondition(InstId a, InstId b) const;
   // The signal is a strong store or atomic at .sys scope: the kernel's own
   // statement that the host or another device reads what it publishes.
   bool isSystemScopeSignal(InstId signal) const;
@@ -337,6 +345,16 @@ class ProtocolModel {
   // (`boxes[blockIdx.x]`), is not: such tables hold one entry per block of
   // this launch. Evidence of an off-GPU partner for requiredScope.
   bool goesThroughPeerPointer(InstId access) const;
+  // The same question with its evidence (issue 34 F3): Yes when the pointer
+  // is read from a table at an index that is not the block's position (a
+  // rank, a peer, a loop over peers, the thread index), or from a field of a
+  // struct reached through such a pointer; No when every load the pointer
+  // may come from reads a named slot at block-position indices only (a
+  // parameter field, also through the local copy nvcc makes of the
+  // parameters); Unknown when a load or its slot could not be traced.
+  // goesThroughPeerPointer is Yes or Unknown.
+  enum class Peer : int8_t { No, Yes, Unknown };
+  Peer peerPointer(InstId access) const;
   // The same, also for an access whose address the identity walk loses (a
   // pointer carried around a loop): the pointer its memory object was read
   // through is a peer-table entry.
@@ -393,6 +411,7 @@ class ProtocolModel {
   InstId walkToPointerLoad(InstId access) const;
   // The pointer load reads a peer-table entry (see goesThroughPeerPointer).
   bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
+  Peer peerPointerLoad(InstId pointerLoad, int depth) const;
   bool isSignalCandidate(InstId inst) const;
   // isPublishedByGroupBarrier's walk (model/GroupBarriers.cpp).
   void walkGroupBarrierPhases(BlockId block, InstId from, InstId poll, int64_t c, int8_t firstPhase,
@@ -482,6 +501,7 @@ class ProtocolModel {
   mutable std::map<std::vector<InstId>, uint32_t> decidedReadSetIds_;
   mutable std::vector<const std::vector<InstId>*> decidedReadSets_;
   mutable std::unordered_map<uint64_t, bool> decidedReader_;
+  mutable std::shared_ptr<UniformModes> modes_;  // exclusiveModes, built on first use
   // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
   mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
   // Per access: the base (kind, name) of its address, or none when the value

@@ -105,20 +105,87 @@ bool isBlockPosition(const AbstractValue::Term& term) {
 
 }  // namespace
 
-bool ProtocolModel::isPeerPointerLoad(InstId load, int depth) const {
-  constexpr int kMaxDepth = 8;  // struct-in-table chains of real code are two or three deep
+ProtocolModel::Peer ProtocolModel::peerPointer(InstId access) const {
+  const int operand = addressOf(fn_, access);
+  if (operand < 0 || !memory_.isLoadedPointer(access, operand)) return Peer::No;
+  const InstId load = pointerLoad(access);
+  if (load >= 0) return peerPointerLoad(load, 0);
+  // The walk lost the pointer (a register assigned on several paths): every
+  // definition of the address register that reaches the access, each walked
+  // back to its own load.
+  const ptx::Operand& op = fn_.instructions[access].operands[operand];
+  const ValueReg reg = op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register
+                           ? op.base.reg
+                           : op.kind == ptx::Operand::Kind::Register ? op.reg : -1;
+  if (reg < 0) return Peer::Unknown;
+  const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, access);
+  if (defs.empty() || defs.size() > 8) return Peer::Unknown;
+  // Each definition's operands that carry a pointer read from memory (one
+  // for an add, both of a selp), each walked back to its load.
+  Peer result = Peer::No;
+  for (InstId d : defs) {
+    std::vector<InstId> loads;
+    const Inst& def = fn_.instructions[d];
+    if (def.effect.kind == EffectKind::Load) loads.push_back(d);
+    else
+      for (int k = 1; k < static_cast<int>(def.operands.size()); ++k) {
+        const AbstractValue v = fn_.values->operandValue(d, k);
+        if (!v.known || v.baseKind != AbstractValue::BaseKind::Loaded || def.operands[k].kind != ptx::Operand::Kind::Register)
+          continue;
+        InstId at = d;
+        ValueReg r = def.operands[k].reg;
+        InstId found = -1;
+        for (int step = 0; step < 64 && found < 0; ++step) {
+          const InstId dd = fn_.values->definition(r, at);
+          if (dd < 0) break;
+          if (fn_.instructions[dd].effect.kind == EffectKind::Load) {
+            found = dd;
+            break;
+          }
+          ValueReg next = -1;
+          const auto& ops = fn_.instructions[dd].operands;
+          for (int j = 1; j < static_cast<int>(ops.size()) && next < 0; ++j) {
+            const AbstractValue w = fn_.values->operandValue(dd, j);
+            if (w.known && w.baseKind == AbstractValue::BaseKind::Loaded && w.base == v.base &&
+                ops[j].kind == ptx::Operand::Kind::Register)
+              next = ops[j].reg;
+          }
+          if (next < 0) break;
+          at = dd;
+          r = next;
+        }
+        if (found < 0) return Peer::Unknown;
+        loads.push_back(found);
+      }
+    if (loads.empty()) return Peer::Unknown;
+    for (InstId load : loads) {
+      const Peer p = peerPointerLoad(load, 0);
+      if (p == Peer::Yes) return Peer::Yes;
+      if (p == Peer::Unknown) result = Peer::Unknown;
+    }
+  }
+  return result;
+}
+
+ProtocolModel::Peer ProtocolModel::peerPointerLoad(InstId load, int depth) const {
+  constexpr int kMaxDepth = 8;
   const int operand = addressOf(fn_, load);
-  if (depth > kMaxDepth || operand < 0) return true;
+  if (depth > kMaxDepth || operand < 0) return Peer::Unknown;
   const AbstractValue slot = fn_.values->operandValue(load, operand);
-  if (!slot.known) return true;  // cannot tell: a peer, as before
+  if (!slot.known) return Peer::Unknown;
+  // A table read at an index other than the block's position (a rank, a peer, a loop over peers).
   if (std::any_of(slot.terms.begin(), slot.terms.end(), [](const auto& t) { return !isBlockPosition(t); }))
-    return true;
-  if (slot.baseKind != AbstractValue::BaseKind::Loaded) return false;
+    return Peer::Yes;
+  if (slot.baseKind != AbstractValue::BaseKind::Loaded) return Peer::No;
   // A field of a struct reached through a pointer read from memory: a peer's
   // struct when that pointer is a peer pointer.
   const InstId outer = pointerLoad(load);
-  return outer < 0 || isPeerPointerLoad(outer, depth + 1);
+  return outer < 0 ? Peer::Unknown : peerPointerLoad(outer, depth + 1);
 }
+
+// Not traced (Unknown) counts as a peer here, as before issue 34: the
+// scope's evidence tells the two apart (requiredScopeEvidence).
+bool ProtocolModel::isPeerPointerLoad(InstId load, int depth) const { return peerPointerLoad(load, depth) != Peer::No; }
 
 bool ProtocolModel::readsThroughPeerPointer(InstId access) const {
   if (goesThroughPeerPointer(access)) return true;
@@ -130,11 +197,6 @@ bool ProtocolModel::readsThroughPeerPointer(InstId access) const {
   return load >= 0 && isPeerPointerLoad(load, 0);
 }
 
-bool ProtocolModel::goesThroughPeerPointer(InstId access) const {
-  const int operand = addressOf(fn_, access);
-  if (operand < 0 || !memory_.isLoadedPointer(access, operand)) return false;
-  const InstId load = pointerLoad(access);
-  return load < 0 || isPeerPointerLoad(load, 0);
-}
+bool ProtocolModel::goesThroughPeerPointer(InstId access) const { return peerPointer(access) != Peer::No; }
 
 }  // namespace fenceline::model

@@ -198,6 +198,8 @@ struct ValueAnalysis::Impl {
   // once they have been evaluated again, first.
   std::vector<ValueReg> deferredCounters;
   bool deferring = true;
+  // The function tests an address's space (isspacep): -1 not yet asked.
+  int8_t testsSpace = -1;
   int depth = 0;                          // recursion guard for long definition chains
   static constexpr int kMaxDepth = 2000;
   // The same guard in bytes of stack: a level is several frames (evaluate,
@@ -1525,6 +1527,115 @@ const std::vector<InstId>& ValueAnalysis::definitions(ValueReg reg) const {
   return reg >= 0 && static_cast<size_t>(reg) < impl_->defs.size() ? impl_->defs[reg] : none;
 }
 
+namespace {
+
+// The space `isspacep.SPACE` tests, where an access known to be in it is
+// decided by the space alone (no other thread, or only the CTA's threads,
+// can touch it); None for the others.
+Space testedSpace(const Inst& in) {
+  if (in.opcode() != "isspacep" || in.operands.size() < 2) return Space::None;
+  if (in.hasModifier("local")) return Space::Local;
+  if (in.hasModifier("shared") || in.hasModifier("shared::cta")) return Space::SharedCta;
+  return Space::None;
+}
+
+// The isspacep tests that predicate `reg` having `value` at `at` implies
+// true: through not, mov, and (true), or (false), and the integer round trip
+// nvcc makes of a test (`selp.u32 r, 1, 0, p; setp.eq.s32 q, r, 0`: q = !p).
+void impliedSpaceTests(const FunctionModel& fn, const ValueAnalysis& values, ValueReg reg, InstId at, bool value,
+                       int depth, std::vector<InstId>& out) {
+  using Kind = ptx::Operand::Kind;
+  if (reg < 0 || depth > 8) return;
+  const std::vector<InstId> defs = values.reachingDefinitions(reg, at);
+  if (defs.size() != 1) return;
+  const InstId def = defs[0];
+  const Inst& in = fn.instructions[def];
+  if (in.guard && in.guard->reg >= 0) return;
+  const auto& ops = in.operands;
+  const std::string& opcode = in.opcode();
+  auto sub = [&](const ptx::Operand& op, bool v) {
+    if (op.kind == Kind::Register) impliedSpaceTests(fn, values, op.reg, def, op.negated ? !v : v, depth + 1, out);
+  };
+  if (testedSpace(in) != Space::None) {
+    if (value) out.push_back(def);
+    return;
+  }
+  if (opcode == "not" && ops.size() >= 2) return sub(ops[1], !value);
+  if (opcode == "mov" && ops.size() >= 2) return sub(ops[1], value);
+  if ((opcode == "and" && value) || (opcode == "or" && !value)) {
+    for (size_t k = 1; k < ops.size(); ++k) sub(ops[k], value);
+    return;
+  }
+  // setp.eq/ne r, c with r = selp a, b, p (a != b constants, c one of them).
+  if (opcode != "setp" || ops.size() != 3 || ops[0].kind != Kind::Register) return;
+  const bool eq = in.hasModifier("eq"), ne = in.hasModifier("ne");
+  if (!eq && !ne) return;
+  const std::optional<int64_t> c = values.constantOf(def, 2);
+  if (!c || ops[1].kind != Kind::Register) return;
+  const std::vector<InstId> selects = values.reachingDefinitions(ops[1].reg, def);
+  if (selects.size() != 1) return;
+  const Inst& sel = fn.instructions[selects[0]];
+  if (sel.opcode() != "selp" || sel.operands.size() != 4 || (sel.guard && sel.guard->reg >= 0)) return;
+  const std::optional<int64_t> a = values.constantOf(selects[0], 1), b = values.constantOf(selects[0], 2);
+  if (!a || !b || *a == *b || (*c != *a && *c != *b)) return;
+  // The comparison's outcome is `value`; r == c holds when (eq == value).
+  const bool rIsC = eq == value;
+  // r == a exactly when p holds.
+  const bool p = (*c == *a) == rIsC;
+  const ptx::Operand& guard = sel.operands[3];
+  if (guard.kind == Kind::Register)
+    impliedSpaceTests(fn, values, guard.reg, selects[0], guard.negated ? !p : p, depth + 1, out);
+}
+
+// An access on a path where `isspacep.local` (or `.shared`) of its own base
+// register held true: libcu++'s atomic_ref dispatches on the space, and the
+// local branch's plain byte loads touch the thread's own memory (issue 34
+// F5). Decided when the base register at the access has the same reaching
+// definitions as the tested register at the test.
+Space spaceByTest(const FunctionModel& fn, const ValueAnalysis& values, int8_t& testsSpace, InstId at, int k) {
+  using Kind = ptx::Operand::Kind;
+  if (testsSpace < 0) {
+    testsSpace = 0;
+    for (const Inst& in : fn.instructions)
+      if (testedSpace(in) != Space::None) testsSpace = 1;
+  }
+  if (!testsSpace || fn.idom.empty() || fn.blockOf.size() != fn.instructions.size()) return Space::None;
+  const ptx::Operand& op = fn.instructions[at].operands[k];
+  const ValueReg base = op.kind == Kind::Register ? op.reg
+                        : (op.kind == Kind::Address && op.base.kind == Kind::Register) ? op.base.reg
+                                                                                        : -1;
+  if (base < 0) return Space::None;
+  std::vector<InstId> baseDefs;
+  auto tests = [&](InstId test) -> Space {
+    const ptx::Operand& tested = fn.instructions[test].operands[1];
+    if (tested.kind != Kind::Register || tested.reg != base) return Space::None;
+    if (baseDefs.empty()) baseDefs = values.reachingDefinitions(base, at);
+    if (baseDefs.empty() || values.reachingDefinitions(tested.reg, test) != baseDefs) return Space::None;
+    return testedSpace(fn.instructions[test]);
+  };
+  std::vector<InstId> found;
+  if (const auto& g = fn.instructions[at].guard; g && g->reg >= 0)
+    impliedSpaceTests(fn, values, g->reg, at, !g->negated, 0, found);
+  BlockId b = fn.blockOf[at];
+  for (int steps = 0; b >= 0 && steps < 64; ++steps) {
+    BlockId from = -1;
+    int entries = 0;
+    for (BlockId p : fn.blocks[b].predecessors)
+      if (!fn.dominates(b, p)) from = p, ++entries;
+    if (entries == 1)
+      if (std::optional<EdgeCondition> edge = edgeCondition(fn, from, b))
+        impliedSpaceTests(fn, values, edge->predicate, edge->branch, edge->value, 0, found);
+    const BlockId up = fn.idom[b];
+    if (up == b) break;
+    b = up;
+  }
+  for (InstId test : found)
+    if (Space s = tests(test); s != Space::None) return s;
+  return Space::None;
+}
+
+}  // namespace
+
 Space ValueAnalysis::addressSpace(InstId at, int k) const {
   const auto& insts = impl_->fn.instructions;
   if (at < 0 || static_cast<size_t>(at) >= insts.size()) return Space::None;
@@ -1535,6 +1646,10 @@ Space ValueAnalysis::addressSpace(InstId at, int k) const {
   else if (k == e.address && e.space != Space::None) declared = e.space;
   else if (k == e.mbarrier) declared = Space::SharedCta;
   if (declared != Space::Generic) return declared;
+  // The kernel's own test of the address (isspacep) before what the value
+  // analysis assumes of a pointer read from memory.
+  if (impl_->identity)
+    if (Space tested = spaceByTest(impl_->fn, *this, impl_->testsSpace, at, k); tested != Space::None) return tested;
   AbstractValue v = operandValue(at, k);
   if (v.known && v.space != Space::None && v.space != Space::Param) return v.space;
   return Space::Generic;

@@ -1,0 +1,233 @@
+// Exclusive modes of a launch (see UniformModes.h).
+#include "model/UniformModes.h"
+
+#include <algorithm>
+
+#include "model/BranchEdges.h"
+#include "model/Values.h"
+
+namespace fenceline::model {
+
+namespace {
+
+using Kind = ptx::Operand::Kind;
+
+constexpr int kMaxDepth = 24;
+
+bool isPredicate(const FunctionModel& fn, const ptx::Operand& op) {
+  return op.kind == Kind::Register && op.reg >= 0 && static_cast<size_t>(op.reg) < fn.registerTypes.size() &&
+         fn.registerTypes[op.reg] == ".pred";
+}
+
+// The launch shape: the same for every thread of the grid.
+bool uniformSpecial(const std::string& name) {
+  return name.starts_with("%nctaid") || name.starts_with("%ntid") || name.starts_with("%nclusterid") ||
+         name.starts_with("%cluster_nctaid");
+}
+
+// Instructions whose result may differ between threads with equal operands.
+bool threadDependent(const std::string& opcode) {
+  return opcode == "shfl" || opcode == "vote" || opcode == "match" || opcode == "redux" || opcode == "activemask" ||
+         opcode == "elect" || opcode == "call" || opcode == "bra" || opcode == "ret" || opcode == "exit";
+}
+
+std::string modifiersOf(const Inst& in) {
+  std::string text = in.opcode();
+  for (const auto& m : in.syntax->modifiers) text += "." + m;
+  return text;
+}
+
+}  // namespace
+
+int UniformModes::keyOf(const std::string& text) const {
+  auto [it, fresh] = keyIds_.try_emplace(text, static_cast<int>(keys_.size()));
+  if (fresh) keys_.push_back(text);
+  return it->second;
+}
+
+std::string UniformModes::uniformText(const ptx::Operand& op, InstId at, int depth) const {
+  switch (op.kind) {
+    case Kind::Integer: return "#" + std::to_string(op.intValue);
+    case Kind::Float: return "#f" + std::to_string(op.floatValue);
+    case Kind::Special: return uniformSpecial(op.text) ? op.text : std::string();
+    case Kind::Symbol: return "&" + op.text;
+    case Kind::Register: {
+      if (op.reg < 0 || depth > kMaxDepth || !fn_.values) return {};
+      const std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
+      if (defs.size() != 1) return {};  // assigned on several paths, or carried around a loop
+      std::string text = definitionText(defs[0], depth + 1);
+      return text.empty() || !op.negated ? text : "!" + text;
+    }
+    default: return {};
+  }
+}
+
+std::string UniformModes::definitionText(InstId def, int depth) const {
+  if (auto known = definitionText_.find(def); known != definitionText_.end()) return known->second;
+  const Inst& in = fn_.instructions[def];
+  const auto& ops = in.operands;
+  const std::string& opcode = in.opcode();
+  std::string text;
+  auto compute = [&]() -> std::string {
+    if (in.guard && in.guard->reg >= 0) return {};  // assigned on some paths only
+    if (ops.empty() || threadDependent(opcode)) return {};
+    if (opcode == "ld") {
+      if (ops.size() < 2 || ops[1].kind != Kind::Address || ops[1].elements.size() > 0) return {};
+      const ptx::Operand& a = ops[1];
+      if (in.hasModifier("param")) {
+        // A callee's parameter, bound by the inlined call: the caller's value.
+        if (in.boundStore >= 0) {
+          const Inst& store = fn_.instructions[in.boundStore];
+          return store.operands.size() >= 2 ? uniformText(store.operands[1], in.boundStore, depth + 1) : std::string();
+        }
+        if (!fn_.function || !fn_.function->isEntry || in.origin != fn_.function || a.base.kind != Kind::Symbol)
+          return {};
+        const bool kernelParam = std::any_of(fn_.function->params.begin(), fn_.function->params.end(),
+                                             [&](const auto& p) { return p.name == a.base.symbol; });
+        if (!kernelParam) return {};
+        return modifiersOf(in) + "[" + a.base.symbol + "+" + std::to_string(a.offset) + "]";
+      }
+      if (in.hasModifier("const")) {
+        std::string base;
+        if (a.base.kind == Kind::Symbol) base = "&" + a.base.symbol;
+        else if (a.base.kind == Kind::Register) {
+          ptx::Operand r;
+          r.kind = Kind::Register;
+          r.reg = a.base.reg;
+          base = uniformText(r, def, depth + 1);
+        }
+        if (base.empty()) return {};
+        return modifiersOf(in) + "[" + base + "+" + std::to_string(a.offset) + "]";
+      }
+      return {};
+    }
+    if (in.effect.kind != EffectKind::None) return {};
+    if (ops[0].kind != Kind::Register) return {};  // a predicate pair or a vector: not followed
+    std::string result = modifiersOf(in) + "(";
+    for (size_t k = 1; k < ops.size(); ++k) {
+      const std::string arg = uniformText(ops[k], def, depth + 1);
+      if (arg.empty()) return {};
+      result += (k > 1 ? "," : "") + arg;
+    }
+    return result + ")";
+  };
+  text = compute();
+  definitionText_.emplace(def, text);
+  return text;
+}
+
+void UniformModes::implied(ValueReg reg, InstId at, bool value, int depth, std::vector<Fact>& out) const {
+  if (reg < 0 || depth > kMaxDepth || !fn_.values) return;
+  const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, at);
+  if (defs.size() != 1) return;
+  const InstId def = defs[0];
+  const Inst& in = fn_.instructions[def];
+  if (in.guard && in.guard->reg >= 0) return;
+  const auto& ops = in.operands;
+  const std::string& opcode = in.opcode();
+  auto sub = [&](const ptx::Operand& op, bool v) {
+    if (isPredicate(fn_, op)) implied(op.reg, def, op.negated ? !v : v, depth + 1, out);
+  };
+  if (opcode == "not" && ops.size() >= 2) return sub(ops[1], !value);
+  if (opcode == "mov" && ops.size() >= 2) return sub(ops[1], value);
+  if ((opcode == "and" && value) || (opcode == "or" && !value)) {
+    for (size_t k = 1; k < ops.size(); ++k) sub(ops[k], value);
+    return;
+  }
+  if (opcode != "setp" || ops.size() < 3) return;
+  // setp.CMP[.BOOLOP].TYPE d[|e], a, b[, c]: d = CMP(a, b) BOOLOP c, e its negation.
+  bool v = value;
+  if (ops[0].kind == Kind::PredicatePair) {
+    if (ops[0].elements.size() != 2) return;
+    if (ops[0].elements[1].reg == reg) v = !v;
+    else if (ops[0].elements[0].reg != reg) return;
+  }
+  bool compareKnown = true;
+  if (ops.size() >= 4) {
+    const bool andOp = in.hasModifier("and"), orOp = in.hasModifier("or");
+    if (andOp && v) sub(ops[3], true);
+    else if (orOp && !v) sub(ops[3], false);
+    else return;  // the comparison alone is not implied
+    compareKnown = true;
+  }
+  if (!compareKnown) return;
+  static constexpr std::pair<std::string_view, std::string_view> kNegation[] = {
+      {"eq", "ne"}, {"lt", "ge"}, {"le", "gt"}, {"lo", "hs"}, {"ls", "hi"}};
+  std::string compare, type;
+  for (const auto& m : in.syntax->modifiers) {
+    if (m.size() >= 2 && (m[0] == 's' || m[0] == 'u' || m[0] == 'b' || m[0] == 'f') &&
+        std::all_of(m.begin() + 1, m.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      type = m;
+    for (std::string_view c : {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
+                               "gtu", "geu", "num", "nan"})
+      if (m == c) compare = m;
+  }
+  if (compare.empty() || type.empty()) return;
+  const std::string a = uniformText(ops[1], def, depth + 1);
+  if (a.empty()) return;
+  const std::string b = uniformText(ops[2], def, depth + 1);
+  if (b.empty()) return;
+  // One comparison and its negation share a key (integers: a float compare
+  // with a NaN operand is false both ways).
+  if (type[0] != 'f')
+    for (const auto& [positive, negative] : kNegation)
+      if (compare == positive) {
+        compare = negative;
+        v = !v;
+      }
+  out.push_back({keyOf(compare + "." + type + "(" + a + "," + b + ")"), v});
+}
+
+const std::vector<UniformModes::Fact>& UniformModes::blockFacts(BlockId block) const {
+  if (auto known = blockFacts_.find(block); known != blockFacts_.end()) return known->second;
+  // The dominator chain up to a block already known (or the entry).
+  std::vector<BlockId> chain;
+  for (BlockId b = block; b >= 0 && !blockFacts_.count(b); b = fn_.idom[b]) {
+    chain.push_back(b);
+    if (fn_.idom[b] == b) break;
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const BlockId b = *it;
+    std::vector<Fact> facts;
+    const BlockId up = fn_.idom[b];
+    if (up >= 0 && up != b) facts = blockFacts_.at(up);
+    // The one edge every path into b takes (its other predecessors are back edges).
+    BlockId from = -1;
+    int entries = 0;
+    for (BlockId p : fn_.blocks[b].predecessors)
+      if (!fn_.dominates(b, p)) from = p, ++entries;
+    if (entries == 1)
+      if (std::optional<EdgeCondition> edge = edgeCondition(fn_, from, b))
+        implied(edge->predicate, edge->branch, edge->value, 0, facts);
+    std::sort(facts.begin(), facts.end());
+    facts.erase(std::unique(facts.begin(), facts.end()), facts.end());
+    blockFacts_.emplace(b, std::move(facts));
+  }
+  return blockFacts_[block];
+}
+
+std::vector<UniformModes::Fact> UniformModes::guardFacts(InstId inst) const {
+  std::vector<Fact> facts;
+  const auto& guard = fn_.instructions[inst].guard;
+  if (guard && guard->reg >= 0) implied(guard->reg, inst, !guard->negated, 0, facts);
+  return facts;
+}
+
+std::string UniformModes::separatingCondition(InstId a, InstId b) const {
+  if (a < 0 || b < 0 || a == b) return {};
+  const std::vector<Fact>& ba = blockFacts(fn_.blockOf[a]);
+  const std::vector<Fact>& bb = blockFacts(fn_.blockOf[b]);
+  const std::vector<Fact> ga = guardFacts(a), gb = guardFacts(b);
+  if ((ba.empty() && ga.empty()) || (bb.empty() && gb.empty())) return {};
+  auto holdsAtB = [&](const Fact& f) {
+    return std::binary_search(bb.begin(), bb.end(), f) || std::find(gb.begin(), gb.end(), f) != gb.end();
+  };
+  for (const auto* list : {&ba, &ga})
+    for (const Fact& f : *list)
+      if (holdsAtB(Fact{f.key, !f.value})) return keys_[f.key];
+  return {};
+}
+
+bool UniformModes::exclusive(InstId a, InstId b) const { return !separatingCondition(a, b).empty(); }
+
+}  // namespace fenceline::model

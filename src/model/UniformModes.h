@@ -1,0 +1,70 @@
+// Exclusive modes of a launch: two instructions that sit on opposite outcomes
+// of a condition that is the same for every thread of the grid and for the
+// whole launch never both run in one launch (issue 34, shape F4).
+//
+// A kernel parameter often selects one of two protocols (Marlin's
+// `use_atomic_add`: the atomic-add reduction or the serial one): the write
+// and the signal of one mode and the poll of the other are all in the
+// kernel, and a path-insensitive pairing of them makes a hazard that no
+// launch runs.
+//
+// A condition is grid-uniform when it is computed, through instructions
+// without memory effect, from immediates, the kernel's parameters
+// (`ld.param` of the entry's parameters, or a callee parameter bound to
+// such a value by an inlined call), `.const` loads at uniform addresses and
+// the launch shape (%nctaid, %ntid); every register on the way has exactly
+// one reaching definition (no loop-carried value: a loop counter is uniform
+// across threads but changes between trips, so it decides no mode). Never
+// the thread or block index, never memory a thread may write.
+//
+// What holds on a block: the uniform comparisons implied by the branch
+// edges that dominate it (model/BranchEdges.h: edgeDominatesBlock), split
+// through and/or/not of predicates (`@%p bra` with %p = a || b: on the
+// fall-through both are false), and by an instruction's own guard. Two
+// instructions are exclusive when one comparison (the same expression; eq
+// and ne, lt and ge, gt and le of integers are one comparison and its
+// negation) holds true at one and false at the other. Undecided uniformity
+// decides nothing.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/Program.h"
+
+namespace fenceline::model {
+
+class UniformModes {
+ public:
+  explicit UniformModes(const FunctionModel& fn) : fn_(fn) {}
+  // `a` and `b` sit on opposite outcomes of one grid-uniform condition.
+  bool exclusive(InstId a, InstId b) const;
+  // The comparison that separates them, as text (for evidence), or "".
+  std::string separatingCondition(InstId a, InstId b) const;
+
+ private:
+  struct Fact {
+    int key;     // index into keys_
+    bool value;  // the comparison's outcome on the way to the block
+    bool operator<(const Fact& o) const { return key != o.key ? key < o.key : value < o.value; }
+    bool operator==(const Fact& o) const { return key == o.key && value == o.value; }
+  };
+  const std::vector<Fact>& blockFacts(BlockId block) const;
+  std::vector<Fact> guardFacts(InstId inst) const;  // implied by the instruction's own guard
+  // The uniform comparisons implied by predicate `reg` having `value` at `at`.
+  void implied(ValueReg reg, InstId at, bool value, int depth, std::vector<Fact>& out) const;
+  // A canonical text of a uniform value, or "" when it is not uniform.
+  std::string uniformText(const ptx::Operand& op, InstId at, int depth) const;
+  std::string definitionText(InstId def, int depth) const;
+  int keyOf(const std::string& text) const;
+
+  const FunctionModel& fn_;
+  mutable std::unordered_map<BlockId, std::vector<Fact>> blockFacts_;
+  mutable std::unordered_map<std::string, int> keyIds_;
+  mutable std::vector<std::string> keys_;
+  mutable std::unordered_map<InstId, std::string> definitionText_;  // "" when not uniform
+};
+
+}  // namespace fenceline::model

@@ -1002,6 +1002,9 @@ bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   if (rereadsPolledWord(read, poll)) return false;
   if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read) && !readsAfterObservation(read, poll))
     return false;
+  // A read of the other mode of the launch (a kernel parameter selects one)
+  // never follows this wait in a launch (issue 34 F4; the comm14 shape A).
+  if (exclusiveModes(read, poll)) return false;
   // The partner is this kernel on another block or rank: what it wrote before signalling.
   if (hasPartnerInKernel(poll)) return mayReadPartnerWrites(read, poll);
   // The partner is outside the kernel: anything not provably immutable.

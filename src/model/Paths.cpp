@@ -61,9 +61,14 @@ void walkBlocks(const FunctionModel& fn, InstId start, int direction, Segment se
   }
 }
 
+// `blocks` (optional): the walk cuts at a block that is not live, one that
+// holds no target and leads to none in `direction` (TargetBlocks). The blocks
+// it enters keep their breadth-first order: none is entered only through a
+// cut one.
 template <class Visit>
-void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
+void walk(const FunctionModel& fn, InstId start, int direction, Visit visit, const TargetBlocks* blocks = nullptr) {
   walkBlocks(fn, start, direction, [&](BlockId b, bool entered) {
+    if (blocks && !blocks->live(b)) return Step::Cut;
     const BasicBlock& bb = fn.blocks[b];
     if (direction > 0) return scan(entered ? bb.first : start + 1, bb.last, 1, visit);
     return scan(entered ? bb.last - 1 : start - 1, bb.first, -1, visit);
@@ -75,15 +80,19 @@ void walk(const FunctionModel& fn, InstId start, int direction, Visit visit) {
 // the walk ends once `limit` targets are found (the nearest ones, breadth first).
 std::vector<InstId> collectTargets(const FunctionModel& fn, InstId start, int direction,
                                    const std::function<bool(InstId)>& target,
-                                   const std::function<bool(InstId)>& stop, size_t limit = SIZE_MAX) {
+                                   const std::function<bool(InstId)>& stop, size_t limit = SIZE_MAX,
+                                   const TargetBlocks* blocks = nullptr) {
   std::vector<InstId> found;
-  walk(fn, start, direction, [&](InstId i) {
-    if (target(i)) {
-      found.push_back(i);
-      return found.size() >= limit ? Step::Done : Step::Cut;
-    }
-    return stop(i) ? Step::Cut : Step::Continue;
-  });
+  walk(
+      fn, start, direction,
+      [&](InstId i) {
+        if (target(i)) {
+          found.push_back(i);
+          return found.size() >= limit ? Step::Done : Step::Cut;
+        }
+        return stop(i) ? Step::Cut : Step::Continue;
+      },
+      blocks);
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
   return found;
@@ -203,48 +212,13 @@ TargetBlocks::TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& t
 
 std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from, const std::function<bool(InstId)>& target,
                                      const std::function<bool(InstId)>& stop, size_t limit, const TargetBlocks& blocks) {
-  std::vector<InstId> found;
-  // A block that reaches no target holds none and leads only to such blocks:
-  // the walk cuts there. The blocks it enters keep their breadth-first order
-  // (none of them is entered only through a cut one).
-  walkBlocks(fn, from, 1, [&](BlockId b, bool entered) {
-    if (!blocks.live(b)) return Step::Cut;
-    const BasicBlock& bb = fn.blocks[b];
-    auto visit = [&](InstId i) {
-      if (target(i)) {
-        found.push_back(i);
-        return found.size() >= limit ? Step::Done : Step::Cut;
-      }
-      return stop(i) ? Step::Cut : Step::Continue;
-    };
-    return scan(entered ? bb.first : from + 1, bb.last, 1, visit);
-  });
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
-  return found;
+  return collectTargets(fn, from, 1, target, stop, limit, &blocks);
 }
 
 std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
                                          const std::function<bool(InstId)>& target,
                                          const std::function<bool(InstId)>& stop, const TargetBlocks& blocks) {
-  std::vector<InstId> found;
-  // A block no target reaches holds no target and leads back to none: the
-  // walk cuts there (the start block too, when it is such a block).
-  walkBlocks(fn, to, -1, [&](BlockId b, bool entered) {
-    if (!blocks.live(b)) return Step::Cut;
-    const BasicBlock& bb = fn.blocks[b];
-    auto visit = [&](InstId i) {
-      if (target(i)) {
-        found.push_back(i);
-        return Step::Cut;
-      }
-      return stop(i) ? Step::Cut : Step::Continue;
-    };
-    return scan(entered ? bb.last - 1 : to - 1, bb.first, -1, visit);
-  });
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
-  return found;
+  return collectTargets(fn, to, -1, target, stop, SIZE_MAX, &blocks);
 }
 
 }  // namespace fenceline::model

@@ -1426,16 +1426,21 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
   int operand = fn_.instructions[access].effect.address;
   if (operand < 0) return e;
   e.scope = Scope::Sys;
+  // .sys, but on evidence that decides nothing: the link is undecided.
+  auto undecided = [&](const char* how, const char* detail) {
+    e.decided = false;
+    e.how = how;
+    e.detail = detail;
+    return e;
+  };
   if (const Peer peer = peerPointer(access); peer != Peer::No) {
-    e.how = "peer-pointer";
-    e.detail = "the flag is reached through a peer pointer: another GPU touches it";
     // A pointer read from memory that the analysis could not trace to a
     // table indexed by a rank or peer is no evidence of another GPU (issue 34 F3).
-    if (peer == Peer::Unknown) {
-      e.decided = false;
-      e.how = "untraced-pointer";
-      e.detail = "the flag's pointer is read from memory the analysis could not trace: it may be another GPU's";
-    }
+    if (peer == Peer::Unknown)
+      return undecided("untraced-pointer",
+                       "the flag's pointer is read from memory the analysis could not trace: it may be another GPU's");
+    e.how = "peer-pointer";
+    e.detail = "the flag is reached through a peer pointer: another GPU touches it";
     return e;
   }
   // A flag for the host or another kernel: .sys covers either.
@@ -1484,24 +1489,16 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
       e.detail = "the flag is raised through a peer pointer: another GPU writes it";
       return e;
     }
-    if (untraced) {
-      e.decided = false;
-      e.how = "untraced-signal-pointer";
-      e.detail = "the flag is raised through a pointer read from memory that the analysis could not trace: it may be "
-                 "another GPU's";
-      return e;
-    }
-    e.decided = false;
-    e.how = "peer-flags-elsewhere";
-    e.detail = "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one";
-    return e;
+    if (untraced)
+      return undecided("untraced-signal-pointer",
+                       "the flag is raised through a pointer read from memory that the analysis could not trace: it may be "
+                       "another GPU's");
+    return undecided("peer-flags-elsewhere",
+                     "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one");
   }
-  if (sysSignalMayShareWord) {
-    e.decided = false;
-    e.how = "sys-signal-on-object";
-    e.detail = "the kernel signals at .sys scope on this flag's object, at a word the analysis cannot tell from this one";
-    return e;
-  }
+  if (sysSignalMayShareWord)
+    return undecided("sys-signal-on-object",
+                     "the kernel signals at .sys scope on this flag's object, at a word the analysis cannot tell from this one");
   e.scope = Scope::Gpu;
   return e;
 }

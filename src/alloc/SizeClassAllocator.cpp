@@ -177,9 +177,10 @@ Chunk* chunkOf(FreeBlock* block) {
   return static_cast<Chunk*>(reinterpret_cast<Header*>(block)[-1].raw);
 }
 
-// See the comment at the top.
-void trimFreeMemory() {
-  if (freeBytes < trimAt && largeFreed < kTrimBytes) return;
+// Unmaps every chunk of this thread whose blocks are all in its free lists.
+// Costs a walk of every free block: run only when the free lists have grown
+// (trimAt), never for malloc's large blocks alone.
+void releaseFreeChunks() {
   const void* me = &chunks;
   for (Chunk* c = chunks; c; c = c->next) c->free = 0;
   for (FreeBlock* list : freeLists)
@@ -214,9 +215,16 @@ void trimFreeMemory() {
       }
     }
   }
+  trimAt = std::max(kTrimBytes, 2 * freeBytes);
+}
+
+// See the comment at the top.
+void trimFreeMemory() {
+  const bool walkFreeLists = freeBytes >= trimAt;
+  if (!walkFreeLists && largeFreed < kTrimBytes) return;
+  if (walkFreeLists) releaseFreeChunks();
   ::malloc_trim(0);
   largeFreed = 0;
-  trimAt = std::max(kTrimBytes, 2 * freeBytes);
 }
 
 void* allocateOrThrow(std::size_t bytes, std::size_t alignment) {

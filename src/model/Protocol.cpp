@@ -301,7 +301,7 @@ bool ProtocolModel::isPollAccess(InstId inst) const {
 // (Local until MemoryAnalysis::alias answers it for accesses whose size it
 // does not know.)
 bool ProtocolModel::disjointFields(InstId a, int oa, InstId b, int ob) const {
-  AbstractValue va = fn_.values->operandValue(a, oa), vb = fn_.values->operandValue(b, ob);
+  const AbstractValue &va = fn_.values->keptOperandValue(a, oa), &vb = fn_.values->keptOperandValue(b, ob);
   if (!va.known || !vb.known || !va.hasBase() || va.baseKind != vb.baseKind || va.base != vb.base) return false;
   if (va.terms.size() != vb.terms.size()) return false;
   for (size_t t = 0; t < va.terms.size(); ++t)
@@ -502,7 +502,7 @@ InstId ProtocolModel::callPassing(InstId access) const {
 bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
   const int po = addressOf(fn_, ownAccess), so = addressOf(fn_, peerAccess);
   if (po < 0 || so < 0 || !goesThroughPeerPointer(peerAccess)) return false;
-  const AbstractValue p = fn_.values->operandValue(ownAccess, po), v = fn_.values->operandValue(peerAccess, so);
+  const AbstractValue &p = fn_.values->keptOperandValue(ownAccess, po), &v = fn_.values->keptOperandValue(peerAccess, so);
   if (!p.known || !p.hasBase() || !v.known || !v.hasBase() || (v.baseKind == p.baseKind && v.base == p.base))
     return false;
   const int64_t size = memory_.accessSize(ownAccess, po);
@@ -528,7 +528,6 @@ InstId ProtocolModel::peerMirrorSignal(InstId poll) const {
 }
 
 ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) const {
-  Link best;
   // A call given both the flag and this buffer (a put with signal): the
   // peers' copies write the data and raise the flag in it.
   for (InstId call : calls_)
@@ -541,32 +540,85 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
                  "library): the peers' copies of this kernel write the data and raise the flag there";
       return {call, e};
     }
-  for (InstId w : partnerWrites(poll)) {
+  // The first write of the set that the read may read, and the first whose
+  // link is decided, depend on the set and the read alone: kept per (read,
+  // set), since every wait of a barrier inlined many times asks them again.
+  // They are the answer unless the wait's own mode excludes one of them.
+  const std::vector<InstId>& writes = partnerWrites(poll);
+  const PartnerChoice choice = partnerChoice(read, poll);
+  auto linkTo = [&](InstId w) -> Link { return {w, partnerWriteEvidence(w, read)}; };
+  const bool firstExcluded = choice.first >= 0 && exclusiveModes(choice.first, poll);
+  const bool decidedExcluded = choice.firstDecided >= 0 && exclusiveModes(choice.firstDecided, poll);
+  if (!firstExcluded && !decidedExcluded) {
+    if (choice.firstDecided >= 0) return linkTo(choice.firstDecided);
+    return choice.first >= 0 ? linkTo(choice.first) : Link{};
+  }
+  // This wait runs in one mode of the launch: walk the set with it.
+  Link best;
+  for (InstId w : writes) {
     if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll)) continue;
-    AliasEvidence e;
-    if (opaqueCallMayFence(w)) {
-      e.decided = callPasses(w, read);
-      e.how = e.decided ? "call-argument" : "opaque-call";
-      e.detail = e.decided ? "the kernel passes this buffer to that call (a put of a communication library): the "
-                             "peers' copies of this kernel write it there"
-                           : "a call the analysis cannot see into may have written it";
-    } else {
-      e = aliasEvidence(w, read);
-      if (!e.decided && isPeerMirror(w, read)) {
-        e.decided = true;
-        e.how = "peer-mirror";
-        e.detail = "the partner writes the same offsets of this rank's buffer through a peer pointer";
-      }
-      if (e.result == Alias::No) {  // a non-coherent read of the same root
-        e.result = Alias::May;
-        e.decided = false;
-        e.how = "non-coherent-root";
-      }
-    }
-    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, e};
-    if (e.decided) break;
+    AliasEvidence e = partnerWriteEvidence(w, read);
+    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, std::move(e)};
+    if (best.evidence.decided) break;
   }
   return best;
+}
+
+// How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
+// call's argument, the same bytes, or a peer mirror.
+AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read) const {
+  AliasEvidence e;
+  if (opaqueCallMayFence(w)) {
+    e.decided = callPasses(w, read);
+    e.how = e.decided ? "call-argument" : "opaque-call";
+    e.detail = e.decided ? "the kernel passes this buffer to that call (a put of a communication library): the "
+                           "peers' copies of this kernel write it there"
+                         : "a call the analysis cannot see into may have written it";
+    return e;
+  }
+  e = aliasEvidence(w, read);
+  if (!e.decided && isPeerMirror(w, read)) {
+    e.decided = true;
+    e.how = "peer-mirror";
+    e.detail = "the partner writes the same offsets of this rank's buffer through a peer pointer";
+  }
+  if (e.result == Alias::No) {  // a non-coherent read of the same root
+    e.result = Alias::May;
+    e.decided = false;
+    e.how = "non-coherent-root";
+  }
+  return e;
+}
+
+bool ProtocolModel::partnerWriteDecided(InstId w, InstId read) const {
+  if (opaqueCallMayFence(w)) return callPasses(w, read);
+  // partnerWriteEvidence(w, read).decided, without building its text; the
+  // read may read the write (asked first).
+  return writeReadEvidence(w, read).decided && knownAliasEvidence(w, read).result != Alias::No;
+}
+
+ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll);
+  if (auto known = partnerChoice_.find(key); known != partnerChoice_.end()) return known->second;
+  PartnerChoice choice;
+  for (InstId w : partnerWrites(poll)) {
+    if (!mayReadWrite(read, w) || exclusiveModes(w, read)) continue;
+    if (choice.first < 0) choice.first = w;
+    if (partnerWriteDecided(w, read)) {
+      choice.firstDecided = w;
+      break;
+    }
+  }
+  partnerChoice_.emplace(key, choice);
+  return choice;
+}
+
+uint32_t ProtocolModel::partnerWriteSet(InstId poll) const {
+  auto [known, fresh] = partnerWriteSetOf_.try_emplace(poll, 0);
+  if (!fresh) return known->second;
+  auto [set, added] = partnerWriteSets_.try_emplace(partnerWrites(poll), static_cast<uint32_t>(partnerWriteSets_.size()));
+  known->second = set->second;
+  return set->second;
 }
 
 // Asked by readerOf for every write a signal may publish, once per signal and
@@ -946,8 +998,7 @@ const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
 // writes: the answer for a read is kept per set, not per poll.
 bool ProtocolModel::mayReadPartnerWrites(InstId read, InstId poll) const {
   const std::vector<InstId>& written = partnerWrites(poll);
-  auto [set, fresh] = partnerWriteSets_.try_emplace(written, static_cast<uint32_t>(partnerWriteSets_.size()));
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | set->second;
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll);
   if (auto known = readsPartnerWrites_.find(key); known != readsPartnerWrites_.end()) return known->second;
   const bool result = std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(read, w); });
   readsPartnerWrites_.emplace(key, result);

@@ -512,6 +512,18 @@ class ProtocolModel {
   mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
   mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;
   bool mayReadPartnerWrites(InstId read, InstId poll) const;
+  // partnerWriteRead's memo: per (read, set of partner writes), the first
+  // write the read may read and the first whose link is decided (-1: none).
+  struct PartnerChoice {
+    InstId first = -1;
+    InstId firstDecided = -1;
+  };
+  PartnerChoice partnerChoice(InstId read, InstId poll) const;
+  AliasEvidence partnerWriteEvidence(InstId write, InstId read) const;
+  bool partnerWriteDecided(InstId write, InstId read) const;
+  uint32_t partnerWriteSet(InstId poll) const;  // the number of partnerWrites(poll)'s set
+  mutable std::unordered_map<uint64_t, PartnerChoice> partnerChoice_;
+  mutable std::unordered_map<InstId, uint32_t> partnerWriteSetOf_;
   static constexpr InstId kNotWalked = -2;
   mutable std::vector<InstId> pointerLoad_;                    // per instruction: pointerLoad, or kNotWalked
   mutable std::vector<std::optional<MemoryObject>> root_;     // per instruction: root, once asked

@@ -845,7 +845,7 @@ bool MemoryAnalysis::sameWord(InstId a, InstId b) const {
 
 MemoryObject MemoryAnalysis::objectOf(InstId inst, int operand) const {
   if (!fn_.values) return {};
-  return objectFromValue(fn_, fn_.values->operandValue(inst, operand), inst);
+  return objectFromValue(fn_, fn_.values->keptOperandValue(inst, operand), inst);
 }
 
 MemoryObject MemoryAnalysis::rootOf(InstId inst, int operand) const {

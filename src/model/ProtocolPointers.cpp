@@ -30,7 +30,7 @@ InstId ProtocolModel::pointerLoad(InstId access) const {
 InstId ProtocolModel::walkToPointerLoad(InstId access) const {
   int operand = addressOf(fn_, access);
   if (operand < 0) return -1;
-  const AbstractValue value = fn_.values->operandValue(access, operand);
+  const AbstractValue& value = fn_.values->keptOperandValue(access, operand);
   if (!value.known || value.baseKind != AbstractValue::BaseKind::Loaded) return -1;
   // Walk the definitions back along the operand that carries the same base
   // (cvta, add, mad ...) to the load whose result is that base.
@@ -62,7 +62,7 @@ bool ProtocolModel::pointersFromDistinctFields(InstId a, InstId b) const {
   InstId la = pointerLoad(a), lb = pointerLoad(b);
   if (la < 0 || lb < 0 || memory_.sameWord(la, lb)) return false;
   const int oa = addressOf(fn_, la), ob = addressOf(fn_, lb);
-  const AbstractValue va = fn_.values->operandValue(la, oa), vb = fn_.values->operandValue(lb, ob);
+  const AbstractValue &va = fn_.values->keptOperandValue(la, oa), &vb = fn_.values->keptOperandValue(lb, ob);
   if (!va.known || !vb.known || !va.hasBase() || va.baseKind != vb.baseKind || va.base != vb.base) return false;
   // Two constant fields (`s->inbound`, `s->expected`): model/Memory compares the bytes.
   if (va.terms.empty() && vb.terms.empty()) return memory_.alias(la, oa, lb, ob) == Alias::No;
@@ -81,8 +81,8 @@ bool ProtocolModel::pointersFromDistinctFields(InstId a, InstId b) const {
 bool ProtocolModel::entriesOfOneTable(InstId a, InstId b) const {
   const InstId la = pointerLoad(a), lb = pointerLoad(b);
   if (la < 0 || lb < 0) return false;
-  const AbstractValue va = fn_.values->operandValue(la, addressOf(fn_, la)),
-                      vb = fn_.values->operandValue(lb, addressOf(fn_, lb));
+  const AbstractValue &va = fn_.values->keptOperandValue(la, addressOf(fn_, la)),
+                      &vb = fn_.values->keptOperandValue(lb, addressOf(fn_, lb));
   return va.known && vb.known && va.hasBase() && va.baseKind == vb.baseKind && va.base == vb.base &&
          va.constant == vb.constant && !va.terms.empty() && !vb.terms.empty() &&
          memory_.accessSize(la, addressOf(fn_, la)) == memory_.accessSize(lb, addressOf(fn_, lb));

@@ -25,6 +25,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 
 #include <fmt/format.h>
 #include <memory>
@@ -225,6 +226,10 @@ struct ValueAnalysis::Impl {
   size_t evaluations = 0, evaluationBudget = 0;
   bool simple = false;
   struct OverBudget {};
+  // keptOperandValue's values, per mode (normal, simple): never freed before
+  // the analysis, so that references handed out stay valid.
+  std::unordered_map<uint64_t, const AbstractValue*> keptOperands[2];
+  std::deque<AbstractValue> keptStore;
 
   explicit Impl(const FunctionModel& f) : fn(f) {
     const size_t n = fn.instructions.size();
@@ -1518,6 +1523,20 @@ AbstractValue ValueAnalysis::operandValue(InstId at, int k) const {
   if (at < 0 || static_cast<size_t>(at) >= insts.size() || k < 0 || static_cast<size_t>(k) >= insts[at].operands.size())
     return values::top();
   return impl_->guarded([&] { return impl_->operand(at, insts[at].operands[k]); });
+}
+
+const AbstractValue& ValueAnalysis::keptOperandValue(InstId at, int k) const {
+  static const AbstractValue unknown = values::top();
+  const auto& insts = impl_->fn.instructions;
+  if (at < 0 || static_cast<size_t>(at) >= insts.size() || k < 0 || static_cast<size_t>(k) >= insts[at].operands.size())
+    return unknown;
+  const uint64_t key = (uint64_t(uint32_t(at)) << 16) | uint16_t(k);
+  if (auto known = impl_->keptOperands[impl_->simple].find(key); known != impl_->keptOperands[impl_->simple].end())
+    return *known->second;
+  AbstractValue value = impl_->guarded([&] { return impl_->operand(at, insts[at].operands[k]); });
+  const AbstractValue& kept = impl_->keptStore.emplace_back(std::move(value));
+  impl_->keptOperands[impl_->simple].emplace(key, &kept);  // the mode the answer was computed in
+  return kept;
 }
 
 InstId ValueAnalysis::definition(ValueReg reg, InstId at) const { return impl_->definition(reg, at); }

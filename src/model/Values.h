@@ -71,6 +71,12 @@ class ValueAnalysis {
   AbstractValue valueOf(ValueReg reg, InstId at) const;
   // The value of operand `operand` of instruction `at` (for Address: base + offset).
   AbstractValue operandValue(InstId at, int operand) const;
+  // operandValue, computed once per operand and kept for the analysis's
+  // lifetime (the reference stays valid): the memory and protocol models ask
+  // for the same address operands for every pair of accesses. Equal to
+  // operandValue's answer at the time of the call (a value kept before the
+  // analysis fell back to its simple mode is not returned after it).
+  const AbstractValue& keptOperandValue(InstId at, int operand) const;
   // The state space an address operand reaches (Generic narrowed where the
   // value analysis can prove it; cvta.to.shared / shared symbols -> SharedCta).
   Space addressSpace(InstId at, int operand) const;

@@ -332,9 +332,9 @@ const MemoryObject& ProtocolModel::root(InstId inst) const {
 Alias ProtocolModel::alias(InstId a, InstId b) const {
   if (b < a) std::swap(a, b);
   const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
-  if (auto known = alias_.find(key); known != alias_.end()) return known->second;
+  if (const auto* known = alias_.find(key)) return *known;
   const Alias result = computeAlias(a, b);
-  alias_.emplace(key, result);
+  alias_.insert(key, result);
   return result;
 }
 
@@ -358,8 +358,10 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const { return kn
 const AliasEvidence& ProtocolModel::knownAliasEvidence(InstId a, InstId b) const {
   // Asked for the same pairs by every probe of a finding's reads and writes: answered once.
   const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
-  if (auto known = aliasEvidence_.find(key); known != aliasEvidence_.end()) return known->second;
-  return aliasEvidence_.emplace(key, aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b))).first->second;
+  if (const uint32_t* known = aliasEvidence_.find(key)) return aliasEvidenceStore_[*known];
+  AliasEvidence e = aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b));
+  aliasEvidence_.insert(key, static_cast<uint32_t>(aliasEvidenceStore_.size()));
+  return aliasEvidenceStore_.emplace_back(std::move(e));
 }
 
 AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) const {
@@ -599,7 +601,7 @@ bool ProtocolModel::partnerWriteDecided(InstId w, InstId read) const {
 
 ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
   const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll);
-  if (auto known = partnerChoice_.find(key); known != partnerChoice_.end()) return known->second;
+  if (const auto* known = partnerChoice_.find(key)) return *known;
   PartnerChoice choice;
   for (InstId w : partnerWrites(poll)) {
     if (!mayReadWrite(read, w) || exclusiveModes(w, read)) continue;
@@ -609,7 +611,7 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
       break;
     }
   }
-  partnerChoice_.emplace(key, choice);
+  partnerChoice_.insert(key, choice);
   return choice;
 }
 
@@ -629,7 +631,7 @@ uint32_t ProtocolModel::partnerWriteSet(InstId poll) const {
 // pairs): the evidence text is rebuilt by writeReadDetail for the pairs shown.
 ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstId read) const {
   const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(read);
-  if (auto known = writeRead_.find(key); known != writeRead_.end()) return known->second;
+  if (const auto* known = writeRead_.find(key)) return *known;
   PairEvidence pair;
   pair.mayRead = mayReadWrite(read, write);
   if (pair.mayRead) {
@@ -643,7 +645,7 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
       }
     }
   }
-  writeRead_.emplace(key, pair);
+  writeRead_.insert(key, pair);
   return pair;
 }
 
@@ -744,13 +746,13 @@ bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
   if (opaqueCallMayFence(write)) return false;
   const uint32_t set = decidedReadSet(signal);
   const uint64_t key = (uint64_t(set) << 32) | uint32_t(write);
-  if (auto known = decidedReader_.find(key); known != decidedReader_.end()) return known->second;
+  if (const auto* known = decidedReader_.find(key)) return *known;
   const std::vector<InstId>& reads = *decidedReadSets_[set];
   const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
     const PairEvidence pair = writeReadEvidence(write, read);
     return pair.mayRead && pair.decided;
   });
-  decidedReader_.emplace(key, result);
+  decidedReader_.insert(key, result);
   return result;
 }
 
@@ -999,9 +1001,9 @@ const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
 bool ProtocolModel::mayReadPartnerWrites(InstId read, InstId poll) const {
   const std::vector<InstId>& written = partnerWrites(poll);
   const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll);
-  if (auto known = readsPartnerWrites_.find(key); known != readsPartnerWrites_.end()) return known->second;
+  if (const auto* known = readsPartnerWrites_.find(key)) return *known;
   const bool result = std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(read, w); });
-  readsPartnerWrites_.emplace(key, result);
+  readsPartnerWrites_.insert(key, result);
   return result;
 }
 
@@ -1091,10 +1093,10 @@ const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
 // once per pair (the signals of one flag share their polls and writes).
 bool ProtocolModel::guardedReadMayRead(InstId poll, InstId write) const {
   const uint64_t key = (uint64_t(uint32_t(poll)) << 32) | uint32_t(write);
-  if (auto known = guardedReadMayRead_.find(key); known != guardedReadMayRead_.end()) return known->second;
+  if (const auto* known = guardedReadMayRead_.find(key)) return *known;
   const std::vector<InstId>& reads = afterWait(poll).guardedReads;
   const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) { return mayReadWrite(read, write); });
-  guardedReadMayRead_.emplace(key, result);
+  guardedReadMayRead_.insert(key, result);
   return result;
 }
 

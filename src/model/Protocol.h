@@ -28,6 +28,7 @@
 // (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/PairMap.h"
 #include "model/Program.h"
 #include "model/Memory.h"
 #include "model/SpinLoops.h"
@@ -479,8 +481,9 @@ class ProtocolModel {
   Alias computeAlias(InstId a, InstId b) const;
   const std::vector<InstId>& pollsOf(InstId signal) const;
   bool guardedReadMayRead(InstId poll, InstId write) const;
-  mutable std::unordered_map<uint64_t, Alias> alias_;
-  mutable std::unordered_map<uint64_t, AliasEvidence> aliasEvidence_;  // aliasEvidence(a, b), memoized
+  mutable PairMap<Alias> alias_;
+  mutable PairMap<uint32_t> aliasEvidence_;                 // aliasEvidence(a, b), memoized: its index in
+  mutable std::deque<AliasEvidence> aliasEvidenceStore_;  // (references stay valid)
   const AliasEvidence& knownAliasEvidence(InstId a, InstId b) const;   // the memo's entry (no copy)
   // readerOf's answer for one (write, read) pair: whether the read may read the
   // write, whether that is decided, and how (aliasEvidence, an opaque call, a
@@ -493,14 +496,14 @@ class ProtocolModel {
   };
   PairEvidence writeReadEvidence(InstId write, InstId read) const;
   AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair) const;
-  mutable std::unordered_map<uint64_t, PairEvidence> writeRead_;
+  mutable PairMap<PairEvidence> writeRead_;
   // hasDecidedReader: per signal, the number of its set of decidedly guarded
   // reads; the sets (sorted, distinct), by number; the answer per (set, write).
   uint32_t decidedReadSet(InstId signal) const;
   mutable std::unordered_map<InstId, uint32_t> decidedReadSetOf_;
   mutable std::map<std::vector<InstId>, uint32_t> decidedReadSetIds_;
   mutable std::vector<const std::vector<InstId>*> decidedReadSets_;
-  mutable std::unordered_map<uint64_t, bool> decidedReader_;
+  mutable PairMap<bool> decidedReader_;
   mutable std::shared_ptr<UniformModes> modes_;  // exclusiveModes, built on first use
   // Per opaque call: the base (kind, name) of each pointer argument (callPasses).
   mutable std::unordered_map<InstId, std::vector<std::pair<int, std::string>>> callArgumentBases_;
@@ -510,7 +513,7 @@ class ProtocolModel {
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfWord_;  // pollsOfWord, memoized
   mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
-  mutable std::unordered_map<uint64_t, bool> guardedReadMayRead_;
+  mutable PairMap<bool> guardedReadMayRead_;
   bool mayReadPartnerWrites(InstId read, InstId poll) const;
   // partnerWriteRead's memo: per (read, set of partner writes), the first
   // write the read may read and the first whose link is decided (-1: none).
@@ -522,13 +525,13 @@ class ProtocolModel {
   AliasEvidence partnerWriteEvidence(InstId write, InstId read) const;
   bool partnerWriteDecided(InstId write, InstId read) const;
   uint32_t partnerWriteSet(InstId poll) const;  // the number of partnerWrites(poll)'s set
-  mutable std::unordered_map<uint64_t, PartnerChoice> partnerChoice_;
+  mutable PairMap<PartnerChoice> partnerChoice_;
   mutable std::unordered_map<InstId, uint32_t> partnerWriteSetOf_;
   static constexpr InstId kNotWalked = -2;
   mutable std::vector<InstId> pointerLoad_;                    // per instruction: pointerLoad, or kNotWalked
   mutable std::vector<std::optional<MemoryObject>> root_;     // per instruction: root, once asked
   mutable std::map<std::vector<InstId>, uint32_t> partnerWriteSets_;  // each distinct partnerWrites set, numbered
-  mutable std::unordered_map<uint64_t, bool> readsPartnerWrites_;      // (read, set) -> may read one of them
+  mutable PairMap<bool> readsPartnerWrites_;  // (read, set) -> may read one of them
 };
 
 // The protocol model of a function built by buildProgram.

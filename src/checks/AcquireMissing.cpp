@@ -274,7 +274,9 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       }
       // Acquire present: a non-coherent read after the wait is still stale-prone.
       auto nonCoherent = [&](InstId i) { return guarded(i) && ctx.isStaleProneNonCoherentRead(i); };
-      InstId nc = model::findReachable(fn, poll, nonCoherent, [](InstId) { return false; });
+      auto never = [](InstId) { return false; };
+      InstId nc = model::findReachable(fn, poll, nonCoherent, never);
+      if (nc >= 0) nc = decidedReadAfter(ctx, poll, nc, nonCoherent, never);
       if (nc < 0 || !reported.insert(siteKey(fn, poll)).second) continue;
       auto d = makeDiagnostic(fn, poll, "acquire-missing",
                               "data guarded by this spin loop is read with ld.global.nc (non-coherent); no fence "

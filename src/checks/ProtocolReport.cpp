@@ -83,13 +83,23 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   const ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
   // The partner is another rank (its signal comes through a peer pointer)
   // and this read is of that rank's memory: what it wrote there before
-  // raising the flag (in this kernel or before it) is the data.
-  if ((write.inst < 0 || !write.evidence.decided) && signal.evidence.decided &&
+  // raising the flag (in this kernel or before it) is the data. Not for a
+  // non-coherent read (issue 34, NCCL): ld.global.nc states that its bytes
+  // are not written while the kernel runs, and a write before the launch
+  // is no hazard; only a write of this kernel (or of another rank's copy,
+  // exhibited by partnerWriteRead) decides that they are.
+  const bool nonCoherent = fn.instructions[read].hasModifier("nc");
+  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && signal.evidence.decided &&
       ctx.goesThroughPeerPointer(signal.inst) && ctx.readsThroughPeerPointer(read)) {
     d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
                                       "the read is of another rank's memory (through a peer pointer), which that rank "
                                       "wrote before raising the flag"));
-  } else if (write.inst < 0)
+  } else if (nonCoherent && (write.inst < 0 || !write.evidence.decided))
+    d.evidence.push_back(report::undecidedLink(
+        fn, LinkKind::DataWrite, write.inst, "nc-unwritten",
+        "the read is non-coherent (ld.global.nc: its bytes are not written while the kernel runs); no write of this "
+        "kernel, nor of another rank's copy, was shown to touch them"));
+  else if (write.inst < 0)
     d.evidence.push_back(report::undecidedLink(fn, LinkKind::DataWrite, -1, "no-partner-write",
                                                "no write of the partner before its signal reaches this read"));
   else
@@ -145,7 +155,8 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
   int asked = 0;
   auto decidedData = [&](InstId read) {
     if (++asked > kMaxReads) return false;
-    if (peerPartner && ctx.readsThroughPeerPointer(read)) return true;
+    if (peerPartner && !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read))
+      return true;
     return ctx.partnerWriteRead(read, poll).evidence.decided;
   };
   InstId better = model::findReachable(

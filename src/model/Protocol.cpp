@@ -638,7 +638,10 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
     if (opaqueCallMayFence(write)) {
       pair.how = PairEvidence::How::OpaqueCall;
     } else {
-      pair.decided = knownAliasEvidence(write, read).decided;
+      // Decidedly apart (a non-coherent read of the same root, which
+      // mayReadWrite keeps) is no evidence that the read reads the write.
+      const AliasEvidence& e = knownAliasEvidence(write, read);
+      pair.decided = e.decided && e.result != Alias::No;
       if (!pair.decided && isPeerMirror(write, read)) {
         pair.decided = true;
         pair.how = PairEvidence::How::PeerMirror;
@@ -656,6 +659,11 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     return e;
   }
   e = aliasEvidence(write, read);
+  if (e.result == Alias::No) {  // see writeReadEvidence
+    e.result = Alias::May;
+    e.decided = false;
+    e.how = "non-coherent-root";
+  }
   if (pair.how == PairEvidence::How::PeerMirror) {
     e.decided = true;
     e.how = "peer-mirror";
@@ -1443,6 +1451,11 @@ ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) c
     if (!mayReadWrite(read, w)) continue;
     AliasEvidence e = opaqueCallMayFence(w) ? AliasEvidence{} : aliasEvidence(w, read);
     if (opaqueCallMayFence(w)) e.how = "opaque-call";
+    if (e.result == Alias::No) {  // a non-coherent read of the same root (as in partnerWriteRead)
+      e.result = Alias::May;
+      e.decided = false;
+      e.how = "non-coherent-root";
+    }
     if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, e};
     if (e.decided) break;
   }

@@ -70,6 +70,29 @@ bool isIndex(const AbstractValue& v, std::string_view name, int64_t* plus) {
   return true;
 }
 
+std::optional<IndexFunction> indexFunction(const FunctionModel& fn, InstId inst, int k, std::string_view name);
+
+// shfl.sync.idx from lane 0 (clamp 31) of a value that depends on the index
+// only through its warp (index >> k, index / c, index & -c with the unit a
+// multiple of 32): every lane receives its own warp's value, so the shuffle
+// is that function (`make_warp_uniform(tid / 32)`, CUTLASS's
+// canonical_warp_idx_sync).
+std::optional<IndexFunction> warpUniformShuffle(const FunctionModel& fn, InstId d, std::string_view name) {
+  const Inst& def = fn.instructions[d];
+  if (def.opcode() != "shfl" || !def.hasModifier("idx") || def.operands.size() < 4) return std::nullopt;
+  const AbstractValue lane = fn.values->operandValue(d, 2), clamp = fn.values->operandValue(d, 3);
+  if (!(lane.isConstant() && lane.constant == 0 && clamp.isConstant() && (clamp.constant & 0x1f) == 0x1f))
+    return std::nullopt;
+  const auto inner = indexFunction(fn, d, 1, name);
+  const bool warpUniform =
+      inner && !inner->outer && name == "%tid.x" &&
+      ((inner->kind == IndexFunction::Kind::Shift && inner->k >= 5) ||
+       ((inner->kind == IndexFunction::Kind::Divide || inner->kind == IndexFunction::Kind::RoundDown) &&
+        inner->k % 32 == 0));
+  if (warpUniform) return inner;
+  return std::nullopt;
+}
+
 // The function of the index that operand k of `inst` computes, when it is one.
 std::optional<IndexFunction> indexFunction(const FunctionModel& fn, InstId inst, int k, std::string_view name) {
   int64_t plus = 0;
@@ -84,19 +107,7 @@ std::optional<IndexFunction> indexFunction(const FunctionModel& fn, InstId inst,
   // unit a multiple of 32): every lane receives its own warp's value, so the
   // shuffle is that function (`make_warp_uniform(tid / 32)`, CUTLASS's
   // canonical_warp_idx_sync).
-  if (def.opcode() == "shfl" && def.hasModifier("idx") && def.operands.size() >= 4) {
-    const AbstractValue lane = fn.values->operandValue(d, 2), clamp = fn.values->operandValue(d, 3);
-    if (lane.isConstant() && lane.constant == 0 && clamp.isConstant() && (clamp.constant & 0x1f) == 0x1f) {
-      const auto inner = indexFunction(fn, d, 1, name);
-      const bool warpUniform =
-          inner && !inner->outer && name == "%tid.x" &&
-          ((inner->kind == IndexFunction::Kind::Shift && inner->k >= 5) ||
-           ((inner->kind == IndexFunction::Kind::Divide || inner->kind == IndexFunction::Kind::RoundDown) &&
-            inner->k % 32 == 0));
-      if (warpUniform) return inner;
-    }
-    return std::nullopt;
-  }
+  if (def.opcode() == "shfl") return warpUniformShuffle(fn, d, name);
   const AbstractValue amount = fn.values->operandValue(d, 2);
   if (!amount.isConstant()) return std::nullopt;
   if (!isIndex(fn.values->operandValue(d, 1), name, &plus) || plus != 0) {
@@ -125,10 +136,20 @@ std::optional<IndexFunction> indexFunction(const FunctionModel& fn, InstId inst,
 
 // Narrow `range` by "predicate `reg` (read at `at`) is `value`".
 Range applyCondition(const FunctionModel& fn, InstId at, ptx::RegisterId reg, bool value, std::string_view name,
-                     Range range) {
+                     Range range, int depth = 0) {
   const InstId d = fn.values->definition(reg, at);
   if (d < 0) return range;
   const Inst& setp = fn.instructions[d];
+  // `or.pred p, a, b` false, or `and.pred p, a, b` true: both a and b have
+  // that value (nvcc's `if (warp < 2 && lane == 0)` branches on
+  // `or.pred %p6, %p5, %p2` of the negated tests).
+  if (((setp.opcode() == "or" && !value) || (setp.opcode() == "and" && value)) && setp.hasModifier("pred") &&
+      setp.operands.size() == 3 && depth < 4) {
+    for (int k = 1; k <= 2; ++k)
+      if (setp.operands[k].kind == ptx::Operand::Kind::Register)
+        range = applyCondition(fn, d, setp.operands[k].reg, value, name, range, depth + 1);
+    return range;
+  }
   if (setp.opcode() != "setp" || setp.operands.size() < 3 || setp.operands[0].kind != ptx::Operand::Kind::Register ||
       setp.operands[0].reg != reg || setp.operands.size() > 3)  // a combining setp (.and p) is left alone
     return range;
@@ -175,9 +196,41 @@ std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std
   return guardedRangeAtBlock(fn, inst.block, name, range);
 }
 
+bool isWarpIndexTerm(const FunctionModel& fn, std::string_view name) {
+  if (!fn.values || !name.starts_with("def:")) return false;
+  int64_t d = 0;
+  for (char c : name.substr(4)) {
+    if (c < '0' || c > '9' || d > int64_t(1) << 40) return false;
+    d = d * 10 + (c - '0');
+  }
+  if (name.size() == 4 || d >= static_cast<int64_t>(fn.instructions.size())) return false;
+  return warpUniformShuffle(fn, static_cast<InstId>(d), "%tid.x").has_value();
+}
+
 std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId block, std::string_view name,
                                                 std::pair<int64_t, int64_t> range) {
   if (!fn.values || block < 0 || static_cast<size_t>(block) >= fn.blocks.size()) return range;
+  if (name.starts_with("def:")) {
+    // A warp index (isWarpIndexTerm): the role branches test it one value
+    // at a time (`< 2`, `== 2`, `== 3`, else), so the conditions are applied
+    // outermost first, and again until the range stops changing: excluding
+    // one value narrows only at an end of the range.
+    std::vector<EdgeCondition> edges;
+    for (int steps = 0; block > 0 && steps < kMaxGuards; ++steps) {
+      const BasicBlock& b = fn.blocks[block];
+      if (b.predecessors.size() == 1)
+        if (auto edge = edgeCondition(fn, b.predecessors.front(), block)) edges.push_back(*edge);
+      if (static_cast<size_t>(block) >= fn.idom.size()) break;
+      block = fn.idom[block];
+    }
+    for (int pass = 0; pass < 8; ++pass) {
+      const Range before = range;
+      for (auto it = edges.rbegin(); it != edges.rend(); ++it)
+        range = applyCondition(fn, it->branch, it->predicate, it->value, name, range);
+      if (range == before) break;
+    }
+    return range;
+  }
   // The walk from (block, range) is deterministic: every (block, range) it
   // passes through ends at the same answer. Memoized per function, so a
   // dominator chain is walked once per distinct range, not once per query

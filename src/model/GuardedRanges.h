@@ -25,6 +25,14 @@ namespace fenceline::model {
 std::pair<int64_t, int64_t> guardedRange(const FunctionModel& fn, InstId at, std::string_view name,
                                          std::pair<int64_t, int64_t> range);
 
+// A term of the value analysis ("def:<inst>") that is a warp index read back
+// from a shuffle: shfl.sync.idx from lane 0 of tid / 32 (or tid >> k, k >= 5;
+// CUTLASS's canonical_warp_idx_sync). It holds one value per thread for the
+// whole launch, so the role branches that compare it (`warp_idx < 2`,
+// `== 2`, ..., or a value derived from it plus a constant) narrow it exactly
+// as they narrow %tid.x (issue 33, shape C). guardedRange accepts its name.
+bool isWarpIndexTerm(const FunctionModel& fn, std::string_view name);
+
 // The same for code at the start of `block`: the conditions on the edges
 // every path to it takes, without any instruction's own guard.
 std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId block, std::string_view name,

@@ -207,7 +207,8 @@ void boundMulticastSlices(AbstractValue& destination) {
 void narrowThreadIndices(const FunctionModel& fn, InstId at, AbstractValue& address) {
   static constexpr std::string_view kIndices[] = {"%tid.x", "%tid.y", "%tid.z", "%laneid"};
   for (auto& t : address.terms)
-    if (t.bounded() && std::find(std::begin(kIndices), std::end(kIndices), t.name) != std::end(kIndices))
+    if (t.bounded() && (std::find(std::begin(kIndices), std::end(kIndices), t.name) != std::end(kIndices) ||
+                        isWarpIndexTerm(fn, t.name)))
       std::tie(t.low, t.high) = guardedRange(fn, at, t.name, {t.low, t.high});
 }
 

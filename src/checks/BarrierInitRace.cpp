@@ -62,7 +62,7 @@ void idTests(const FunctionModel& fn, model::ValueReg reg, InstId at, bool value
   if (defs.size() != 1) return;
   const auto& inst = fn.instructions[defs[0]];
   const auto& ops = inst.operands;
-  const std::string& op = inst.opcode();
+  const std::string_view op = inst.opcode();
   if (op == "setp" && ops.size() >= 3) {
     bool equal = (inst.hasModifier("eq") && value) || (inst.hasModifier("ne") && !value);
     if (!equal) return;

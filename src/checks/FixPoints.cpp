@@ -112,7 +112,7 @@ bool blockUniformPredicate(const model::FunctionModel& fn, model::ValueReg reg, 
   const InstId def = defs[0];
   const auto& inst = fn.instructions[def];
   if (inst.guard) return false;
-  const std::string& op = inst.opcode();
+  const std::string_view op = inst.opcode();
   if (op == "setp") return inst.operands.size() >= 3 && blockUniformValue(fn, def, 1) && blockUniformValue(fn, def, 2);
   if (op == "and" || op == "or" || op == "xor" || op == "not") {
     for (size_t k = 1; k < inst.operands.size(); ++k) {

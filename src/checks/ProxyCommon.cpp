@@ -284,9 +284,9 @@ std::string describe(const FunctionModel& fn, InstId inst) {
   static constexpr std::string_view kShown[] = {"reduce", "async", "bulk", "tensor", "mma_async", "mma", "cp",
                                                 "shared", "shared::cta", "shared::cluster", "global"};
   const auto& in = fn.instructions[inst];
-  std::string text = in.opcode();
+  std::string text(in.opcode());
   for (const auto& m : in.syntax->modifiers)
-    if (std::find(std::begin(kShown), std::end(kShown), m) != std::end(kShown)) text += "." + m;
+    if (std::find(std::begin(kShown), std::end(kShown), m) != std::end(kShown)) (text += ".") += m;
   return text;
 }
 

@@ -120,7 +120,7 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
     for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)
       if (isMbarrierWait(fn, i) || isHandOffArrive(fn, i))
         fmt::print(stderr, "mbar   ptx:{} {} -> {} ({})\n", fn.instructions[i].syntax->pos.line,
-                   fn.instructions[i].opcode() + (isMbarrierWait(fn, i) ? ".wait" : ".arrive"),
+                   std::string(fn.instructions[i].opcode()) + (isMbarrierWait(fn, i) ? ".wait" : ".arrive"),
                    fn.memory->location(i, fn.instructions[i].effect.address).toString(),
                    fn.values->operandValue(i, fn.instructions[i].effect.address).toString());
     for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i)

@@ -194,7 +194,7 @@ void checkRemoteArrives(const ProtocolModel& ctx, std::set<std::string>& reporte
     // the arrive's release publishes only the thread's earlier accesses,
     // which nothing relates to the waiter.
     if (std::any_of(fn.instructions[i].syntax->modifiers.begin(), fn.instructions[i].syntax->modifiers.end(),
-                    [](const std::string& m) { return m.starts_with("expect_tx"); }))
+                    [](std::string_view m) { return m.starts_with("expect_tx"); }))
       d.evidence.push_back(report::undecidedLink(
           fn, report::LinkKind::DataWrite, -1, "transaction-payload",
           "the arrive announces a transaction's bytes, which the transaction's completion delivers; no access of "

@@ -159,7 +159,7 @@ int64_t tmemColumns(const FunctionModel& fn, InstId i) {
   int64_t repeat = 0;
   for (const auto& m : in.syntax->modifiers)
     if (m.size() > 1 && m[0] == 'x' && std::all_of(m.begin() + 1, m.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      repeat = std::stoll(m.substr(1));
+      repeat = std::stoll(std::string(m.substr(1)));
   if (repeat == 0) return 0;
   if (in.hasModifier("32x32b") || in.hasModifier("16x64b")) return repeat;
   if (in.hasModifier("16x128b")) return 2 * repeat;

@@ -95,7 +95,7 @@ bool sameComputation(const FunctionModel& fn, InstId a, InstId b, int depth) {
   if (depth == 0) return false;
   const Inst& x = fn.instructions[a];
   const Inst& y = fn.instructions[b];
-  if (x.opcode() != y.opcode() || x.syntax->modifiers != y.syntax->modifiers) return false;
+  if (x.opcode() != y.opcode() || !std::ranges::equal(x.syntax->modifiers, y.syntax->modifiers)) return false;
   if (x.operands.size() != y.operands.size() || x.effect.kind != EffectKind::None || x.guard || y.guard) return false;
   if (x.opcode() == "ld" || x.opcode() == "atom" || x.opcode() == "shfl" || x.opcode() == "vote") return false;
   for (size_t k = 1; k < x.operands.size(); ++k) {  // operand 0 is the register written

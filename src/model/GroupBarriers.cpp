@@ -83,7 +83,7 @@ std::optional<int64_t> threadIndexPinnedBy(const FunctionModel& fn, ValueReg reg
   if (defs.size() != 1) return std::nullopt;
   const Inst& in = fn.instructions[defs[0]];
   const auto& ops = in.operands;
-  const std::string& op = in.opcode();
+  const std::string_view op = in.opcode();
   auto predicate = [&](size_t k) { return k < ops.size() && ops[k].kind == Kind::Register ? ops[k].reg : -1; };
   if (op == "not") return threadIndexPinnedBy(fn, predicate(1), defs[0], !value, depth + 1);
   if ((op == "and" && value) || (op == "or" && !value)) {

@@ -51,7 +51,7 @@ struct CallShape {
 
 std::vector<std::string> names(const ptx::Operand& list) {
   std::vector<std::string> out;
-  for (const auto& e : list.elements) out.push_back(e.kind == ptx::Operand::Kind::Symbol ? e.text : std::string());
+  for (const auto& e : list.elements) out.push_back(e.kind == ptx::Operand::Kind::Symbol ? std::string(e.text) : std::string());
   return out;
 }
 

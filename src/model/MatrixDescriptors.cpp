@@ -107,7 +107,7 @@ class KnownBitsWalk {
   KnownBits ofDefinition(InstId def, ValueReg reg, int depth) const {
     const Inst& in = fn_.instructions[def];
     const auto& ops = in.operands;
-    const std::string& op = in.opcode();
+    const std::string_view op = in.opcode();
     if (ops.size() < 2) return {};
     const int width = typeBits(in);
     if (ops[0].kind == Kind::Vector) return unpacked(in, def, reg, depth);
@@ -236,7 +236,7 @@ struct DescriptorDecoder {
     if (def < 0) return std::nullopt;
     const Inst& in = fn.instructions[def];
     const auto& ops = in.operands;
-    const std::string& op = in.opcode();
+    const std::string_view op = in.opcode();
     if (ops.size() < 2) return std::nullopt;
     if (op == "mov" && ops[1].kind == Kind::Vector && ops[1].elements.size() == 2) {
       // mov.b64 d, {lo, hi}: the address field is in lo, the strides in hi;

@@ -450,7 +450,7 @@ int64_t MemoryAnalysis::unrolledRingGap(InstId copy, int operand) const {
   for (InstId other : tensorCopies()) {
     const Inst& o = fn_.instructions[other];
     if (other == copy || o.operands.size() < 2 || o.operands[1].kind != Kind::Address ||
-        o.syntax->modifiers != in.syntax->modifiers || !fn_.values->sameValue(copy, 1, other, 1))
+        !std::ranges::equal(o.syntax->modifiers, in.syntax->modifiers) || !fn_.values->sameValue(copy, 1, other, 1))
       continue;
     const AbstractValue& v = facts(other, o.effect.destination).value;
     if (!v.known || !sameIndexTerms(own, v) || v.constant == own.constant) continue;
@@ -1004,7 +1004,7 @@ int64_t MemoryAnalysis::copiesOfOneBox(InstId copy) const {
   auto sameBox = [&](InstId i) {
     const Inst& other = fn_.instructions[i];
     return other.effect.kind == EffectKind::AsyncCopy && other.hasModifier("tensor") && other.effect.mbarrier >= 0 &&
-           other.operands.size() >= 2 && other.syntax->modifiers == in.syntax->modifiers && fn_.sameGuard(i, copy) &&
+           other.operands.size() >= 2 && std::ranges::equal(other.syntax->modifiers, in.syntax->modifiers) && fn_.sameGuard(i, copy) &&
            alias(i, other.effect.mbarrier, copy, mbarrier) == AliasResult::Must &&
            other.operands[1].kind == ptx::Operand::Kind::Address && in.operands[1].kind == ptx::Operand::Kind::Address &&
            fn_.values->sameValue(copy, 1, i, 1);  // [map, {coordinates}]: the same map

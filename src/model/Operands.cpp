@@ -55,7 +55,7 @@ bool writesOperand0(const Inst& inst) {
 }
 
 bool writesFirstOperand(const ptx::Instruction& i) {
-  const std::string& op = i.opcode;
+  const std::string_view op = i.opcode;
   // bar.red / barrier.red write the reduced predicate or count; bar.sync,
   // bar.arrive, bar.warp.sync and barrier.cluster.* write nothing.
   if (op == "bar" || op == "barrier") return i.hasModifier("red");

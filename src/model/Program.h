@@ -53,7 +53,7 @@ struct Inst {
   // -1 not yet, else 0 / 1. Every register walk asks it of every instruction.
   mutable int8_t writesOperand0 = -1;
 
-  const std::string& opcode() const { return syntax->opcode; }
+  std::string_view opcode() const { return syntax->opcode; }
   bool hasModifier(std::string_view m) const { return syntax->hasModifier(m); }
 };
 

@@ -79,7 +79,7 @@ class Compiler {
   int definition(InstId def, int depth) {
     const Inst& in = fn_.instructions[def];
     const auto& ops = in.operands;
-    const std::string& opcode = in.opcode();
+    const std::string_view opcode = in.opcode();
     // (Not a structured binding: clang 14 cannot capture one in the lambda below.)
     const std::pair<int, bool> type = typeOf(in);
     const int width = type.first;

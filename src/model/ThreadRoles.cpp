@@ -62,7 +62,7 @@ struct ThreadRoles::Impl {
     return std::nullopt;
   }
 
-  IdExpr special(const std::string& name) const {
+  IdExpr special(std::string_view name) const {
     if (name == "%laneid") return {Lane, false};
     if (name.starts_with("%tid.")) return {Thread, false};
     if (name.starts_with("%ctaid.")) return {Block, false};
@@ -84,7 +84,7 @@ struct ThreadRoles::Impl {
     if (d < 0) return {};
     const Inst& inst = fn.instructions[d];
     if (inst.guard) return {};
-    const std::string& opc = inst.opcode();
+    const std::string_view opc = inst.opcode();
     auto operandIsConst = [&](size_t k) { return constantOf(d, k); };
     if (opc == "mov" || opc == "cvt") return operandExpr(d, 1, depth);
     if (opc == "and" || opc == "rem") {
@@ -129,7 +129,7 @@ struct ThreadRoles::Impl {
     if (d < 0) return Data;
     const Inst& inst = fn.instructions[d];
     if (inst.guard) return Data;
-    const std::string& opc = inst.opcode();
+    const std::string_view opc = inst.opcode();
     const ptx::Operand* dst = op(d, 0);
     if (!dst) return Data;
     // p|q pairs: q is the complement of p (setp) or the election flag (elect.sync).

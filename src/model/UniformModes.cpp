@@ -20,20 +20,20 @@ bool isPredicate(const FunctionModel& fn, const ptx::Operand& op) {
 }
 
 // The launch shape: the same for every thread of the grid.
-bool uniformSpecial(const std::string& name) {
+bool uniformSpecial(std::string_view name) {
   return name.starts_with("%nctaid") || name.starts_with("%ntid") || name.starts_with("%nclusterid") ||
          name.starts_with("%cluster_nctaid");
 }
 
 // Instructions whose result may differ between threads with equal operands.
-bool threadDependent(const std::string& opcode) {
+bool threadDependent(std::string_view opcode) {
   return opcode == "shfl" || opcode == "vote" || opcode == "match" || opcode == "redux" || opcode == "activemask" ||
          opcode == "elect" || opcode == "call" || opcode == "bra" || opcode == "ret" || opcode == "exit";
 }
 
 std::string modifiersOf(const Inst& in) {
-  std::string text = in.opcode();
-  for (const auto& m : in.syntax->modifiers) text += "." + m;
+  std::string text(in.opcode());
+  for (const auto& m : in.syntax->modifiers) (text += ".") += m;
   return text;
 }
 
@@ -49,8 +49,8 @@ std::string UniformModes::uniformText(const ptx::Operand& op, InstId at, int dep
   switch (op.kind) {
     case Kind::Integer: return "#" + std::to_string(op.intValue);
     case Kind::Float: return "#f" + std::to_string(op.floatValue);
-    case Kind::Special: return uniformSpecial(op.text) ? op.text : std::string();
-    case Kind::Symbol: return "&" + op.text;
+    case Kind::Special: return uniformSpecial(op.text) ? std::string(op.text) : std::string();
+    case Kind::Symbol: return "&" + std::string(op.text);
     case Kind::Register: {
       if (op.reg < 0 || depth > kMaxDepth || !fn_.values) return {};
       const std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
@@ -66,7 +66,7 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
   if (auto known = definitionText_.find(def); known != definitionText_.end()) return known->second;
   const Inst& in = fn_.instructions[def];
   const auto& ops = in.operands;
-  const std::string& opcode = in.opcode();
+  const std::string_view opcode = in.opcode();
   std::string text;
   auto compute = [&]() -> std::string {
     if (in.guard && in.guard->reg >= 0) return {};  // assigned on some paths only
@@ -85,11 +85,11 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
         const bool kernelParam = std::any_of(fn_.function->params.begin(), fn_.function->params.end(),
                                              [&](const auto& p) { return p.name == a.base.symbol; });
         if (!kernelParam) return {};
-        return modifiersOf(in) + "[" + a.base.symbol + "+" + std::to_string(a.offset) + "]";
+        return modifiersOf(in) + "[" + std::string(a.base.symbol) + "+" + std::to_string(a.offset) + "]";
       }
       if (in.hasModifier("const")) {
         std::string base;
-        if (a.base.kind == Kind::Symbol) base = "&" + a.base.symbol;
+        if (a.base.kind == Kind::Symbol) base = "&" + std::string(a.base.symbol);
         else if (a.base.kind == Kind::Register) {
           ptx::Operand r;
           r.kind = Kind::Register;
@@ -124,7 +124,7 @@ void UniformModes::implied(ValueReg reg, InstId at, bool value, int depth, std::
   const Inst& in = fn_.instructions[def];
   if (in.guard && in.guard->reg >= 0) return;
   const auto& ops = in.operands;
-  const std::string& opcode = in.opcode();
+  const std::string_view opcode = in.opcode();
   auto sub = [&](const ptx::Operand& op, bool v) {
     if (isPredicate(fn_, op)) implied(op.reg, def, op.negated ? !v : v, depth + 1, out);
   };

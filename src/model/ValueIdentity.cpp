@@ -208,7 +208,7 @@ std::string_view ValueIdentity::keyViewOfOperand(const ptx::Operand& op, InstId 
 std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int depth) const {
   switch (op.kind) {
     case Kind::Register: return keyOf(op.reg, at, depth);
-    case Kind::Special: return op.text;
+    case Kind::Special: return std::string(op.text);
     case Kind::Integer: return std::to_string(op.intValue);
     case Kind::Symbol: return named("sym:", op.text);
     case Kind::Float: return "f" + std::to_string(op.floatValue);

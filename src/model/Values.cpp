@@ -744,12 +744,12 @@ struct ValueAnalysis::Impl {
     switch (op.kind) {
       case Kind::Register: return valueOf(op.reg, at);
       case Kind::Integer: return constant(op.intValue);
-      case Kind::Special: return special(op.text, fn.function);
-      case Kind::Symbol: return symbolValue(fn.instructions[at], op.text);
+      case Kind::Special: return special(std::string(op.text), fn.function);
+      case Kind::Symbol: return symbolValue(fn.instructions[at], std::string(op.text));
       case Kind::Address: {
         AbstractValue base;
         if (op.base.kind == Kind::Register) base = valueOf(op.base.reg, at);
-        else if (op.base.kind == Kind::Symbol) base = symbolValue(fn.instructions[at], op.base.symbol);
+        else if (op.base.kind == Kind::Symbol) base = symbolValue(fn.instructions[at], std::string(op.base.symbol));
         else base = constant(op.base.value);
         return op.offset ? add(base, constant(op.offset), name(at, "addr")) : base;
       }
@@ -876,7 +876,7 @@ struct ValueAnalysis::Impl {
     const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
     if (a.kind != Kind::Address || inst.origin != fn.function) return std::nullopt;
     AbstractValue address;
-    if (a.base.kind == Kind::Symbol) address = symbolValue(inst, a.base.symbol);
+    if (a.base.kind == Kind::Symbol) address = symbolValue(inst, std::string(a.base.symbol));
     else if (a.base.kind == Kind::Register) address = valueOf(a.base.reg, d);
     if (!address.known || address.baseKind != BaseKind::Param || address.space != Space::Param ||
         !address.alternatives.empty())
@@ -1385,7 +1385,7 @@ struct ValueAnalysis::Impl {
     const InstId def = definition(o.reg, at);
     if (def < 0 || fn.instructions[def].guard || !fn.instructions[def].syntax) return byRange();
     const ptx::Instruction& s = *fn.instructions[def].syntax;
-    const std::string& op = s.opcode;
+    const std::string_view op = s.opcode;
     auto shiftOf = [&]() -> int {  // the constant shift of a shl or shr, or of a multiply by 2^k
       const auto& dops = fn.instructions[def].operands;
       if (dops.size() < 3 || dops[2].kind != Kind::Integer) return -1;
@@ -1571,7 +1571,7 @@ void impliedSpaceTests(const FunctionModel& fn, const ValueAnalysis& values, Val
   const Inst& in = fn.instructions[def];
   if (in.guard && in.guard->reg >= 0) return;
   const auto& ops = in.operands;
-  const std::string& opcode = in.opcode();
+  const std::string_view opcode = in.opcode();
   auto sub = [&](const ptx::Operand& op, bool v) {
     if (op.kind == Kind::Register) impliedSpaceTests(fn, values, op.reg, def, op.negated ? !v : v, depth + 1, out);
   };

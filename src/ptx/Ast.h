@@ -14,10 +14,14 @@
 #include <cstdint>
 #include <optional>
 #include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "ptx/TextPool.h"
 
 namespace fenceline::ptx {
 
@@ -37,8 +41,10 @@ struct Register {
   std::string type;  // ".b32", ".pred", ...
 };
 
+// Laid out small (112 bytes): a function's operands are most of its syntax
+// tree, and the program model copies them once more when it inlines.
 struct Operand {
-  enum class Kind {
+  enum class Kind : uint8_t {
     Register,        // reg
     Special,         // text: "%tid.x", "%laneid", "%ctaid.y", "%globaltimer", ...
     Integer,         // intValue
@@ -52,21 +58,21 @@ struct Operand {
     Sink,            // "_"
   };
   Kind kind = Kind::Integer;
+  bool negated = false;  // "!%p" as an operand (e.g. selp, @!p is on the guard)
   RegisterId reg = -1;
   LabelId label = -1;
-  std::string text;
+  std::string_view text;  // as written; in the function's TextPool (Function::strings)
   int64_t intValue = 0;
   double floatValue = 0.0;
-  bool negated = false;  // "!%p" as an operand (e.g. selp, @!p is on the guard)
   // Address: base is Register, Symbol or Integer (absolute); offset in bytes.
   // Vector / ParamList / PredicatePair / Address-with-coordinates: elements.
   // For `[tmap, {c0, c1}]` the elements are the coordinates c0, c1 (flattened).
-  std::vector<Operand> elements;
   int64_t offset = 0;
+  std::vector<Operand> elements;
   struct Base {
     Kind kind = Kind::Integer;  // Register, Symbol or Integer
     RegisterId reg = -1;
-    std::string symbol;
+    std::string_view symbol;    // in the function's TextPool
     int64_t value = 0;
   } base;
 };
@@ -77,14 +83,21 @@ struct Guard {
 };
 
 struct Instruction {
-  std::string opcode;                  // "ld", "mbarrier", "cp", "fence", ...
-  std::vector<std::string> modifiers;  // without dots, in order: {"async","bulk","tensor","2d",...}
+  // Views into the interned Spelling (TextPool.h), set by setSpelling.
+  std::string_view opcode;                      // "ld", "mbarrier", "cp", "fence", ...
+  std::span<const std::string_view> modifiers;  // without dots, in order: {"async","bulk","tensor","2d",...}
   std::optional<Guard> guard;
   std::vector<Operand> operands;
   TextPos pos;                         // of the opcode in the PTX text
   LocationId location = kNoLocation;   // .loc in force
   bool inInlineAsm = false;            // between "// begin inline asm" markers (informational only)
 
+  // `spelled` is the opcode with its modifiers: "cp.async.bulk.tensor.2d".
+  void setSpelling(std::string_view spelled) {
+    const Spelling& spelling = internSpelling(spelled);
+    opcode = spelling.opcode;
+    modifiers = spelling.modifiers;
+  }
   bool hasModifier(std::string_view m) const {
     for (const auto& x : modifiers)
       if (x == m) return true;
@@ -144,6 +157,13 @@ struct Function {
   std::vector<std::string> pragmas;       // .pragma strings
   std::vector<std::pair<std::string, std::vector<int64_t>>> performanceDirectives;  // .maxntid 128,1,1
   TextPos pos;
+  // The text the body's operands view (Operand::text, Operand::Base::symbol).
+  std::shared_ptr<TextPool> strings;
+
+  std::string_view intern(std::string_view text) {
+    if (!strings) strings = std::make_shared<TextPool>();
+    return strings->intern(text);
+  }
 };
 
 // One frame of a .loc chain.

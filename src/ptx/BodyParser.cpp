@@ -80,6 +80,7 @@ void ModuleParser::parseBody(Function& function) {
   }
   registersLeft_ -= static_cast<int64_t>(function.registers.size());
   function.instructions.shrink_to_fit();
+  if (function.strings) function.strings->forgetIndex();
 }
 
 void ModuleParser::parseBodyStatement(Function& function, BlockScopes& scopes) {
@@ -193,26 +194,29 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   std::string_view text = opcode.text;
   if (!((text[0] >= 'a' && text[0] <= 'z') || (text[0] >= 'A' && text[0] <= 'Z')))
     fail(opcode, "expected an opcode, found " + describe(opcode));
-  size_t dot = text.find('.');
-  inst.opcode.assign(text.substr(0, dot));
-  inst.modifiers.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '.')));
-  while (dot != std::string_view::npos) {
+  for (size_t dot = text.find('.'); dot != std::string_view::npos;) {
     size_t end = text.find('.', dot + 1);
-    std::string_view modifier = text.substr(dot + 1, end == std::string_view::npos ? end : end - dot - 1);
-    if (modifier.empty()) fail(opcode, "empty modifier in " + describe(opcode));
-    inst.modifiers.emplace_back(modifier);
+    if (end == dot + 1 || dot + 1 == text.size()) fail(opcode, "empty modifier in " + describe(opcode));
     dot = end;
   }
   // ptxas also takes qualifiers after a space: TileLang writes
   // `cp.async.bulk.tensor.2d.global.shared::cta.bulk_group .L2::cache_hint`.
   // Operands never start with '.', so a directive-like token here is one.
-  while (peek().kind == TokenKind::Directive) {
-    Token qualifier = next();
-    for (std::string_view rest = qualifier.text.substr(1); !rest.empty();) {
-      size_t cut = rest.find('.');
-      inst.modifiers.emplace_back(rest.substr(0, cut));
-      rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 1);
+  if (peek().kind != TokenKind::Directive) {
+    inst.setSpelling(text);
+  } else {
+    std::string& spelled = spellingScratch_;
+    spelled.assign(text);
+    while (peek().kind == TokenKind::Directive) {
+      Token qualifier = next();
+      for (std::string_view rest = qualifier.text.substr(1); !rest.empty();) {
+        size_t cut = rest.find('.');
+        spelled += '.';
+        spelled += rest.substr(0, cut);
+        rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 1);
+      }
     }
+    inst.setSpelling(spelled);
   }
   inst.pos = TextPos{opcode.line, opcode.column};
   inst.location = currentLocation_;
@@ -236,7 +240,6 @@ void ModuleParser::parseInstruction(Function& function, BlockScopes& scopes, std
   }
   expect(';', "at the end of the instruction");
   inst.operands.assign(std::make_move_iterator(operands.begin()), std::make_move_iterator(operands.end()));
-  inst.modifiers.shrink_to_fit();
   for (const auto& use : labelUses) scopes.useLabel(use);
 }
 
@@ -253,7 +256,7 @@ void ModuleParser::parseNumber(Operand& op, bool negative) {
   }
 }
 
-void ModuleParser::parseNameOperand(Operand& op, BlockScopes& scopes, const Instruction& inst, const Token& name) {
+void ModuleParser::parseNameOperand(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst, const Token& name) {
   if (name.text == "_") {
     op.kind = Operand::Kind::Sink;
     return;
@@ -262,7 +265,7 @@ void ModuleParser::parseNameOperand(Operand& op, BlockScopes& scopes, const Inst
   if (id >= 0) {
     op.kind = Operand::Kind::Register;
     op.reg = id;
-    op.text.assign(name.text);
+    op.text = function.intern(name.text);
     return;
   }
   // A component of a vector register (`.reg .v4 .f32 %v;` ... `%v.x`).
@@ -271,19 +274,19 @@ void ModuleParser::parseNameOperand(Operand& op, BlockScopes& scopes, const Inst
     if (base >= 0) {
       op.kind = Operand::Kind::Register;
       op.reg = base;
-      op.text.assign(name.text);
+      op.text = function.intern(name.text);
       return;
     }
   }
   if (name.text[0] == '%') {
     if (!isSpecialRegister(name.text)) fail(name, "undefined register '" + std::string(name.text) + "'");
     op.kind = Operand::Kind::Special;
-    op.text.assign(name.text);
+    op.text = function.intern(name.text);
     return;
   }
   if (name.text.find('.') != std::string_view::npos)
     fail(name, "unexpected '.' in operand " + describe(name));
-  op.text.assign(name.text);
+  op.text = function.intern(name.text);
   if (takesLabel(inst.opcode)) {
     op.kind = Operand::Kind::Label;  // resolved when its block closes
     return;
@@ -320,9 +323,9 @@ void ModuleParser::parseAddress(Operand& op, Function& function, BlockScopes& sc
     } else {
       if (!isKnownSymbol(name.text)) fail(name, "undefined symbol '" + std::string(name.text) + "'");
       op.base.kind = Operand::Kind::Symbol;
-      op.base.symbol.assign(name.text);
+      op.base.symbol = function.intern(name.text);
     }
-    op.text.assign(name.text);
+    op.text = function.intern(name.text);
   } else if (b.kind == TokenKind::Integer) {
     op.base.kind = Operand::Kind::Integer;
     op.base.value = integerValue(next());
@@ -359,7 +362,7 @@ void ModuleParser::parseOperand(Operand& op, Function& function, BlockScopes& sc
   if (t.is('!')) {
     next();
     Token name = expectIdentifier("a predicate after '!'");
-    parseNameOperand(op, scopes, inst, name);
+    parseNameOperand(op, function, scopes, inst, name);
     op.negated = true;
   } else if (t.is('-')) {
     next();
@@ -370,7 +373,7 @@ void ModuleParser::parseOperand(Operand& op, Function& function, BlockScopes& sc
     parseNumber(op, false);
   } else if (t.kind == TokenKind::Identifier) {
     Token name = next();
-    parseNameOperand(op, scopes, inst, name);
+    parseNameOperand(op, function, scopes, inst, name);
   } else if (t.is('[')) {
     parseAddress(op, function, scopes, inst, depth);
   } else if (t.is('{') || t.is('(')) {
@@ -394,7 +397,7 @@ void ModuleParser::parseOperand(Operand& op, Function& function, BlockScopes& sc
     op.elements.reserve(2);
     op.elements.push_back(std::move(first));
     Token second = expectIdentifier("a predicate after '|'");
-    parseNameOperand(op.elements.emplace_back(), scopes, inst, second);
+    parseNameOperand(op.elements.emplace_back(), function, scopes, inst, second);
   }
 }
 

@@ -195,6 +195,7 @@ void ModuleParser::releaseBody(size_t index) {
   f.instructions = std::vector<Instruction>();
   f.labels = std::vector<Label>();
   f.branchTargets = std::vector<BranchTargets>();
+  f.strings.reset();
   bodies_[index].loaded = false;
 }
 

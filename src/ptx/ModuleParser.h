@@ -107,7 +107,7 @@ class ModuleParser {
   // Operands are parsed into `op` (a default Operand) where they will stay:
   // an Operand is a large value, and moving millions of them shows.
   void parseOperand(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
-  void parseNameOperand(Operand& op, BlockScopes& scopes, const Instruction& inst, const Token& name);
+  void parseNameOperand(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst, const Token& name);
   void parseAddress(Operand& op, Function& function, BlockScopes& scopes, const Instruction& inst, int depth);
   void parseNumber(Operand& op, bool negative);
   void parseLoc();
@@ -122,6 +122,7 @@ class ModuleParser {
   LocationId currentLocation_ = kNoLocation;
   size_t expectedInstructions_ = 0;      // loadBody's hint to parseBody
   std::vector<Operand> operandScratch_;  // parseInstruction's operands while they are read
+  std::string spellingScratch_;          // an opcode with qualifiers after a space
   int64_t registersLeft_ = 0;  // the module's register budget (BlockScopes::kModuleRegisterBase)
   // Names an operand may use as a symbol (views into the text): variables and
   // functions declared so far; params, locals and prototypes of this function.

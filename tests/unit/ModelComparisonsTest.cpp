@@ -36,9 +36,8 @@ TEST(ModelComparisons, SignedTwinCommutesWithNegationAndMirror) {
 
 TEST(ModelComparisons, ComparisonOfReadsTheSetpModifier) {
   fenceline::ptx::Instruction setp;
-  setp.opcode = "setp";
-  setp.modifiers = {"hs", "u32"};
+  setp.setSpelling("setp.hs.u32");
   EXPECT_EQ(comparisonOf(setp), "hs");
-  setp.modifiers = {"equ", "f32"};
+  setp.setSpelling("setp.equ.f32");
   EXPECT_EQ(comparisonOf(setp), "");
 }

@@ -17,10 +17,7 @@ namespace {
 // "tcgen05.ld.sync.aligned.32x32b.x1.b32" + shape: r = register, a = [addr], i = immediate.
 ptx::Instruction make(std::string_view dotted, std::string_view shape) {
   ptx::Instruction inst;
-  std::stringstream ss{std::string(dotted)};
-  std::string part;
-  std::getline(ss, inst.opcode, '.');
-  while (std::getline(ss, part, '.')) inst.modifiers.push_back(part);
+  inst.setSpelling(dotted);
   int id = 0;
   for (char c : shape) {
     ptx::Operand o;

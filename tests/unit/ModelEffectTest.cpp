@@ -34,10 +34,7 @@ ptx::Operand imm(int64_t v) {
 // "ld.global.acquire.gpu.b32" + operand shape letters: r = register, a = [addr], i = immediate.
 ptx::Instruction make(std::string_view dotted, std::string_view shape) {
   ptx::Instruction inst;
-  std::stringstream ss{std::string(dotted)};
-  std::string part;
-  std::getline(ss, inst.opcode, '.');
-  while (std::getline(ss, part, '.')) inst.modifiers.push_back(part);
+  inst.setSpelling(dotted);
   int id = 0;
   for (char c : shape) inst.operands.push_back(c == 'a' ? addr(id++) : c == 'i' ? imm(1) : reg(id++));
   return inst;

@@ -40,8 +40,8 @@ inline std::unique_ptr<LoadedProgram> loadProgram(const std::string& name, const
   const auto& var = *var##_owner
 
 inline std::string dotted(const model::Inst& i) {
-  std::string s = i.syntax->opcode;
-  for (const auto& m : i.syntax->modifiers) s += "." + m;
+  std::string s(i.syntax->opcode);
+  for (const auto& m : i.syntax->modifiers) (s += ".") += m;
   return s;
 }
 

@@ -34,7 +34,7 @@ std::vector<std::string> shape(const Module& m, const Function& f, bool byPositi
       const Location& l = m.locations[i.location];
       at = std::to_string(l.file) + ":" + std::to_string(l.line) + ":" + std::to_string(l.column) + " " + l.function;
     }
-    out.push_back(i.opcode + "/" + std::to_string(i.operands.size()) + "@" + at + " line " + std::to_string(i.pos.line));
+    out.push_back(std::string(i.opcode) + "/" + std::to_string(i.operands.size()) + "@" + at + " line " + std::to_string(i.pos.line));
   }
   return out;
 }

@@ -29,8 +29,8 @@ std::vector<const Instruction*> withOpcode(const Function& f, std::string_view o
 }
 
 std::string dotted(const Instruction& i) {
-  std::string s = i.opcode;
-  for (const auto& m : i.modifiers) s += "." + m;
+  std::string s(i.opcode);
+  for (const auto& m : i.modifiers) (s += ".") += m;
   return s;
 }
 
@@ -272,7 +272,7 @@ TEST(PtxParser, TensorCoordinatesAndScopedModifiers) {
   Module m = parseModule(text, "TmaShapes.ptx");
   const Function& f = functionNamed(m, "tma_load");
   const Instruction* cp = withOpcode(f, "cp").at(0);
-  EXPECT_EQ(cp->modifiers, (std::vector<std::string>{"async", "bulk", "tensor", "2d", "shared::cluster", "global",
+  EXPECT_EQ(std::vector<std::string>(cp->modifiers.begin(), cp->modifiers.end()), (std::vector<std::string>{"async", "bulk", "tensor", "2d", "shared::cluster", "global",
                                                      "tile", "mbarrier::complete_tx::bytes"}));
   EXPECT_TRUE(cp->inInlineAsm);
   ASSERT_EQ(cp->operands.size(), 3u);
@@ -355,4 +355,38 @@ TEST(PtxParser, QualifierAfterASpaceIsAModifier) {
       firstDotted(m.functions[0], "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint");
   ASSERT_NE(store, nullptr);
   EXPECT_EQ(store->operands.size(), 3u);  // [tensor map, {coordinates}], [smem], cache policy
+}
+
+// The syntax tree is most of a function's memory (docs/performance.md, "Peak
+// memory"): its nodes hold views into pools, not strings.
+TEST(PtxSyntaxTree, NodesStaySmall) {
+  EXPECT_LE(sizeof(Operand), 112u);
+  EXPECT_LE(sizeof(Instruction), 88u);
+}
+
+TEST(PtxSyntaxTree, SpellingsAreSharedAndTextOutlivesTheModule) {
+  const std::string text =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry k(.param .u64 k_param_with_a_long_name)\n{\n"
+      "  .reg .b64 %rd<3>;\n"
+      "  ld.param.u64 %rd1, [k_param_with_a_long_name];\n"
+      "  ld.param.u64 %rd2, [k_param_with_a_long_name+8];\n"
+      "  cp.async.bulk.commit_group .L2::cache_hint;\n"
+      "  ret;\n}\n";
+  Function copy;
+  {
+    Module m = parseModule(text, "pool.ptx");
+    copy = functionNamed(m, "k");
+  }
+  ASSERT_EQ(copy.instructions.size(), 4u);
+  const Instruction& first = copy.instructions[0];
+  const Instruction& second = copy.instructions[1];
+  EXPECT_EQ(first.opcode, "ld");
+  EXPECT_EQ(first.modifiers.data(), second.modifiers.data());  // one interned spelling
+  EXPECT_EQ(first.operands[1].base.symbol, "k_param_with_a_long_name");
+  EXPECT_EQ(first.operands[1].base.symbol.data(), second.operands[1].base.symbol.data());  // stored once
+  EXPECT_EQ(first.operands[0].text, "%rd1");
+  // A qualifier after a space is one more modifier.
+  EXPECT_EQ(dotted(copy.instructions[2]), "cp.async.bulk.commit_group.L2::cache_hint");
+  EXPECT_TRUE(copy.instructions[2].hasModifier("L2::cache_hint"));
 }

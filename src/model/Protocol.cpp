@@ -254,6 +254,25 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
 // word is a synchronization word; the store is its signal, one without
 // release. A constant that no acquire poll of the word decidedly leaves on (a
 // reset, a stored initial state) is not taken for a signal here.
+// The two accesses' addresses have one form: the same base, the same constant
+// and terms of the same coefficients (`locks + 4*slice` for the store and the
+// poll, the slice from different definitions on the way), not two fields of
+// one structure at different offsets.
+bool ProtocolModel::sameAddressShape(InstId a, InstId b) const {
+  const int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
+  if (oa < 0 || ob < 0) return false;
+  const AbstractValue x = fn_.values->operandValue(a, oa), y = fn_.values->operandValue(b, ob);
+  if (!x.known || !y.known || !x.hasBase() || x.baseKind != y.baseKind || x.base != y.base ||
+      x.constant != y.constant || x.terms.size() != y.terms.size())
+    return false;
+  std::vector<int64_t> cx, cy;
+  for (const auto& t : x.terms) cx.push_back(t.coefficient);
+  for (const auto& t : y.terms) cy.push_back(t.coefficient);
+  std::sort(cx.begin(), cx.end());
+  std::sort(cy.begin(), cy.end());
+  return cx == cy;
+}
+
 bool ProtocolModel::isPlainStoreSignal(InstId i) const {
   const Inst& in = fn_.instructions[i];
   const MemoryEffect& e = in.effect;
@@ -268,6 +287,7 @@ bool ProtocolModel::isPlainStoreSignal(InstId i) const {
     const SpinLoop* spin = spinContaining(p);
     if (!spin || spin->contains(fn_, i)) continue;
     if (value && exitOnValue(fn_, *spin, p, *value) != ExitOn::Yes) continue;
+    if (!memory_.sameWord(i, p) && !sameAddressShape(i, p)) continue;
     acquired = true;
     break;
   }

@@ -287,13 +287,10 @@ bool ProtocolModel::isPlainStoreSignal(InstId i) const {
     const SpinLoop* spin = spinContaining(p);
     if (!spin || spin->contains(fn_, i)) continue;
     if (value && exitOnValue(fn_, *spin, p, *value) != ExitOn::Yes) continue;
-    if (!memory_.sameWord(i, p) && !sameAddressShape(i, p)) {
-      // One pointer at offsets not provably apart (`flags[b]` and the next
-      // block's `flags[b - 1]`); not two fields of one structure whose byte
-      // ranges merely overlap.
-      const AliasEvidence ev = aliasEvidence(i, p);
-      if (!ev.decided || ev.how != "same-buffer") continue;
-    }
+    // Not merely one buffer at offsets not provably apart: a workspace that
+    // holds flags and data (a metadata store next to a polled flag), two
+    // fields of one structure.
+    if (!memory_.sameWord(i, p) && !sameAddressShape(i, p)) continue;
     acquired = true;
     break;
   }

@@ -305,6 +305,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
     };
     auto otherThreads = [&](InstId i) {
       if (!published(i) || guards.possiblyOneThread(i)) return false;  // maybe the signaller's own write
+      if (ofEarlierTrip(fn, i, signal)) return false;  // another trip's writes: not this signal's (issue 34)
       const model::ThreadSet writer = fn.roles->instructionSet(i);
       if (widerThan(writer, signaller)) return true;
       return signaller == model::ThreadSet::Subset &&

@@ -18,14 +18,19 @@
 // the signal: reported.
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
+#include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
+#include "model/BranchEdges.h"
 #include "model/Paths.h"
+#include "model/ThreadDecidedBranches.h"
 #include "model/Operands.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
@@ -108,6 +113,164 @@ bool variesByThread(const FunctionModel& fn, InstId write) {
   return false;
 }
 
+// The ways around which the signal does not publish a write (issue 34, the
+// residual of F4). Besides a release for the signal:
+// - an earlier signal without release of the same word array (a signal the
+//   same waits poll): a write that reaches it is reported there, with its own
+//   readers; a later signal of the array on the same thread's path (a later
+//   trip of a persistent loop: `locks[slice] = 1 - count` for one slice, the
+//   count `atomicAdd(&locks[slice'], 1)` of a later one) does not report it
+//   again;
+// - a branch on the thread index right after a barrier (`__syncthreads(); if
+//   (tid == 0) { ... }`), where every thread that runs the signal takes the
+//   side that passes such a gate (or a release): the other side is taken
+//   only by threads that do not signal, whose earlier writes the barrier
+//   handed to the signalling thread, which passes the gate.
+class Gates {
+ public:
+  Gates(const ProtocolModel& ctx, InstId signal, std::function<bool(InstId)> release)
+      : fn_(ctx.function()), signal_(signal), release_(std::move(release)) {
+    const std::vector<InstId>& mine = ctx.pollsOfWord(signal);
+    if (mine.empty() || !std::binary_search(ctx.signals().begin(), ctx.signals().end(), signal)) return;
+    for (InstId s : ctx.signals()) {
+      if (s == signal || model::hasReleaseSemantics(fn_.instructions[s].effect)) continue;
+      const std::vector<InstId>& theirs = ctx.pollsOfWord(s);
+      if (std::any_of(theirs.begin(), theirs.end(),
+                      [&](InstId p) { return std::binary_search(mine.begin(), mine.end(), p); }))
+        earlier_.push_back(s);
+    }
+  }
+  bool empty() const { return earlier_.empty(); }
+  bool gate(InstId i) const {
+    return release_(i) || std::binary_search(earlier_.begin(), earlier_.end(), i);
+  }
+  bool operator()(InstId i) {
+    if (gate(i)) return true;
+    if (earlier_.empty()) return false;
+    const model::BlockId b = fn_.blockOf[i];
+    if (model::conditionalBranch(fn_, b) != i) return false;
+    auto [cached, fresh] = branch_.try_emplace(i, false);
+    if (fresh) cached->second = passesGate(i);
+    return cached->second;
+  }
+
+ private:
+  // The thread indexes that run the signal, by its thread-index guards.
+  const std::vector<char>& signallers() {
+    if (!signallers_.empty()) return signallers_;
+    signallers_.assign(1024, 1);
+    auto narrow = [&](ptx::RegisterId predicate, InstId at, bool executesWhen) {
+      for (int64_t tid = 0; tid < 1024; ++tid) {
+        if (!signallers_[tid]) continue;
+        std::optional<bool> v = model::predicateForThreadIndex(fn_, predicate, at, tid);
+        if (v && *v != executesWhen) signallers_[tid] = 0;
+      }
+    };
+    const auto& own = fn_.instructions[signal_].guard;
+    if (own && own->reg >= 0) narrow(own->reg, signal_, !own->negated);
+    const model::BlockId there = fn_.blockOf[signal_];
+    for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn_.blocks.size()); ++b) {
+      model::poll();
+      const InstId br = model::conditionalBranch(fn_, b);
+      if (br < 0 || fn_.instructions[br].guard->reg < 0) continue;
+      const auto& g = fn_.instructions[br].guard;
+      for (bool value : {true, false}) {
+        const model::BlockId s = model::branchTarget(fn_, br, value);
+        if (s < 0 || fn_.blocks[s].predecessors.size() != 1 || !fn_.dominates(s, there)) continue;
+        narrow(g->reg, br, g->negated ? !value : value);
+      }
+    }
+    return signallers_;
+  }
+  bool passesGate(InstId br) {
+    const model::BlockId b = fn_.blockOf[br];
+    const auto& g = fn_.instructions[br].guard;
+    if (!g || g->reg < 0) return false;
+    // A barrier before the branch in its block, and no write between.
+    bool barrier = false;
+    for (InstId i = br - 1; i >= fn_.blocks[b].first; --i) {
+      const model::EffectKind k = fn_.instructions[i].effect.kind;
+      if (k == model::EffectKind::CtaBarrier) {
+        barrier = true;
+        break;
+      }
+      if (model::writesGlobalMemory(fn_, i)) return false;
+    }
+    if (!barrier) return false;
+    // Every signalling thread takes one side, decidedly.
+    std::optional<bool> side;
+    const std::vector<char>& who = signallers();
+    for (int64_t tid = 0; tid < 1024; ++tid) {
+      if (!who[tid]) continue;
+      std::optional<bool> v = model::predicateForThreadIndex(fn_, g->reg, br, tid);
+      if (!v) return false;
+      const bool taken = g->negated ? !*v : *v;
+      if (side && *side != taken) return false;
+      side = taken;
+    }
+    if (!side) return false;
+    const model::BlockId s = model::branchTarget(fn_, br, *side);
+    if (s < 0 || fn_.blocks[s].predecessors.size() != 1) return false;
+    for (InstId i = fn_.blocks[s].first; i < fn_.blocks[s].last; ++i)
+      if (gate(i)) return true;
+    return false;
+  }
+
+  const FunctionModel& fn_;
+  InstId signal_;
+  std::function<bool(InstId)> release_;
+  std::vector<InstId> earlier_;
+  std::vector<char> signallers_;
+  std::unordered_map<InstId, bool> branch_;
+};
+
+// The write is of an earlier trip of a loop around both it and the signal
+// (issue 34, F4's residual): every path from the write to the signal passes
+// the loop's header, and a register the write's address is computed from is
+// redefined in the loop on every such path (the persistent loop's next slice:
+// `slice = next(slice)`). The readers that observe the signal compute their
+// addresses from the signal's trip; "the same address" of the write's
+// expression is the value of another trip, which the analysis cannot compare.
+bool ofEarlierTrip(const FunctionModel& fn, InstId write, InstId signal, bool acrossHeader = true) {
+  const model::BlockId wb = fn.blockOf[write], sb = fn.blockOf[signal];
+  const model::Loop* around = nullptr;
+  for (const model::Loop& loop : fn.loops) {
+    auto in = [&](model::BlockId b) { return std::find(loop.blocks.begin(), loop.blocks.end(), b) != loop.blocks.end(); };
+    if (!in(wb) || !in(sb)) continue;
+    if (!around || loop.blocks.size() < around->blocks.size()) around = &loop;
+  }
+  if (!around) return false;
+  const InstId header = fn.blocks[around->header].first;
+  if (acrossHeader && !model::everyPathPasses(fn, write, signal, [&](InstId i) { return i == header; })) return false;
+  const int operand = model::protocolAddress(fn, write);
+  if (operand < 0) return false;
+  const auto& op = fn.instructions[write].operands[operand];
+  if (op.kind != ptx::Operand::Kind::Address || op.base.kind != ptx::Operand::Kind::Register) return false;
+  // The registers the address is computed from (effect-free definitions).
+  std::set<model::ValueReg> sources;
+  std::set<std::pair<model::ValueReg, InstId>> seen;
+  std::vector<std::pair<model::ValueReg, InstId>> work{{op.base.reg, write}};
+  while (!work.empty() && seen.size() < 512) {
+    auto [r, where] = work.back();
+    work.pop_back();
+    if (!seen.insert({r, where}).second) continue;
+    sources.insert(r);
+    for (InstId d : fn.values->reachingDefinitions(r, where)) {
+      const auto& def = fn.instructions[d];
+      if (def.effect.kind != model::EffectKind::None) continue;
+      for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
+    }
+  }
+  std::vector<char> inLoop(fn.blocks.size(), 0);
+  for (model::BlockId b : around->blocks) inLoop[b] = 1;
+  return model::everyPathPasses(fn, write, signal, [&](InstId i) {
+    if (!inLoop[fn.blockOf[i]]) return false;
+    for (model::ValueReg r : model::registerUse(fn.instructions[i]).written)
+      if (sources.count(r)) return true;
+    return false;
+  });
+}
+
 void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<std::string>& reported,
                  ThreadGuards& guards, Findings& out) {
   const FunctionModel& fn = ctx.function();
@@ -126,7 +289,10 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
     return (ticket ? ctx.isTicketPublishedWrite(i, signal) : ctx.isPublishedWrite(i, signal)) &&
            !ctx.exclusiveModes(i, signal);
   };
-  auto release = [&](InstId i) { return ctx.releasesFor(i, signal); };
+  auto plainRelease = [&](InstId i) { return ctx.releasesFor(i, signal); };
+  Gates gates(ctx, signal, plainRelease);
+  std::function<bool(InstId)> release = plainRelease;
+  if (!ticket && !gates.empty()) release = [&](InstId i) { return gates(i); };
   std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);
   InstId selfFence = -1;
   if (writes.empty() && fn.roles) {
@@ -139,6 +305,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
     };
     auto otherThreads = [&](InstId i) {
       if (!published(i) || guards.possiblyOneThread(i)) return false;  // maybe the signaller's own write
+      if (ofEarlierTrip(fn, i, signal)) return false;  // another trip's writes: not this signal's (issue 34)
       const model::ThreadSet writer = fn.roles->instructionSet(i);
       if (widerThan(writer, signaller)) return true;
       return signaller == model::ThreadSet::Subset &&
@@ -183,6 +350,27 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
       }
     }
   }
+  // Writes of an earlier trip of the loop around the signal are paired only
+  // when no write of the signal's own trip is; their read link is undecided.
+  bool earlierTrip = false;
+  std::unordered_map<InstId, bool> tripOf;
+  auto earlier = [&](InstId w) {
+    auto [it, fresh] = tripOf.try_emplace(w, false);
+    if (fresh) it->second = ofEarlierTrip(fn, w, signal);
+    return it->second;
+  };
+  std::function<bool(InstId)> sameTrip = published;
+  if (!writes.empty() && !ticket && selfFence < 0 && observedBy < 0) {
+    std::vector<InstId> own;
+    for (InstId w : writes)
+      if (!earlier(w)) own.push_back(w);
+    if (own.empty()) {
+      earlierTrip = true;
+    } else {
+      writes = own;
+      sameTrip = [&](InstId i) { return published(i) && !earlier(i); };
+    }
+  }
   if (writes.empty() || !reported.insert(siteKey(fn, signal)).second) return;
   Scope scope = ctx.requiredScope(signal);
   std::string semantics(model::toString(fn.instructions[signal].effect.semantics));
@@ -209,6 +397,11 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
   if (observedBy >= 0)
     d.fixRequest = noMachineFix("the fence goes on the last arriver's path between its count and the flag");
   for (InstId w : writes) d.fixRequest.after.push_back(report::locationOf(fn, w));
+  // Shown: a write whose address the way to the signal does not recompute
+  // (the signal's own slice), when there is one.
+  if (writes.size() > 1 && !ticket)
+    std::stable_partition(writes.begin(), writes.end(),
+                          [&](InstId w) { return !ofEarlierTrip(fn, w, signal, false); });
   const InstId shown = writes.front();
   if (observedBy >= 0) {
     addSignalEvidence(d, ctx, signal, shown);
@@ -219,7 +412,16 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
     addNote(d, fn, observedBy, "the other blocks' writes are observed here (the atomic's returned value), and "
                                "passed on by the signal without a fence between");
   } else {
-    addEvidence(d, ctx, signal, shown, ticket, published, release);
+    addEvidence(d, ctx, signal, shown, ticket, sameTrip, release);
+    if (earlierTrip)
+      for (auto& link : d.evidence)
+        if (link.kind == report::LinkKind::GuardedRead) {
+          link.decided = false;
+          link.how = "other-trip";
+          link.detail = "the write is of an earlier trip of the loop around the signal (its address is recomputed on "
+                        "every path to the signal); the readers that observe the signal read the signal's trip's "
+                        "addresses, which the analysis cannot compare with the write's";
+        }
   }
   if (selfFence >= 0) {
     // The writers are decidedly other threads when every thread writes (or

@@ -179,10 +179,15 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
       reservations_.push_back(w);
   }
   for (InstId i : writes_) {
-    if (!isSignalCandidate(i)) continue;
+    const bool plain = isPlainStoreSignal(i);
+    if (!plain && !isSignalCandidate(i)) continue;
     const std::vector<InstId> near = candidates(pollIndex_, i);
     bool polled = std::any_of(near.begin(), near.end(), [&](InstId p) { return maySameWord(i, p); });
     if (polled && isPolledWordReset(i)) continue;  // satisfies no waiter (counter-reset's question)
+    if (plain) {
+      if (polled) signals_.push_back(i);
+      continue;
+    }
     if (polled) signals_.push_back(i);
     else if (isOutboundSignal(i) || isFifoTrigger(i)) outboundSignals_.push_back(i);
   }
@@ -241,6 +246,55 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
     for (BlockId s : fn_.blocks[b].successors) work.push_back(s);
   }
   return after;
+}
+
+// A plain (weak) store of one integer word that this kernel's acquire polls
+// read (issue 34): `__syncthreads(); if (tid == 0) lock[i] = 1 - count;`
+// observed by `ld.acquire` spins of other blocks. The polls' acquire says the
+// word is a synchronization word; the store is its signal, one without
+// release. A constant that no acquire poll of the word decidedly leaves on (a
+// reset, a stored initial state) is not taken for a signal here.
+// The two accesses' addresses have one form: the same base, the same constant
+// and terms of the same coefficients (`locks + 4*slice` for the store and the
+// poll, the slice from different definitions on the way), not two fields of
+// one structure at different offsets.
+bool ProtocolModel::sameAddressShape(InstId a, InstId b) const {
+  const int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
+  if (oa < 0 || ob < 0) return false;
+  const AbstractValue x = fn_.values->operandValue(a, oa), y = fn_.values->operandValue(b, ob);
+  if (!x.known || !y.known || !x.hasBase() || x.baseKind != y.baseKind || x.base != y.base ||
+      x.constant != y.constant || x.terms.size() != y.terms.size())
+    return false;
+  std::vector<int64_t> cx, cy;
+  for (const auto& t : x.terms) cx.push_back(t.coefficient);
+  for (const auto& t : y.terms) cy.push_back(t.coefficient);
+  std::sort(cx.begin(), cx.end());
+  std::sort(cy.begin(), cy.end());
+  return cx == cy;
+}
+
+bool ProtocolModel::isPlainStoreSignal(InstId i) const {
+  const Inst& in = fn_.instructions[i];
+  const MemoryEffect& e = in.effect;
+  if (e.kind != EffectKind::Store || (e.semantics != Semantics::Weak && e.semantics != Semantics::None)) return false;
+  if (e.space != Space::Global && e.space != Space::Generic) return false;
+  if (in.hasModifier("v2") || in.hasModifier("v4") || in.hasModifier("v8") || isFloatingPointData(i) || isPoll(i))
+    return false;
+  const std::optional<int64_t> value = storedConstant(i);
+  bool acquired = false;
+  for (InstId p : candidates(pollIndex_, i)) {
+    if (p == i || !hasAcquireSemantics(fn_.instructions[p].effect) || !maySameWord(i, p)) continue;
+    const SpinLoop* spin = spinContaining(p);
+    if (!spin || spin->contains(fn_, i)) continue;
+    if (value && exitOnValue(fn_, *spin, p, *value) != ExitOn::Yes) continue;
+    // Not merely one buffer at offsets not provably apart: a workspace that
+    // holds flags and data (a metadata store next to a polled flag), two
+    // fields of one structure.
+    if (!memory_.sameWord(i, p) && !sameAddressShape(i, p)) continue;
+    acquired = true;
+    break;
+  }
+  return acquired;
 }
 
 bool ProtocolModel::isSignalCandidate(InstId i) const {

@@ -415,6 +415,8 @@ class ProtocolModel {
   bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
   Peer peerPointerLoad(InstId pointerLoad, int depth) const;
   bool isSignalCandidate(InstId inst) const;
+  bool isPlainStoreSignal(InstId inst) const;
+  bool sameAddressShape(InstId a, InstId b) const;
   // isPublishedByGroupBarrier's walk (model/GroupBarriers.cpp).
   void walkGroupBarrierPhases(BlockId block, InstId from, InstId poll, int64_t c, int8_t firstPhase,
                               std::vector<int8_t>& lowestAtBarrier) const;

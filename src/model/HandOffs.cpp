@@ -5,14 +5,12 @@
 #include "model/HandOffs.h"
 
 #include <algorithm>
-#include <iterator>
 #include <cstdlib>
 
 #include "model/CopyCompletion.h"
 #include "model/Limits.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
-#include "model/ThreadDecidedBranches.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
 
@@ -120,25 +118,9 @@ bool fenceCoversThreadsOf(const FunctionModel& fn, InstId fence, InstId access) 
          (f == ThreadSet::OneLane || f == ThreadSet::OneWarp || f == ThreadSet::OneThread);
 }
 
-bool isFullWarpSync(const FunctionModel& fn, InstId inst) {
-  if (effectOf(fn, inst).kind != EffectKind::WarpSync) return false;
-  const auto& ops = fn.instructions[inst].operands;
-  if (ops.empty()) return false;
-  std::optional<int64_t> mask;
-  if (ops[0].kind == ptx::Operand::Kind::Integer) mask = ops[0].intValue;
-  else if (fn.values) mask = fn.values->constantOf(inst, 0);
-  return mask && (*mask & 0xffffffff) == 0xffffffff;
-}
-
 bool isAcquirePoint(const FunctionModel& fn, InstId inst) {
   auto k = effectOf(fn, inst).kind;
-  return k == EffectKind::CtaBarrier || k == EffectKind::MbarrierWait || isFullWarpSync(fn, inst);
-}
-
-bool warpSyncGathers(const FunctionModel& fn, InstId target) {
-  if (!fn.roles) return true;
-  const ThreadSet t = fn.roles->instructionSet(target);
-  return t == ThreadSet::All || t == ThreadSet::OneLane;
+  return k == EffectKind::CtaBarrier || k == EffectKind::MbarrierWait;
 }
 
 bool isHandOffArrive(const FunctionModel& fn, InstId inst) {
@@ -297,7 +279,6 @@ HandOffAnalysis::HandOffAnalysis(const FunctionModel& fn)
     }
     if (handoff::isAcquirePoint(fn, i)) f |= kAcquirePoint;
     if (e.kind == EffectKind::CtaBarrier) f |= kCtaBarrier;
-    if (handoff::isFullWarpSync(fn, i)) f |= kWarpSync;
     if (handoff::isAsyncSharedWrite(fn, i) || handoff::isAsyncSharedRead(fn, i)) f |= kAsyncSharedOperation;
     flags_[i] = f;
     if (f & kSharedProxyFence) sharedProxyFences_.push_back(i);
@@ -485,73 +466,8 @@ const std::vector<HandOffAnalysis::ArriveHandOff>& HandOffAnalysis::handOffArriv
   for (InstId arrive : findAllReachable(
            fn, access, [&](InstId i) { return reach.isHandOffArrive(i) && matchesAWait(i); }, never,
            kMaxHandOffArrives, *arriveBlocks_))
-    cached->second.push_back({arrive, everyPathPasses(fn, access, arrive, [&](InstId i) {
-                                return coveringFence(i) || gatheredAndFenced(access, i, arrive);
-                              }, fencesAndAcquirePoints_)});
+    cached->second.push_back({arrive, everyPathPasses(fn, access, arrive, coveringFence)});
   return cached->second;
-}
-
-// Placement 3 (issue 33, shape E): the barriers S reached from the gathering
-// barrier `gather` through a shared proxy fence F that some thread runs, with
-// no other barrier of the kind that ends the walk between gather and F or
-// between F and S. F's thread passed `gather` after the threads that arrived
-// there made their accesses, and fenced before S: a thread past S (the
-// issuer, or the thread that releases to it) is ordered after a fence that
-// follows those accesses in causality order.
-//  - After a CTA barrier, F is under thread-role branches only (an
-//    election, one warp, one thread of every block: not a data- or
-//    id-dependent subset, where no thread of this CTA may run it) and S is a
-//    CTA barrier.
-//  - After a full-mask bar.warp.sync, which gathers one warp, F runs in
-//    every warp that gets there (every thread, or one lane of each warp) and
-//    S is a CTA barrier or a full-mask bar.warp.sync of the same warp.
-const std::vector<InstId>& HandOffAnalysis::fencedBarriersAfter(InstId gather) const {
-  auto [it, fresh] = fencedBarriers_.try_emplace(gather);
-  if (!fresh) return it->second;
-  const bool warpGather = !isCtaBarrier(gather);
-  auto ends = [&](InstId i) { return isCtaBarrier(i) || (warpGather && isWarpSync(i)); };
-  for (InstId fence : findAllReachable(fn_, gather, [&](InstId i) { return isSharedProxyFence(i); }, ends)) {
-    if (!fn_.roles || neverRuns(fn_, fence)) continue;
-    const ThreadSet set = fn_.roles->instructionSet(fence);
-    if (warpGather ? set != ThreadSet::All && set != ThreadSet::OneLane
-                   : set == ThreadSet::Subset || set == ThreadSet::OneBlockThread)
-      continue;
-    for (InstId s : findAllReachable(fn_, fence, ends, never)) it->second.push_back(s);
-  }
-  std::sort(it->second.begin(), it->second.end());
-  it->second.erase(std::unique(it->second.begin(), it->second.end()), it->second.end());
-  return it->second;
-}
-
-bool HandOffAnalysis::fencedAfterGather(InstId gather, InstId to) const {
-  auto [it, inserted] = fencedAfterAcquire_.try_emplace({gather, to}, false);
-  if (!inserted) return it->second;
-  auto anyFence = [&](InstId i) { return isSharedProxyFence(i); };
-  const std::vector<InstId>* after =
-      isCtaBarrier(gather) || isWarpSync(gather) ? &fencedBarriersAfter(gather) : nullptr;
-  if (!after || after->empty()) {
-    it->second = everyPathPasses(fn_, gather, to, anyFence, sharedProxyFences_);
-  } else {
-    std::vector<InstId> stops;
-    std::merge(sharedProxyFences_.begin(), sharedProxyFences_.end(), after->begin(), after->end(),
-               std::back_inserter(stops));
-    it->second = everyPathPasses(
-        fn_, gather, to,
-        [&](InstId i) { return anyFence(i) || std::binary_search(after->begin(), after->end(), i); }, stops);
-  }
-  return it->second;
-}
-
-// Placements 2 and 3 on the way from `access` to `target` (the async
-// operation, or the arrive that releases to its issuer): `at` gathers the
-// accessing threads (a CTA barrier; a full-mask bar.warp.sync when `target`
-// runs in every warp that gets there, issue 33 shape D) and every path from
-// it to `target` is fenced by the thread that goes on (fencedAfterGather).
-bool HandOffAnalysis::gatheredAndFenced(InstId access, InstId at, InstId target) const {
-  (void)access;
-  if (!isCtaBarrier(at) && !isWarpSync(at)) return false;
-  if (isWarpSync(at) && !warpSyncGathers(fn_, target)) return false;
-  return fencedAfterGather(at, target);
 }
 
 // A read that only ever precedes the async write (no cycle through both)
@@ -610,8 +526,9 @@ HandOff HandOffAnalysis::analyze(InstId access, InstId async, const IssuerWaits&
     auto stop = [&](InstId i) {
       if (coveringFence(i)) return true;
       if (!reach.isAcquirePoint(i)) return false;
-      if (reach.isWarpSync(i) && !warpSyncGathers(fn, async)) return false;
-      return fencedAfterGather(i, async);
+      auto [it, inserted] = fencedAfterAcquire_.try_emplace({i, async}, false);
+      if (inserted) it->second = everyPathPasses(fn, i, async, anyFence, reach.sharedProxyFences());
+      return it->second;
     };
     if (everyPathPasses(fn, access, async, stop, reach.fencesAndAcquirePoints())) return result;
     result.hazard = true;

@@ -89,17 +89,8 @@ bool isSharedProxyFence(const FunctionModel& fn, InstId inst);
 // the access: the fence is not under an election narrower than the access's.
 bool fenceCoversThreadsOf(const FunctionModel& fn, InstId fence, InstId access);
 
-// bar.warp.sync whose member mask is every lane (__syncwarp()).
-bool isFullWarpSync(const FunctionModel& fn, InstId inst);
-// Points where a thread acquires a hand-off: bar.sync/barrier.sync, mbarrier
-// waits, and a full-mask bar.warp.sync (it gathers the warp's lanes: issue 33,
-// shape D).
+// Points where a thread acquires a hand-off: bar.sync/barrier.sync, mbarrier waits.
 bool isAcquirePoint(const FunctionModel& fn, InstId inst);
-// A bar.warp.sync gathers the accesses of every thread that may reach
-// `target` only where `target` runs in every warp that gets there (every
-// thread, or one lane of each warp): one thread of one warp (`tid == 0`)
-// gathers nothing of the other warps at its own warp's barrier.
-bool warpSyncGathers(const FunctionModel& fn, InstId target);
 // An mbarrier arrive that can hand a buffer over: not the producer's own
 // arrive.expect_tx, not an async-proxy completion arrive (tcgen05.commit).
 bool isHandOffArrive(const FunctionModel& fn, InstId inst);
@@ -257,15 +248,6 @@ class HandOffAnalysis {
   bool hasProxyFence() const { return hasProxyFence_; }  // some fence.proxy.async in the function
   bool isAcquirePoint(InstId i) const { return flags_[i] & kAcquirePoint; }
   bool isCtaBarrier(InstId i) const { return flags_[i] & kCtaBarrier; }
-  bool isWarpSync(InstId i) const { return flags_[i] & kWarpSync; }  // full-mask bar.warp.sync
-  // Every path from the acquire point `gather` to `to` passes a shared proxy
-  // fence (of the thread that goes on: placement 2), or, after a CTA barrier
-  // or a full-mask warp barrier, a later barrier with a fence between the two
-  // that some thread of the gathered ones runs (placement 3:
-  // fencedBarriersAfter). Memoized per (gather, to).
-  bool fencedAfterGather(InstId gather, InstId to) const;
-  bool gatheredAndFenced(InstId access, InstId at, InstId target) const;
-  const std::vector<InstId>& fencedBarriersAfter(InstId gather) const;
   // The instructions where those walks can stop, sorted (model::everyPathPasses
   // with mayStop): the shared proxy fences, and those plus the acquire points.
   const std::vector<InstId>& sharedProxyFences() const { return sharedProxyFences_; }
@@ -305,7 +287,6 @@ class HandOffAnalysis {
     kAcquirePoint = 8,
     kCtaBarrier = 16,
     kAsyncSharedOperation = 32,  // an async-proxy write or read of shared memory
-    kWarpSync = 64,              // bar.warp.sync with a full mask
   };
   // Where one access's unfenced walk went: the blocks it entered from the
   // top with the last instruction visited in each (sorted by block), and the
@@ -343,7 +324,6 @@ class HandOffAnalysis {
   // operation passes a shared-memory proxy fence (any thread's: the same for
   // every access that reaches the acquire point).
   mutable std::map<std::pair<InstId, InstId>, bool> fencedAfterAcquire_;
-  mutable std::map<InstId, std::vector<InstId>> fencedBarriers_;  // fencedBarriersAfter, per gather
 };
 
 }  // namespace fenceline::model::handoff

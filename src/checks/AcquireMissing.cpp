@@ -57,7 +57,7 @@ enum class TicketPath {
 // read and the other reaches it without, the counting thread may fence exactly
 // when it is last (`if (last) __threadfence();`), so that branch too must
 // reach the read on every side.
-TicketPath countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId read) {
+TicketPath countingThreadReaches(const ProtocolModel& ctx, ThreadGuards& guards, InstId ticket, InstId read) {
   const FunctionModel& fn = ctx.function();
   const std::vector<InstId>& decisions = ctx.ticketBranches(ticket);
   const model::BlockId home = fn.blockOf[ticket];
@@ -91,7 +91,7 @@ TicketPath countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId
     if (branch >= 0 && fn.instructions[branch].guard->reg >= 0) {
       if (std::binary_search(decisions.begin(), decisions.end(), branch))
         branchKind[b] = DecisionBranch;
-      else if (dependsOnThreadIndex(fn, fn.instructions[branch].guard->reg, branch))
+      else if (guards.onThreadIndex(branch))
         branchKind[b] = ThreadBranch;
     }
     bool barrier = false;
@@ -168,6 +168,7 @@ TicketPath countingThreadReaches(const ProtocolModel& ctx, InstId ticket, InstId
 // the barrier that hands the decision on, or by every reader after it).
 void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
   const FunctionModel& fn = ctx.function();
+  ThreadGuards guards(fn);  // which branches test the thread index, asked for every (ticket, read)
   for (InstId ticket : ctx.tickets()) {
     if (model::hasAcquireSemantics(fn.instructions[ticket].effect)) continue;
     auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
@@ -180,7 +181,7 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     TicketPath onPath = TicketPath::None;
     for (int r = 0, best = -1; r < static_cast<int>(reads.size()) && best < 3; ++r) {
       ProtocolModel::Link w = ctx.ticketWriteRead(reads[r], ticket);
-      const TicketPath path = countingThreadReaches(ctx, ticket, reads[r]);
+      const TicketPath path = countingThreadReaches(ctx, guards, ticket, reads[r]);
       const int score = (path == TicketPath::Reached ? 2 : 0) + (w.evidence.decided ? 1 : 0);
       if (score > best) best = score, read = reads[r], write = w, onPath = path;
     }

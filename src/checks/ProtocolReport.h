@@ -82,12 +82,14 @@ class ThreadGuards {
   // write under none (only block-index or data branches) is made by every
   // thread of the blocks that get there.
   bool underThreadIndexGuard(InstId inst);
+  // The conditional branch `branch` tests a value computed from the thread
+  // index (dependsOnThreadIndex of its predicate), kept per branch.
+  bool onThreadIndex(InstId branch);
 
  private:
   // The blocks entered by one edge of a branch on the thread index (not a
   // loop's exit) that dominate block b.
   const std::vector<model::BlockId>& guardsOf(model::BlockId b);
-  bool onThreadIndex(InstId branch);
   const FunctionModel& fn_;
   std::unordered_map<InstId, bool> oneThread_, onThreadIndex_;
   std::unordered_map<model::BlockId, std::vector<model::BlockId>> guards_;

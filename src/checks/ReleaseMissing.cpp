@@ -261,14 +261,17 @@ bool ofEarlierTrip(const FunctionModel& fn, InstId write, InstId signal, bool ac
       for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
     }
   }
+  // The loop's instructions that write one of them (the value analysis's
+  // definitions are the instructions whose operand 0 writes the register).
   std::vector<char> inLoop(fn.blocks.size(), 0);
   for (model::BlockId b : around->blocks) inLoop[b] = 1;
-  return model::everyPathPasses(fn, write, signal, [&](InstId i) {
-    if (!inLoop[fn.blockOf[i]]) return false;
-    for (model::ValueReg r : model::registerUse(fn.instructions[i]).written)
-      if (sources.count(r)) return true;
-    return false;
-  });
+  std::vector<InstId> redefinitions;
+  for (model::ValueReg r : sources)
+    for (InstId d : fn.values->definitions(r))
+      if (inLoop[fn.blockOf[d]]) redefinitions.push_back(d);
+  std::sort(redefinitions.begin(), redefinitions.end());
+  return model::everyPathPasses(
+      fn, write, signal, [&](InstId i) { return std::binary_search(redefinitions.begin(), redefinitions.end(), i); });
 }
 
 void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<std::string>& reported,

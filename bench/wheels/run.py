@@ -65,6 +65,11 @@ def fetch(requirement, scratch):
     if not os.path.isdir(folder):
         with zipfile.ZipFile(wheel) as archive:
             archive.extractall(folder)
+            # zipfile drops the mode bits: give executables (cuobjdump, ptxas) theirs back.
+            for info in archive.infolist():
+                mode = info.external_attr >> 16
+                if mode & 0o111 and not info.is_dir():
+                    os.chmod(os.path.join(folder, info.filename), mode & 0o777)
     return folder
 
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -82,16 +83,24 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
       model::FunctionBudget functionBudget(deadline, limits.maxMemoryPerFunction);
       // The model lives for this iteration only: its checks are all that use it.
       model::FunctionModel fn;
+      auto since = std::chrono::steady_clock::now();
+      auto takeMillis = [&since] {
+        const auto now = std::chrono::steady_clock::now();
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - since).count();
+        since = now;
+        return static_cast<long long>(ms);
+      };
       model::buildFunctionModel(fn, module, function, limits, budget, deadline);
       std::string checkNotes;
+      if (stats) checkNotes += fmt::format(" model_ms={}", takeMillis());
       for (const checks::CheckInfo* check : selected) {
         const int64_t beforeCheck = model::memory::threadBytes;
         const int64_t peakSoFar = model::memory::threadPeak;
         if (stats) model::memory::resetPeak(beforeCheck);
         check->run(fn, found);
         if (stats) {
-          checkNotes += fmt::format(" {}=+{}/+{}", check->id, (model::memory::threadBytes - beforeCheck) >> 10,
-                                    (model::memory::threadPeak - beforeCheck) >> 10);
+          checkNotes += fmt::format(" {}=+{}/+{}:{}ms", check->id, (model::memory::threadBytes - beforeCheck) >> 10,
+                                    (model::memory::threadPeak - beforeCheck) >> 10, takeMillis());
           model::memory::resetPeak(std::max(peakSoFar, model::memory::threadPeak));
         }
         deadline.check("checking it");

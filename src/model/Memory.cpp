@@ -289,6 +289,7 @@ struct MemoryAnalysis::OperandFacts {
   AbstractValue value;
   MemoryLocation location;  // bytes not set: they depend on the size asked for
   int64_t accessSize = -1;
+  mutable std::optional<MemoryLocation> ownSize;  // location(inst, operand, 0), once asked
   // startOffsets(value), computed when an alias question first needs it
   // (most accesses are only asked for their object and size).
   const std::optional<std::vector<int64_t>>& starts() const {
@@ -326,6 +327,12 @@ const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int opera
   if (fn_.instructions[inst].operands[operand].kind == Kind::Address)
     f.location.address = fn_.values->identity(inst, operand);
   return f;
+}
+
+const MemoryLocation& MemoryAnalysis::accessLocation(InstId inst, int operand) const {
+  const OperandFacts& f = facts(inst, operand);
+  if (!f.ownSize) f.ownSize = location(inst, operand, 0);
+  return *f.ownSize;
 }
 
 MemoryLocation MemoryAnalysis::location(InstId inst, int operand, int64_t size) const {
@@ -634,7 +641,11 @@ bool MemoryAnalysis::mappedToAnotherCta(InstId inst, int operand) const {
 
 AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB,
                                             bool barriers) const {
-  const MemoryLocation la = location(a, oa, sizeA), lb = location(b, ob, sizeB);
+  std::optional<MemoryLocation> ownA, ownB;  // only for sizes other than the access's own
+  if (sizeA != 0) ownA = location(a, oa, sizeA);
+  if (sizeB != 0) ownB = location(b, ob, sizeB);
+  const MemoryLocation& la = ownA ? *ownA : accessLocation(a, oa);
+  const MemoryLocation& lb = ownB ? *ownB : accessLocation(b, ob);
   AliasEvidence e = aliasEvidence(la, lb);
   if (!barriers && e.decided && e.result != AliasResult::No && mappedToAnotherCta(a, oa) != mappedToAnotherCta(b, ob)) {
     e.decided = false;
@@ -733,7 +744,11 @@ bool MemoryAnalysis::slotsMayCoincide(const MemoryObject& a, const MemoryObject&
 AliasResult MemoryAnalysis::alias(InstId a, int oa, InstId b, int ob) const { return alias(a, oa, 0, b, ob, 0); }
 
 AliasResult MemoryAnalysis::alias(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB) const {
-  const MemoryLocation la = location(a, oa, sizeA), lb = location(b, ob, sizeB);
+  std::optional<MemoryLocation> ownA, ownB;  // only for sizes other than the access's own
+  if (sizeA != 0) ownA = location(a, oa, sizeA);
+  if (sizeB != 0) ownB = location(b, ob, sizeB);
+  const MemoryLocation& la = ownA ? *ownA : accessLocation(a, oa);
+  const MemoryLocation& lb = ownB ? *ownB : accessLocation(b, ob);
   AliasResult result = alias(la, lb);
   if (result != AliasResult::May || !(la.object == lb.object)) return result;
   // Same object, both offsets bounded: compare the exact sets of start
@@ -844,9 +859,13 @@ bool MemoryAnalysis::sameWord(InstId a, InstId b) const {
   return fn_.values->identityEngine().sameAddress(a, b);
 }
 
-MemoryObject MemoryAnalysis::objectOf(InstId inst, int operand) const {
-  if (!fn_.values) return {};
-  return objectFromValue(fn_, fn_.values->keptOperandValue(inst, operand), inst);
+const MemoryObject& MemoryAnalysis::objectOf(InstId inst, int operand) const {
+  static const MemoryObject kUnknown;
+  if (!fn_.values) return kUnknown;
+  const uint64_t key = (uint64_t(uint32_t(inst)) << 8) | uint8_t(operand);
+  if (auto known = objects_.find(key); known != objects_.end()) return known->second;
+  MemoryObject object = objectFromValue(fn_, fn_.values->keptOperandValue(inst, operand), inst);
+  return objects_.emplace(key, std::move(object)).first->second;
 }
 
 MemoryObject MemoryAnalysis::rootOf(InstId inst, int operand) const {

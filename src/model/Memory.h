@@ -118,6 +118,9 @@ class MemoryAnalysis {
   // The memory operand `operand` of `inst` addresses, `size` bytes from it
   // (0: the access's own size, accessSize; -1: unknown).
   MemoryLocation location(InstId inst, int operand, int64_t size = 0) const;
+  // location(inst, operand) at the access's own size, kept: the pairwise
+  // questions of the protocol model ask it for the same operands again.
+  const MemoryLocation& accessLocation(InstId inst, int operand) const;
   // The memory a copy writes (its destination) or reads (its source), over
   // its extent.
   MemoryLocation copyDestination(InstId copy) const;
@@ -166,7 +169,8 @@ class MemoryAnalysis {
 
   // The object an operand points into: a symbol, a parameter (field), or a
   // pointer loaded from memory (precise: `s->a` and `s->b` differ).
-  MemoryObject objectOf(InstId inst, int operand) const;
+  // Memoized: the reference stays valid as long as this object.
+  const MemoryObject& objectOf(InstId inst, int operand) const;
   // The root an operand's pointer comes from, coarser than objectOf: every
   // pointer read from one table (or struct) has that table's root. Unknown
   // when the walk cannot name it.
@@ -235,6 +239,7 @@ class MemoryAnalysis {
 
   const FunctionModel& fn_;
   mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;
+  mutable std::unordered_map<uint64_t, MemoryObject> objects_;  // objectOf, by facts_'s key
   mutable std::optional<std::vector<InstId>> tensorCopies_;  // every tensor copy, found once
   mutable std::optional<std::vector<std::string>> arrayIndexParameters_;  // sorted, found once
 

@@ -33,7 +33,7 @@ int addressOf(const FunctionModel& fn, InstId inst) { return protocolAddress(fn,
 // pointer plus a constant (`*done`, `&counters[0]`), no thread or block index.
 bool isLaunchUniformParamWord(const FunctionModel& fn, InstId inst) {
   if (!fn.values) return false;
-  AbstractValue value = fn.values->operandValue(inst, addressOf(fn, inst));
+  const AbstractValue& value = fn.values->keptOperandValue(inst, addressOf(fn, inst));
   return value.known && value.baseKind == AbstractValue::BaseKind::Param && value.terms.empty();
 }
 
@@ -261,7 +261,7 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
 bool ProtocolModel::sameAddressShape(InstId a, InstId b) const {
   const int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
   if (oa < 0 || ob < 0) return false;
-  const AbstractValue x = fn_.values->operandValue(a, oa), y = fn_.values->operandValue(b, ob);
+  const AbstractValue &x = fn_.values->keptOperandValue(a, oa), &y = fn_.values->keptOperandValue(b, ob);
   if (!x.known || !y.known || !x.hasBase() || x.baseKind != y.baseKind || x.base != y.base ||
       x.constant != y.constant || x.terms.size() != y.terms.size())
     return false;
@@ -452,7 +452,7 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) c
     for (int depth = 0; depth < 4; ++depth) {
       const InstId load = fn_.values->pointerLoad(name);
       if (load < 0) return {};
-      const AbstractValue slot = fn_.values->operandValue(load, addressOf(fn_, load));
+      const AbstractValue& slot = fn_.values->keptOperandValue(load, addressOf(fn_, load));
       if (!slot.known || !slot.hasBase()) return {};
       key += "+" + std::to_string(slot.constant);
       if (slot.baseKind != AbstractValue::BaseKind::Loaded) return slot.base + key;
@@ -495,6 +495,13 @@ std::string ProtocolModel::modeCondition(InstId a, InstId b) const {
 }
 
 ProtocolModel::Link ProtocolModel::observedSignal(InstId poll) const {
+  auto [known, fresh] = observedSignal_.try_emplace(poll);
+  Link& link = known->second;  // a reference outlives a rehash
+  if (fresh) link = computeObservedSignal(poll);
+  return link;
+}
+
+ProtocolModel::Link ProtocolModel::computeObservedSignal(InstId poll) const {
   Link best;
   for (InstId s : inKernelSignalsFor(poll)) {
     if (exclusiveModes(s, poll)) continue;  // the other mode of the launch raises it
@@ -529,7 +536,7 @@ bool ProtocolModel::callPasses(InstId call, InstId access) const {
   // The access's base, found once (its value is the same for every call).
   auto [known, first] = accessBase_.try_emplace(access);
   if (first) {
-    const AbstractValue target = fn_.values->operandValue(access, operand);
+    const AbstractValue& target = fn_.values->keptOperandValue(access, operand);
     if (target.known && target.hasBase()) known->second.emplace(static_cast<int>(target.baseKind), target.base);
   }
   if (!known->second) return false;
@@ -542,7 +549,7 @@ bool ProtocolModel::callPasses(InstId call, InstId access) const {
     for (InstId i = call - 1; i >= first; --i) {
       const Inst& arg = fn_.instructions[i];
       if (arg.opcode() != "st" || !arg.hasModifier("param") || arg.operands.size() < 2) break;
-      const AbstractValue value = fn_.values->operandValue(i, 1);
+      const AbstractValue& value = fn_.values->keptOperandValue(i, 1);
       if (value.known && value.hasBase()) bases->second.emplace_back(static_cast<int>(value.baseKind), value.base);
     }
   }
@@ -578,9 +585,15 @@ bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
 }
 
 InstId ProtocolModel::peerMirrorSignal(InstId poll) const {
-  for (InstId s : writes_)
-    if (isFlagWrite(fn_.instructions[s].effect) && isPeerMirror(s, poll)) return s;
-  return -1;
+  auto [known, fresh] = peerMirrorSignal_.try_emplace(poll, -1);
+  InstId& mirror = known->second;  // a reference outlives a rehash
+  if (fresh)
+    for (InstId s : writes_)
+      if (isFlagWrite(fn_.instructions[s].effect) && isPeerMirror(s, poll)) {
+        mirror = s;
+        break;
+      }
+  return mirror;
 }
 
 ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) const {
@@ -834,7 +847,7 @@ bool ProtocolModel::isSystemScopeSignal(InstId signal) const {
 bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {
   const int ro = addressOf(fn_, read);
   if (ro < 0) return false;
-  const AbstractValue r = fn_.values->operandValue(read, ro);
+  const AbstractValue& r = fn_.values->keptOperandValue(read, ro);
   if (!r.known || !r.hasBase()) return false;
   // A loop counter names a different word on every trip: the poll's last
   // trip need not be the value the read uses.
@@ -843,7 +856,7 @@ bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {
   const int64_t readSize = memory_.accessSize(read, ro);
   auto readsAgain = [&](InstId earlier) {
     const int eo = addressOf(fn_, earlier);
-    if (eo < 0 || !(fn_.values->operandValue(earlier, eo) == r)) return false;
+    if (eo < 0 || !(fn_.values->keptOperandValue(earlier, eo) == r)) return false;
     const int64_t earlierSize = memory_.accessSize(earlier, eo);
     return readSize > 0 && earlierSize > 0 && readSize <= earlierSize;
   };
@@ -869,9 +882,10 @@ std::optional<MemoryLocation> ProtocolModel::indexedWord(InstId inst) const {
 
 // The root object of an instruction's address, as mayShareRoot compares it
 // ("" when unknown).
-std::string ProtocolModel::addressRootOf(InstId inst) const {
+const std::string& ProtocolModel::addressRootOf(InstId inst) const {
+  static const std::string kUnknown;
   const int operand = fn_.instructions[inst].effect.address;
-  if (!fn_.values || operand < 0) return {};
+  if (!fn_.values || operand < 0) return kUnknown;
   return fn_.values->identityEngine().addressRoot(inst, operand);
 }
 
@@ -977,7 +991,7 @@ bool ProtocolModel::computeMayBeWrittenByKernel(InstId read) const {
 bool ProtocolModel::isTranslatedPeerAddress(InstId inst) const {
   int operand = addressOf(fn_, inst);
   if (operand < 0 || !isLoaded(root(inst))) return false;
-  const AbstractValue value = fn_.values->operandValue(inst, operand);
+  const AbstractValue& value = fn_.values->keptOperandValue(inst, operand);
   return value.known && value.baseKind == AbstractValue::BaseKind::Loaded && !value.offsetRange();
 }
 
@@ -1081,7 +1095,7 @@ bool ProtocolModel::isFlagValue(InstId at, int operand) const {
 bool ProtocolModel::isFlagOnlyCall(InstId call, InstId poll) const {
   int pollOperand = addressOf(fn_, poll);
   if (pollOperand < 0) return false;
-  const AbstractValue flag = fn_.values->operandValue(poll, pollOperand);
+  const AbstractValue& flag = fn_.values->keptOperandValue(poll, pollOperand);
   if (!flag.known || !flag.hasBase()) return false;
   // The arguments: the st.param instructions right before the call.
   bool passesFlag = false;
@@ -1089,7 +1103,7 @@ bool ProtocolModel::isFlagOnlyCall(InstId call, InstId poll) const {
   for (InstId i = call - 1; i >= first; --i) {
     const Inst& arg = fn_.instructions[i];
     if (arg.opcode() != "st" || !arg.hasModifier("param") || arg.operands.size() < 2) break;
-    const AbstractValue value = fn_.values->operandValue(i, 1);
+    const AbstractValue& value = fn_.values->keptOperandValue(i, 1);
     if (!value.known || !value.hasBase()) continue;  // not a pointer we can name
     if (isFlagValue(i, 1)) continue;                 // the value to store (a counter read by a volatile load)
     if (value.baseKind != flag.baseKind || value.base != flag.base) return false;
@@ -1113,6 +1127,21 @@ bool ProtocolModel::readsAfterObservation(InstId read, InstId poll) const {
 }
 
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
+  // Cheap refusals first; the rest is kept per (poll, read).
+  if (!dataRead_[read] || isPollAccess(read)) return false;
+  auto found = guardedRead_.find(poll);
+  if (found == guardedRead_.end()) {
+    const size_t bytes = fn_.instructions.size();
+    if (guardedReadBytes_ + bytes > kGuardedMemoBytes) return computeGuardedRead(read, poll);
+    guardedReadBytes_ += bytes;
+    found = guardedRead_.emplace(poll, std::vector<int8_t>(bytes, -1)).first;
+  }
+  int8_t& cached = found->second[read];
+  if (cached < 0) cached = computeGuardedRead(read, poll) ? 1 : 0;
+  return cached == 1;
+}
+
+bool ProtocolModel::computeGuardedRead(InstId read, InstId poll) const {
   if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
   if (rereadsPolledWord(read, poll)) return false;
   if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read) && !readsAfterObservation(read, poll))
@@ -1542,6 +1571,13 @@ Scope ProtocolModel::scopeOf(InstId inst) const {
 Scope ProtocolModel::requiredScope(InstId access) const { return requiredScopeEvidence(access).scope; }
 
 ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access) const {
+  auto [known, fresh] = requiredScope_.try_emplace(access);
+  ScopeEvidence& evidence = known->second;  // a reference outlives a rehash
+  if (fresh) evidence = computeRequiredScopeEvidence(access);
+  return evidence;
+}
+
+ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId access) const {
   ScopeEvidence e;
   int operand = fn_.instructions[access].effect.address;
   if (operand < 0) return e;

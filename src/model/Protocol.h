@@ -80,7 +80,7 @@ class ProtocolModel {
   };
   WordIndex wordIndex(const std::vector<InstId>& list) const;
   std::vector<InstId> candidates(const WordIndex& index, InstId inst) const;
-  std::string addressRootOf(InstId inst) const;
+  const std::string& addressRootOf(InstId inst) const;
   // Signals whose partner is outside the kernel (sorted; see isOutboundSignal).
   const std::vector<InstId>& outboundSignals() const { return outboundSignals_; }
 
@@ -534,6 +534,20 @@ class ProtocolModel {
   mutable std::vector<std::optional<MemoryObject>> root_;     // per instruction: root, once asked
   mutable std::map<std::vector<InstId>, uint32_t> partnerWriteSets_;  // each distinct partnerWrites set, numbered
   mutable PairMap<bool> readsPartnerWrites_;  // (read, set) -> may read one of them
+  // Per-poll and per-access answers the checks ask again for every finding
+  // and every walk (issue 34): observedSignal, peerMirrorSignal,
+  // requiredScopeEvidence, and isGuardedRead as one byte per (poll,
+  // instruction) once a poll is asked (-1 unknown, 0, 1), while the tables
+  // stay under kGuardedMemoBytes in all.
+  mutable std::unordered_map<InstId, Link> observedSignal_;
+  mutable std::unordered_map<InstId, InstId> peerMirrorSignal_;
+  mutable std::unordered_map<InstId, ScopeEvidence> requiredScope_;
+  static constexpr size_t kGuardedMemoBytes = size_t(64) << 20;
+  mutable std::unordered_map<InstId, std::vector<int8_t>> guardedRead_;
+  mutable size_t guardedReadBytes_ = 0;
+  bool computeGuardedRead(InstId read, InstId poll) const;
+  Link computeObservedSignal(InstId poll) const;
+  ScopeEvidence computeRequiredScopeEvidence(InstId access) const;
 };
 
 // The protocol model of a function built by buildProgram.

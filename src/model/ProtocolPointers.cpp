@@ -48,7 +48,7 @@ InstId ProtocolModel::walkToPointerLoad(InstId access) const {
     int carrier = -1;
     const auto& sources = fn_.instructions[def].operands;
     for (int k = 1; k < static_cast<int>(sources.size()) && carrier < 0; ++k) {
-      const AbstractValue v = fn_.values->operandValue(def, k);
+      const AbstractValue& v = fn_.values->keptOperandValue(def, k);
       if (v.known && v.baseKind == AbstractValue::BaseKind::Loaded && v.base == value.base) carrier = k;
     }
     if (carrier < 0) return -1;
@@ -129,7 +129,7 @@ ProtocolModel::Peer ProtocolModel::peerPointer(InstId access) const {
     if (def.effect.kind == EffectKind::Load) loads.push_back(d);
     else
       for (int k = 1; k < static_cast<int>(def.operands.size()); ++k) {
-        const AbstractValue v = fn_.values->operandValue(d, k);
+        const AbstractValue& v = fn_.values->keptOperandValue(d, k);
         if (!v.known || v.baseKind != AbstractValue::BaseKind::Loaded || def.operands[k].kind != ptx::Operand::Kind::Register)
           continue;
         InstId at = d;
@@ -145,7 +145,7 @@ ProtocolModel::Peer ProtocolModel::peerPointer(InstId access) const {
           ValueReg next = -1;
           const auto& ops = fn_.instructions[dd].operands;
           for (int j = 1; j < static_cast<int>(ops.size()) && next < 0; ++j) {
-            const AbstractValue w = fn_.values->operandValue(dd, j);
+            const AbstractValue& w = fn_.values->keptOperandValue(dd, j);
             if (w.known && w.baseKind == AbstractValue::BaseKind::Loaded && w.base == v.base &&
                 ops[j].kind == ptx::Operand::Kind::Register)
               next = ops[j].reg;
@@ -171,7 +171,7 @@ ProtocolModel::Peer ProtocolModel::peerPointerLoad(InstId load, int depth) const
   constexpr int kMaxDepth = 8;
   const int operand = addressOf(fn_, load);
   if (depth > kMaxDepth || operand < 0) return Peer::Unknown;
-  const AbstractValue slot = fn_.values->operandValue(load, operand);
+  const AbstractValue& slot = fn_.values->keptOperandValue(load, operand);
   if (!slot.known) return Peer::Unknown;
   // A table read at an index other than the block's position (a rank, a peer, a loop over peers).
   if (std::any_of(slot.terms.begin(), slot.terms.end(), [](const auto& t) { return !isBlockPosition(t); }))

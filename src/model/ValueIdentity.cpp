@@ -505,11 +505,15 @@ std::string ValueIdentity::parameterOf(InstId load, int depth) const {
   return {};
 }
 
-std::string ValueIdentity::addressRoot(InstId at, int operand) const {
-  if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return {};
+const std::string& ValueIdentity::addressRoot(InstId at, int operand) const {
+  static const std::string kNone;
+  if (at < 0 || static_cast<size_t>(at) >= fn_.instructions.size()) return kNone;
   const auto& ops = fn_.instructions[at].operands;
-  if (operand < 0 || static_cast<size_t>(operand) >= ops.size() || ops[operand].kind != Kind::Address) return {};
-  return rootOfAddress(ops[operand], at, 0);
+  if (operand < 0 || static_cast<size_t>(operand) >= ops.size() || ops[operand].kind != Kind::Address) return kNone;
+  const uint64_t key = (uint64_t(uint32_t(at)) << 32) | uint32_t(operand);
+  if (auto known = addressRoots_.find(key); known != addressRoots_.end()) return known->second;
+  std::string root = rootOfAddress(ops[operand], at, 0);
+  return addressRoots_.emplace(key, std::move(root)).first->second;
 }
 
 bool ValueIdentity::isLoadedPointer(InstId at, int operand) const {
@@ -526,7 +530,7 @@ bool ValueIdentity::sameAddress(InstId a, InstId b) const {
 bool ValueIdentity::mayShareObject(InstId a, InstId b) const {
   int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
   if (oa < 0 || ob < 0) return false;
-  std::string ra = addressRoot(a, oa), rb = addressRoot(b, ob);
+  const std::string &ra = addressRoot(a, oa), &rb = addressRoot(b, ob);
   return ra.empty() || rb.empty() || ra == rb;
 }
 

@@ -44,7 +44,9 @@ class ValueIdentity {
   // Key of an address operand, offset included; empty when not an address.
   std::string addressKey(InstId at, int operand) const;
   // The object an address operand points into, or empty when unknown.
-  std::string addressRoot(InstId at, int operand) const;
+  // Memoized per (instruction, operand): the reference stays valid as long
+  // as this object (the protocol model asks it for every pair it compares).
+  const std::string& addressRoot(InstId at, int operand) const;
   // The address was read from memory (a pointer table: peer pointers).
   bool isLoadedPointer(InstId at, int operand) const;
 
@@ -101,6 +103,7 @@ class ValueIdentity {
   // is a loop-carried cycle.
   mutable std::unordered_map<uint64_t, std::vector<InstId>> reachingCache_;
   mutable std::unordered_map<InstId, std::string> keyCache_, rootCache_, cycleNames_;
+  mutable std::unordered_map<uint64_t, std::string> addressRoots_;  // addressRoot, by at << 32 | operand
   // keyOf's names of merges and depth-limited walks, by use (reg << 32 | at),
   // and of registers without definitions: memoized so keyOf hands out references.
   mutable std::unordered_map<uint64_t, std::string> phiNames_, depthNames_;

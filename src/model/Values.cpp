@@ -1669,7 +1669,7 @@ Space ValueAnalysis::addressSpace(InstId at, int k) const {
   // analysis assumes of a pointer read from memory.
   if (impl_->identity)
     if (Space tested = spaceByTest(impl_->fn, *this, impl_->testsSpace, at, k); tested != Space::None) return tested;
-  AbstractValue v = operandValue(at, k);
+  const AbstractValue& v = keptOperandValue(at, k);
   if (v.known && v.space != Space::None && v.space != Space::Param) return v.space;
   return Space::Generic;
 }

@@ -231,51 +231,107 @@ class Gates {
 // `slice = next(slice)`). The readers that observe the signal compute their
 // addresses from the signal's trip; "the same address" of the write's
 // expression is the value of another trip, which the analysis cannot compare.
-bool ofEarlierTrip(const FunctionModel& fn, InstId write, InstId signal, bool acrossHeader = true) {
-  const model::BlockId wb = fn.blockOf[write], sb = fn.blockOf[signal];
-  const model::Loop* around = nullptr;
-  for (const model::Loop& loop : fn.loops) {
-    auto in = [&](model::BlockId b) { return std::find(loop.blocks.begin(), loop.blocks.end(), b) != loop.blocks.end(); };
-    if (!in(wb) || !in(sb)) continue;
-    if (!around || loop.blocks.size() < around->blocks.size()) around = &loop;
-  }
-  if (!around) return false;
-  const InstId header = fn.blocks[around->header].first;
-  if (acrossHeader && !model::everyPathPasses(fn, write, signal, [&](InstId i) { return i == header; })) return false;
-  const int operand = model::protocolAddress(fn, write);
-  if (operand < 0) return false;
-  const auto& op = fn.instructions[write].operands[operand];
-  if (op.kind != ptx::Operand::Kind::Address || op.base.kind != ptx::Operand::Kind::Register) return false;
-  // The registers the address is computed from (effect-free definitions).
-  std::set<model::ValueReg> sources;
-  std::set<std::pair<model::ValueReg, InstId>> seen;
-  std::vector<std::pair<model::ValueReg, InstId>> work{{op.base.reg, write}};
-  while (!work.empty() && seen.size() < 512) {
-    auto [r, where] = work.back();
-    work.pop_back();
-    if (!seen.insert({r, where}).second) continue;
-    sources.insert(r);
-    for (InstId d : fn.values->reachingDefinitions(r, where)) {
-      const auto& def = fn.instructions[d];
-      if (def.effect.kind != model::EffectKind::None) continue;
-      for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
+//
+// Asked for every (write, signal) pair that release-missing's walks meet: the
+// loops around each block, the registers each write's address is computed
+// from and their redefinitions in a loop are found once (issue 34: NCCL's
+// largest image spent 40% of its time here), and each answer is kept.
+class EarlierTrip {
+ public:
+  explicit EarlierTrip(const FunctionModel& fn) : fn_(fn), loopsOf_(fn.blocks.size()), blocksOf_(fn.loops.size()) {
+    for (size_t l = 0; l < fn.loops.size(); ++l) {
+      for (model::BlockId b : fn.loops[l].blocks) loopsOf_[b].push_back(static_cast<int>(l));
+      blocksOf_[l] = fn.loops[l].blocks;
+      std::sort(blocksOf_[l].begin(), blocksOf_[l].end());
     }
   }
+
+  bool operator()(InstId write, InstId signal, bool acrossHeader = true) {
+    const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(signal);
+    auto [known, fresh] = answers_[acrossHeader ? 1 : 0].try_emplace(key, false);
+    bool& answer = known->second;  // a reference outlives a rehash
+    if (fresh) answer = compute(write, signal, acrossHeader);
+    return answer;
+  }
+
+ private:
+  bool inLoop(int loop, model::BlockId b) const {
+    return std::binary_search(blocksOf_[loop].begin(), blocksOf_[loop].end(), b);
+  }
+
+  // The smallest loop around both blocks (the first in fn.loops of that size).
+  int around(model::BlockId wb, model::BlockId sb) const {
+    int best = -1;
+    for (int l : loopsOf_[wb]) {
+      if (!inLoop(l, sb)) continue;
+      if (best < 0 || fn_.loops[l].blocks.size() < fn_.loops[best].blocks.size()) best = l;
+    }
+    return best;
+  }
+
+  // The registers the write's address is computed from (effect-free
+  // definitions), sorted.
+  const std::vector<model::ValueReg>& sources(InstId write, model::ValueReg base) {
+    auto [known, fresh] = sources_.try_emplace(write);
+    std::vector<model::ValueReg>& found = known->second;
+    if (!fresh) return found;
+    std::set<model::ValueReg> regs;
+    std::set<std::pair<model::ValueReg, InstId>> seen;
+    std::vector<std::pair<model::ValueReg, InstId>> work{{base, write}};
+    while (!work.empty() && seen.size() < 512) {
+      auto [r, where] = work.back();
+      work.pop_back();
+      if (!seen.insert({r, where}).second) continue;
+      regs.insert(r);
+      for (InstId d : fn_.values->reachingDefinitions(r, where)) {
+        const auto& def = fn_.instructions[d];
+        if (def.effect.kind != model::EffectKind::None) continue;
+        for (model::ValueReg next : model::registerUse(def).read) work.push_back({next, d});
+      }
+    }
+    found.assign(regs.begin(), regs.end());
+    return found;
+  }
+
   // The loop's instructions that write one of them (the value analysis's
-  // definitions are the instructions whose operand 0 writes the register).
-  std::vector<char> inLoop(fn.blocks.size(), 0);
-  for (model::BlockId b : around->blocks) inLoop[b] = 1;
-  std::vector<InstId> redefinitions;
-  for (model::ValueReg r : sources)
-    for (InstId d : fn.values->definitions(r))
-      if (inLoop[fn.blockOf[d]]) redefinitions.push_back(d);
-  std::sort(redefinitions.begin(), redefinitions.end());
-  return model::everyPathPasses(
-      fn, write, signal, [&](InstId i) { return std::binary_search(redefinitions.begin(), redefinitions.end(), i); });
-}
+  // definitions are the instructions whose operand 0 writes the register), sorted.
+  const std::vector<InstId>& redefinitions(InstId write, model::ValueReg base, int loop) {
+    const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(loop);
+    auto [known, fresh] = redefinitions_.try_emplace(key);
+    std::vector<InstId>& found = known->second;
+    if (!fresh) return found;
+    for (model::ValueReg r : sources(write, base))
+      for (InstId d : fn_.values->definitions(r))
+        if (inLoop(loop, fn_.blockOf[d])) found.push_back(d);
+    std::sort(found.begin(), found.end());
+    return found;
+  }
+
+  bool compute(InstId write, InstId signal, bool acrossHeader) {
+    const int loop = around(fn_.blockOf[write], fn_.blockOf[signal]);
+    if (loop < 0) return false;
+    const std::vector<InstId> header{fn_.blocks[fn_.loops[loop].header].first};
+    auto isHeader = [&](InstId i) { return i == header.front(); };
+    if (acrossHeader && !model::everyPathPasses(fn_, write, signal, isHeader, header)) return false;
+    const int operand = model::protocolAddress(fn_, write);
+    if (operand < 0) return false;
+    const auto& op = fn_.instructions[write].operands[operand];
+    if (op.kind != ptx::Operand::Kind::Address || op.base.kind != ptx::Operand::Kind::Register) return false;
+    const std::vector<InstId>& redefined = redefinitions(write, op.base.reg, loop);
+    auto isRedefinition = [&](InstId i) { return std::binary_search(redefined.begin(), redefined.end(), i); };
+    return model::everyPathPasses(fn_, write, signal, isRedefinition, redefined);
+  }
+
+  const FunctionModel& fn_;
+  std::vector<std::vector<int>> loopsOf_;              // per block: the loops holding it, in fn.loops order
+  std::vector<std::vector<model::BlockId>> blocksOf_;  // per loop: its blocks, sorted
+  std::unordered_map<InstId, std::vector<model::ValueReg>> sources_;
+  std::unordered_map<uint64_t, std::vector<InstId>> redefinitions_;  // (write, loop)
+  std::unordered_map<uint64_t, bool> answers_[2];                    // (write, signal), per acrossHeader
+};
 
 void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<std::string>& reported,
-                 ThreadGuards& guards, Findings& out) {
+                 ThreadGuards& guards, EarlierTrip& ofEarlierTrip, Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
   // Every wait of this kernel on the signal's word runs in the launch's other
@@ -308,7 +364,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
     };
     auto otherThreads = [&](InstId i) {
       if (!published(i) || guards.possiblyOneThread(i)) return false;  // maybe the signaller's own write
-      if (ofEarlierTrip(fn, i, signal)) return false;  // another trip's writes: not this signal's (issue 34)
+      if (ofEarlierTrip(i, signal)) return false;  // another trip's writes: not this signal's (issue 34)
       const model::ThreadSet writer = fn.roles->instructionSet(i);
       if (widerThan(writer, signaller)) return true;
       return signaller == model::ThreadSet::Subset &&
@@ -332,10 +388,22 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
   // count: an RMW on the counter's own word continues the release sequences of
   // the other blocks' counts (and a reset of the count publishes nothing).
   const bool polled = std::binary_search(ctx.signals().begin(), ctx.signals().end(), signal);
-  if (writes.empty() && !ticket && polled) {
-    for (InstId t : ctx.tickets()) {
+  if (writes.empty() && !ticket && polled && !ctx.tickets().empty()) {
+    // The tickets from which the signal is reached with no release between:
+    // one backward walk from the signal instead of a walk from every ticket.
+    const std::vector<InstId>& tickets = ctx.tickets();
+    std::vector<InstId> reaching;
+    model::findReachingBackward(
+        fn, signal,
+        [&](InstId i) {
+          if (std::binary_search(tickets.begin(), tickets.end(), i)) reaching.push_back(i);
+          return false;
+        },
+        release);
+    std::sort(reaching.begin(), reaching.end());
+    for (InstId t : tickets) {
       if (t == signal || fn.memory->sameWord(t, signal) || ctx.maySameWord(t, signal) ||
-          model::findReachable(fn, t, [&](InstId i) { return i == signal; }, release) < 0)
+          !std::binary_search(reaching.begin(), reaching.end(), t))
         continue;
       InstId best = -1;
       for (InstId w : ctx.ticketPartnerWrites(t)) {
@@ -356,12 +424,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
   // Writes of an earlier trip of the loop around the signal are paired only
   // when no write of the signal's own trip is; their read link is undecided.
   bool earlierTrip = false;
-  std::unordered_map<InstId, bool> tripOf;
-  auto earlier = [&](InstId w) {
-    auto [it, fresh] = tripOf.try_emplace(w, false);
-    if (fresh) it->second = ofEarlierTrip(fn, w, signal);
-    return it->second;
-  };
+  auto earlier = [&](InstId w) { return ofEarlierTrip(w, signal); };
   std::function<bool(InstId)> sameTrip = published;
   if (!writes.empty() && !ticket && selfFence < 0 && observedBy < 0) {
     std::vector<InstId> own;
@@ -404,7 +467,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
   // (the signal's own slice), when there is one.
   if (writes.size() > 1 && !ticket)
     std::stable_partition(writes.begin(), writes.end(),
-                          [&](InstId w) { return !ofEarlierTrip(fn, w, signal, false); });
+                          [&](InstId w) { return !ofEarlierTrip(w, signal, false); });
   const InstId shown = writes.front();
   if (observedBy >= 0) {
     addSignalEvidence(d, ctx, signal, shown);
@@ -454,11 +517,12 @@ void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   std::set<std::string> reported;
   // Thread-index guards of the function's instructions, found once for every signal.
   ThreadGuards guards(fn);
-  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, false, reported, guards, out);
+  EarlierTrip ofEarlierTrip(fn);
+  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, false, reported, guards, ofEarlierTrip, out);
   // The partner is outside the kernel (host, later kernel): judged on clear evidence only.
-  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, false, reported, guards, out);
+  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, false, reported, guards, ofEarlierTrip, out);
   // The last block does the work: the counting atomic is the signal (issue 30, shape 1).
-  for (InstId ticket : ctx.tickets()) checkSignal(ctx, ticket, true, reported, guards, out);
+  for (InstId ticket : ctx.tickets()) checkSignal(ctx, ticket, true, reported, guards, ofEarlierTrip, out);
 }
 
 }  // namespace fenceline::checks

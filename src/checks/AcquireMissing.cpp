@@ -239,13 +239,21 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
 void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
   const ProtocolModel& ctx = model::protocolOf(fn);
   std::set<std::string> reported;
+  // The walks test only the candidates: the guarded reads after the poll and
+  // the acquire points.
+  const std::vector<InstId>& acquires = ctx.acquirePoints();
+  const std::vector<InstId> none;
   for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
       if (model::hasAcquireSemantics(fn.instructions[poll].effect)) continue;
       auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll); };
+      const std::vector<InstId>& reads = ctx.guardedReadsAfter(poll);
       auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
-      InstId read = model::findReachable(fn, poll, guarded, acquire);
-      if (read >= 0) read = decidedReadAfter(ctx, poll, read, guarded, acquire);
+      InstId read = model::findReachable(fn, poll, guarded, acquire, reads, acquires);
+      // A site reported already (another copy of an inlined wait) is not
+      // reported again: its evidence is not looked for.
+      if (read >= 0 && reported.contains(siteKey(fn, poll))) continue;
+      if (read >= 0) read = decidedReadAfter(ctx, poll, read, guarded, acquire, acquires);
       if (read >= 0) {
         if (!reported.insert(siteKey(fn, poll)).second) continue;
         std::string semantics(model::toString(fn.instructions[poll].effect.semantics));
@@ -276,8 +284,9 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       // Acquire present: a non-coherent read after the wait is still stale-prone.
       auto nonCoherent = [&](InstId i) { return guarded(i) && ctx.isStaleProneNonCoherentRead(i); };
       auto never = [](InstId) { return false; };
-      InstId nc = model::findReachable(fn, poll, nonCoherent, never);
-      if (nc >= 0) nc = decidedReadAfter(ctx, poll, nc, nonCoherent, never);
+      InstId nc = model::findReachable(fn, poll, nonCoherent, never, reads, none);
+      if (nc >= 0 && reported.contains(siteKey(fn, poll))) continue;
+      if (nc >= 0) nc = decidedReadAfter(ctx, poll, nc, nonCoherent, never, none);
       if (nc < 0 || !reported.insert(siteKey(fn, poll)).second) continue;
       auto d = makeDiagnostic(fn, poll, "acquire-missing",
                               "data guarded by this spin loop is read with ld.global.nc (non-coherent); no fence "

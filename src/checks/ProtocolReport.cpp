@@ -142,7 +142,8 @@ void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId s
 }
 
 InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
-                        const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop) {
+                        const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop,
+                        const std::vector<InstId>& mayStop) {
   report::Diagnostic probe;
   addWaitEvidence(probe, ctx, poll, first);
   const report::EvidenceLink* undecided = probe.undecidedLink();
@@ -160,7 +161,8 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
     return ctx.partnerWriteRead(read, poll).evidence.decided;
   };
   InstId better = model::findReachable(
-      ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop);
+      ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop,
+      ctx.guardedReadsAfter(poll), mayStop);
   return better >= 0 ? better : first;
 }
 

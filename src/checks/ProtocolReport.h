@@ -48,9 +48,12 @@ void addSignalEvidence(report::Diagnostic& diagnostic, const ProtocolModel& ctx,
 // The read to report after `poll`: `first` (the nearest guarded read the
 // walk found), or a later one, reached from the poll without passing `stop`,
 // whose evidence links are all decided when the nearest one's data link is
-// not (the other links are the poll's own).
+// not (the other links are the poll's own). `guarded` holds only at
+// instructions of ctx.guardedReadsAfter(poll), `stop` only at those of
+// `mayStop` (sorted): the walk tests those alone.
 InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
-                        const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop);
+                        const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop,
+                        const std::vector<InstId>& mayStop);
 
 // addSignalEvidence for the write to show: `nearest` (the nearest published
 // write without a release on the way), or an earlier one, also reaching the

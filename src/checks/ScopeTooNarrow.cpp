@@ -47,21 +47,26 @@ std::string partnerOf(Scope need) {
 
 void checkAcquireSide(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
   const FunctionModel& fn = ctx.function();
+  // The walks test only the candidates: the guarded reads after the poll and
+  // the acquire points (the stops and the narrow acquires are among them).
+  const std::vector<InstId>& acquires = ctx.acquirePoints();
+  const std::vector<InstId> none;
   for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
       Scope need = ctx.requiredScope(poll);
       auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll); };
+      const std::vector<InstId>& reads = ctx.guardedReadsAfter(poll);
       auto scopeOf = [&](InstId i) { return ctx.scopeOf(i); };
       InstId narrow = -1;
       if (model::hasAcquireSemantics(fn.instructions[poll].effect)) {
-        if (scopeOf(poll) < need && model::findReachable(fn, poll, guarded, kNever) >= 0) narrow = poll;
+        if (scopeOf(poll) < need && model::findReachable(fn, poll, guarded, kNever, reads, none) >= 0) narrow = poll;
       } else {
         auto anyAcquire = [&](InstId i) { return ctx.isAcquire(i); };
         auto wide = [&](InstId i) { return ctx.isAcquire(i) && scopeOf(i) >= need; };
-        if (model::findReachable(fn, poll, guarded, anyAcquire) >= 0) continue;  // acquire-missing's
-        if (model::findReachable(fn, poll, guarded, wide) < 0) continue;
+        if (model::findReachable(fn, poll, guarded, anyAcquire, reads, acquires) >= 0) continue;  // acquire-missing's
+        if (model::findReachable(fn, poll, guarded, wide, reads, acquires) < 0) continue;
         auto tooNarrow = [&](InstId i) { return ctx.isAcquire(i) && scopeOf(i) < need; };
-        narrow = model::findReachable(fn, poll, tooNarrow, wide);
+        narrow = model::findReachable(fn, poll, tooNarrow, wide, acquires, acquires);
       }
       if (narrow < 0 || !reported.insert(siteKey(fn, narrow)).second) continue;
       auto d = makeDiagnostic(
@@ -72,8 +77,8 @@ void checkAcquireSide(const ProtocolModel& ctx, std::set<std::string>& reported,
                          : fmt::format("use {} here", fenceSpelling(need)));
       d.fixRequest = widenScope(fn, narrow, scopeOf(narrow), need);
       if (narrow != poll) addNote(d, fn, poll, "the flag is polled here");
-      InstId read = model::findReachable(fn, poll, guarded, kNever);
-      if (read >= 0) addWaitEvidence(d, ctx, poll, decidedReadAfter(ctx, poll, read, guarded, kNever));
+      InstId read = model::findReachable(fn, poll, guarded, kNever, reads, none);
+      if (read >= 0) addWaitEvidence(d, ctx, poll, decidedReadAfter(ctx, poll, read, guarded, kNever, none));
       addScopeEvidence(d, ctx, narrow, poll);
       out.push_back(std::move(d));
     }

@@ -175,6 +175,39 @@ InstId findReachable(const FunctionModel& fn, InstId from,
   return found;
 }
 
+InstId findReachable(const FunctionModel& fn, InstId from, const std::function<bool(InstId)>& target,
+                     const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayTarget,
+                     const std::vector<InstId>& mayStop) {
+  InstId found = -1;
+  // One segment [begin, end) of a block in program order: the candidates of
+  // both lists in it, merged; a target before a stop at one instruction.
+  auto segment = [&](InstId begin, InstId end) {
+    auto t = std::lower_bound(mayTarget.begin(), mayTarget.end(), begin);
+    auto s = std::lower_bound(mayStop.begin(), mayStop.end(), begin);
+    while (true) {
+      const InstId nextTarget = t != mayTarget.end() && *t < end ? *t : end;
+      const InstId nextStop = s != mayStop.end() && *s < end ? *s : end;
+      const InstId i = std::min(nextTarget, nextStop);
+      if (i >= end) return Step::Continue;
+      if (i == nextTarget) {
+        ++t;
+        if (target(i)) {
+          found = i;
+          return Step::Done;
+        }
+      }
+      if (i == nextStop) {
+        ++s;
+        if (stop(i)) return Step::Cut;
+      }
+    }
+  };
+  walkBlocks(fn, from, 1, [&](BlockId b, bool entered) {
+    return segment(entered ? fn.blocks[b].first : from + 1, fn.blocks[b].last);
+  });
+  return found;
+}
+
 std::vector<InstId> findAllReachable(const FunctionModel& fn, InstId from,
                                      const std::function<bool(InstId)>& target,
                                      const std::function<bool(InstId)>& stop, size_t limit) {

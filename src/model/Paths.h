@@ -40,6 +40,13 @@ bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
 InstId findReachable(const FunctionModel& fn, InstId from,
                      const std::function<bool(InstId)>& target,
                      const std::function<bool(InstId)>& stop);
+// The same answer when `target` can hold only at the instructions of
+// `mayTarget` and `stop` only at those of `mayStop` (both sorted): the walk
+// tests those alone, a block at a time (the checks' targets are the reads a
+// wait guards, their stops acquire points).
+InstId findReachable(const FunctionModel& fn, InstId from, const std::function<bool(InstId)>& target,
+                     const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayTarget,
+                     const std::vector<InstId>& mayStop);
 
 // Forward: every instruction satisfying `target` reachable from `from`
 // (exclusive) without passing `stop`; the walk does not continue past a

@@ -1141,6 +1141,27 @@ bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   return cached == 1;
 }
 
+const std::vector<InstId>& ProtocolModel::guardedReadsAfter(InstId poll) const {
+  if (!std::binary_search(polledWords_.begin(), polledWords_.end(), poll)) {
+    // Not a spin's poll: every data read is a candidate.
+    if (!dataReads_) {
+      dataReads_.emplace();
+      for (InstId i = 0; i < static_cast<InstId>(dataRead_.size()); ++i)
+        if (dataRead_[i]) dataReads_->push_back(i);
+    }
+    return *dataReads_;
+  }
+  const AfterWait& after = afterWait(poll);
+  size_t k = std::lower_bound(polledWords_.begin(), polledWords_.end(), poll) - polledWords_.begin();
+  std::optional<std::vector<InstId>>& sorted = afterWait_[k].sortedGuardedReads;
+  if (!sorted) {
+    sorted = after.guardedReads;
+    std::sort(sorted->begin(), sorted->end());
+    sorted->erase(std::unique(sorted->begin(), sorted->end()), sorted->end());
+  }
+  return *sorted;
+}
+
 bool ProtocolModel::computeGuardedRead(InstId read, InstId poll) const {
   if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
   if (rereadsPolledWord(read, poll)) return false;
@@ -1552,6 +1573,15 @@ bool ProtocolModel::opaqueCallMayFence(InstId inst) const {
 }
 
 bool ProtocolModel::isAcquire(InstId inst) const { return isAcquireFence(fn_, inst) || opaqueCallMayFence(inst); }
+
+const std::vector<InstId>& ProtocolModel::acquirePoints() const {
+  if (!acquirePoints_) {
+    acquirePoints_.emplace();
+    for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
+      if (isAcquire(i)) acquirePoints_->push_back(i);
+  }
+  return *acquirePoints_;
+}
 
 bool ProtocolModel::releasesFor(InstId inst, InstId signal) const {
   if (isReleaseFence(fn_, inst) || opaqueCallMayFence(inst)) return true;

@@ -108,6 +108,10 @@ class ProtocolModel {
   //    write of the kernel touches (`const __restrict__` inputs read with
   //    ld.global.nc) are not guarded.
   bool isGuardedRead(InstId read, InstId poll) const;
+  // Every instruction reachable from a spin's `poll` for which
+  // isGuardedRead(i, poll) holds, sorted: the candidates a walk from the poll
+  // for guarded reads tests (findReachable's `mayTarget`).
+  const std::vector<InstId>& guardedReadsAfter(InstId poll) const;
   // `read` lies inside the spin loop of `poll`, on the way out of it: its
   // block is entered only on a branch edge that tests the value the poll
   // returned with a condition that implies the loop's exit (a spin lock whose
@@ -260,6 +264,8 @@ class ProtocolModel {
   // An ordering operation that acts as an acquire for the executing thread:
   // an acquire fence, or an opaque call (see opaqueCallMayFence).
   bool isAcquire(InstId inst) const;
+  // Every instruction for which isAcquire holds, sorted (a walk's `mayStop`).
+  const std::vector<InstId>& acquirePoints() const;
   // "A release for this signal", the one definition release-missing and
   // scope-too-narrow share: a release fence, an opaque call, or (when the
   // signal is an RMW) a release store or RMW on the signal's own word earlier
@@ -469,6 +475,7 @@ class ProtocolModel {
   struct AfterWait {
     bool computed = false;
     std::vector<InstId> guardedReads;  // reads after the wait that it guards
+    std::optional<std::vector<InstId>> sortedGuardedReads;  // guardedReadsAfter
     bool dataFollows = false;          // some data access follows the wait
   };
   const AfterWait& afterWait(InstId poll) const;
@@ -539,6 +546,7 @@ class ProtocolModel {
   // requiredScopeEvidence, and isGuardedRead as one byte per (poll,
   // instruction) once a poll is asked (-1 unknown, 0, 1), while the tables
   // stay under kGuardedMemoBytes in all.
+  mutable std::optional<std::vector<InstId>> acquirePoints_, dataReads_;
   mutable std::unordered_map<InstId, Link> observedSignal_;
   mutable std::unordered_map<InstId, InstId> peerMirrorSignal_;
   mutable std::unordered_map<InstId, ScopeEvidence> requiredScope_;

@@ -505,7 +505,7 @@ ProtocolModel::Link ProtocolModel::computeObservedSignal(InstId poll) const {
   Link best;
   for (InstId s : inKernelSignalsFor(poll)) {
     if (exclusiveModes(s, poll)) continue;  // the other mode of the launch raises it
-    AliasEvidence e = aliasEvidence(s, poll);
+    const AliasEvidence& e = knownAliasEvidence(s, poll);
     if (e.result == Alias::No) continue;
     if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {s, e};
     if (e.decided) return best;
@@ -587,12 +587,19 @@ bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
 InstId ProtocolModel::peerMirrorSignal(InstId poll) const {
   auto [known, fresh] = peerMirrorSignal_.try_emplace(poll, -1);
   InstId& mirror = known->second;  // a reference outlives a rehash
-  if (fresh)
+  if (!fresh) return mirror;
+  // The flag writes through a peer pointer, found once (isPeerMirror asks
+  // goesThroughPeerPointer of its first argument).
+  if (!peerFlagWrites_) {
+    peerFlagWrites_.emplace();
     for (InstId s : writes_)
-      if (isFlagWrite(fn_.instructions[s].effect) && isPeerMirror(s, poll)) {
-        mirror = s;
-        break;
-      }
+      if (isFlagWrite(fn_.instructions[s].effect) && goesThroughPeerPointer(s)) peerFlagWrites_->push_back(s);
+  }
+  for (InstId s : *peerFlagWrites_)
+    if (isPeerMirror(s, poll)) {
+      mirror = s;
+      break;
+    }
   return mirror;
 }
 
@@ -1644,7 +1651,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
   if (object.known())
     for (InstId s : systemSignalling_) {
       if (!(root(s) == object)) continue;
-      const AliasEvidence alias = aliasEvidence(s, access);
+      const AliasEvidence& alias = knownAliasEvidence(s, access);
       if (alias.sameBytes()) {
         e.how = "sys-signal-on-word";
         e.detail = "the kernel signals on this flag's word at .sys scope (" + alias.how + ": " + alias.detail + ")";
@@ -1666,7 +1673,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
     bool untraced = false;
     for (InstId s : inKernelSignalsFor(access)) {
       const Peer peer = peerPointer(s);
-      if (peer == Peer::No || !aliasEvidence(s, access).same()) continue;
+      if (peer == Peer::No || !knownAliasEvidence(s, access).same()) continue;
       if (peer == Peer::Unknown) {
         untraced = true;
         continue;

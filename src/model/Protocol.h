@@ -546,7 +546,9 @@ class ProtocolModel {
   // requiredScopeEvidence, and isGuardedRead as one byte per (poll,
   // instruction) once a poll is asked (-1 unknown, 0, 1), while the tables
   // stay under kGuardedMemoBytes in all.
-  mutable std::optional<std::vector<InstId>> acquirePoints_, dataReads_;
+  mutable std::optional<std::vector<InstId>> acquirePoints_, dataReads_, peerFlagWrites_;
+  mutable std::vector<int8_t> peer_;  // per instruction: peerPointer, or -1 before it is asked
+  Peer computePeerPointer(InstId access) const;
   mutable std::unordered_map<InstId, Link> observedSignal_;
   mutable std::unordered_map<InstId, InstId> peerMirrorSignal_;
   mutable std::unordered_map<InstId, ScopeEvidence> requiredScope_;

@@ -106,6 +106,14 @@ bool isBlockPosition(const AbstractValue::Term& term) {
 }  // namespace
 
 ProtocolModel::Peer ProtocolModel::peerPointer(InstId access) const {
+  if (access < 0 || static_cast<size_t>(access) >= fn_.instructions.size()) return computePeerPointer(access);
+  if (peer_.empty()) peer_.assign(fn_.instructions.size(), -1);
+  int8_t& known = peer_[access];
+  if (known < 0) known = static_cast<int8_t>(computePeerPointer(access));
+  return static_cast<Peer>(known);
+}
+
+ProtocolModel::Peer ProtocolModel::computePeerPointer(InstId access) const {
   const int operand = addressOf(fn_, access);
   if (operand < 0 || !memory_.isLoadedPointer(access, operand)) return Peer::No;
   const InstId load = pointerLoad(access);

@@ -1149,24 +1149,30 @@ bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
 }
 
 const std::vector<InstId>& ProtocolModel::guardedReadsAfter(InstId poll) const {
-  if (!std::binary_search(polledWords_.begin(), polledWords_.end(), poll)) {
-    // Not a spin's poll: every data read is a candidate.
-    if (!dataReads_) {
-      dataReads_.emplace();
-      for (InstId i = 0; i < static_cast<InstId>(dataRead_.size()); ++i)
-        if (dataRead_[i]) dataReads_->push_back(i);
+  // The reads the after-wait scan found, when some question has made it
+  // already; else every data read (a superset: isGuardedRead holds only at
+  // data reads). The scan is not made for this: a walk that stops at an
+  // acquire right after the loop would pay for the whole rest of the
+  // function, per poll (tests/limits/nested-spin-loops.test).
+  if (std::binary_search(polledWords_.begin(), polledWords_.end(), poll)) {
+    size_t k = std::lower_bound(polledWords_.begin(), polledWords_.end(), poll) - polledWords_.begin();
+    AfterWait& after = afterWait_[k];
+    if (after.computed) {
+      if (!after.sortedGuardedReads) {
+        after.sortedGuardedReads = after.guardedReads;
+        std::sort(after.sortedGuardedReads->begin(), after.sortedGuardedReads->end());
+        after.sortedGuardedReads->erase(std::unique(after.sortedGuardedReads->begin(), after.sortedGuardedReads->end()),
+                                        after.sortedGuardedReads->end());
+      }
+      return *after.sortedGuardedReads;
     }
-    return *dataReads_;
   }
-  const AfterWait& after = afterWait(poll);
-  size_t k = std::lower_bound(polledWords_.begin(), polledWords_.end(), poll) - polledWords_.begin();
-  std::optional<std::vector<InstId>>& sorted = afterWait_[k].sortedGuardedReads;
-  if (!sorted) {
-    sorted = after.guardedReads;
-    std::sort(sorted->begin(), sorted->end());
-    sorted->erase(std::unique(sorted->begin(), sorted->end()), sorted->end());
+  if (!dataReads_) {
+    dataReads_.emplace();
+    for (InstId i = 0; i < static_cast<InstId>(dataRead_.size()); ++i)
+      if (dataRead_[i]) dataReads_->push_back(i);
   }
-  return *sorted;
+  return *dataReads_;
 }
 
 bool ProtocolModel::computeGuardedRead(InstId read, InstId poll) const {

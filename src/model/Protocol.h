@@ -108,9 +108,9 @@ class ProtocolModel {
   //    write of the kernel touches (`const __restrict__` inputs read with
   //    ld.global.nc) are not guarded.
   bool isGuardedRead(InstId read, InstId poll) const;
-  // Every instruction reachable from a spin's `poll` for which
-  // isGuardedRead(i, poll) holds, sorted: the candidates a walk from the poll
-  // for guarded reads tests (findReachable's `mayTarget`).
+  // Candidates for isGuardedRead(i, poll) among the instructions reachable
+  // from `poll`, sorted (findReachable's `mayTarget`): the guarded reads
+  // when the after-wait scan of the poll has been made, else every data read.
   const std::vector<InstId>& guardedReadsAfter(InstId poll) const;
   // `read` lies inside the spin loop of `poll`, on the way out of it: its
   // block is entered only on a branch edge that tests the value the poll

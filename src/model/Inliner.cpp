@@ -78,7 +78,7 @@ std::optional<Slot> paramSlot(const ptx::Instruction& inst, bool isStore) {
   if (static_cast<int>(inst.operands.size()) <= index) return std::nullopt;
   const auto& a = inst.operands[index];
   if (a.kind != ptx::Operand::Kind::Address || a.base.kind != ptx::Operand::Kind::Symbol) return std::nullopt;
-  return Slot{a.base.symbol, a.offset};
+  return Slot{a.baseSymbol(), a.offset};
 }
 
 // Fresh model registers for the registers one copied body uses.

@@ -749,8 +749,8 @@ struct ValueAnalysis::Impl {
       case Kind::Address: {
         AbstractValue base;
         if (op.base.kind == Kind::Register) base = valueOf(op.base.reg, at);
-        else if (op.base.kind == Kind::Symbol) base = symbolValue(fn.instructions[at], std::string(op.base.symbol));
-        else base = constant(op.base.value);
+        else if (op.base.kind == Kind::Symbol) base = symbolValue(fn.instructions[at], std::string(op.baseSymbol()));
+        else base = constant(op.baseValue());
         return op.offset ? add(base, constant(op.offset), name(at, "addr")) : base;
       }
       default: return values::top();
@@ -876,7 +876,7 @@ struct ValueAnalysis::Impl {
     const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
     if (a.kind != Kind::Address || inst.origin != fn.function) return std::nullopt;
     AbstractValue address;
-    if (a.base.kind == Kind::Symbol) address = symbolValue(inst, std::string(a.base.symbol));
+    if (a.base.kind == Kind::Symbol) address = symbolValue(inst, std::string(a.baseSymbol()));
     else if (a.base.kind == Kind::Register) address = valueOf(a.base.reg, d);
     if (!address.known || address.baseKind != BaseKind::Param || address.space != Space::Param ||
         !address.alternatives.empty())

@@ -322,13 +322,12 @@ void ModuleParser::parseAddress(Operand& op, Function& function, BlockScopes& sc
       fail(name, "undefined register '" + std::string(name.text) + "'");
     } else {
       if (!isKnownSymbol(name.text)) fail(name, "undefined symbol '" + std::string(name.text) + "'");
-      op.base.kind = Operand::Kind::Symbol;
-      op.base.symbol = function.intern(name.text);
+      op.base.kind = Operand::Kind::Symbol;  // named by op.text (Operand::baseSymbol)
     }
     op.text = function.intern(name.text);
   } else if (b.kind == TokenKind::Integer) {
     op.base.kind = Operand::Kind::Integer;
-    op.base.value = integerValue(next());
+    op.intValue = integerValue(next());  // Operand::baseValue
   } else {
     fail(b, "expected a register, symbol or address in '[ ]', found " + describe(b));
   }
@@ -345,7 +344,7 @@ void ModuleParser::parseAddress(Operand& op, Function& function, BlockScopes& sc
     Operand& element = op.elements.emplace_back();
     parseOperand(element, function, scopes, inst, depth + 1);
     if (element.kind == Operand::Kind::Vector) {
-      std::vector<Operand> coordinates = std::move(element.elements);
+      std::vector<Operand> coordinates = element.elements.take();
       op.elements.pop_back();
       for (auto& e : coordinates) op.elements.push_back(std::move(e));
     }

@@ -226,11 +226,11 @@ TEST(PtxParser, AddressesImmediatesAndSpecialRegisters) {
   ASSERT_TRUE(stParam);
   EXPECT_EQ(stParam->operands[0].kind, Operand::Kind::Address);
   EXPECT_EQ(stParam->operands[0].base.kind, Operand::Kind::Symbol);
-  EXPECT_EQ(stParam->operands[0].base.symbol, "param0");
+  EXPECT_EQ(stParam->operands[0].baseSymbol(), "param0");
   EXPECT_EQ(stParam->operands[0].offset, 0);
   bool sawCounter = false;
   for (const auto* ld : withOpcode(f, "ld"))
-    sawCounter |= ld->operands[1].kind == Operand::Kind::Address && ld->operands[1].base.symbol == "shapes_counter";
+    sawCounter |= ld->operands[1].kind == Operand::Kind::Address && ld->operands[1].baseSymbol() == "shapes_counter";
   EXPECT_TRUE(sawCounter);
 
   // Predicate pair and sink-free setp in inline asm: setp.lt.s32 lo|hi, ...
@@ -383,8 +383,8 @@ TEST(PtxSyntaxTree, SpellingsAreSharedAndTextOutlivesTheModule) {
   const Instruction& second = copy.instructions[1];
   EXPECT_EQ(first.opcode, "ld");
   EXPECT_EQ(first.modifiers.data(), second.modifiers.data());  // one interned spelling
-  EXPECT_EQ(first.operands[1].base.symbol, "k_param_with_a_long_name");
-  EXPECT_EQ(first.operands[1].base.symbol.data(), second.operands[1].base.symbol.data());  // stored once
+  EXPECT_EQ(first.operands[1].baseSymbol(), "k_param_with_a_long_name");
+  EXPECT_EQ(first.operands[1].baseSymbol().data(), second.operands[1].baseSymbol().data());  // stored once
   EXPECT_EQ(first.operands[0].text, "%rd1");
   // A qualifier after a space is one more modifier.
   EXPECT_EQ(dotted(copy.instructions[2]), "cp.async.bulk.commit_group.L2::cache_hint");

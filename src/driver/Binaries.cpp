@@ -49,7 +49,7 @@ Outcome runEchoed(const std::vector<std::string>& arguments, const std::string& 
 }
 
 // `.entry NAME(` names in a PTX text.
-std::set<std::string> entriesOf(const std::string& ptx) {
+std::set<std::string> entriesOf(std::string_view ptx) {
   std::set<std::string> names;
   auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
   for (size_t at = ptx.find(".entry"); at != std::string::npos; at = ptx.find(".entry", at + 6)) {
@@ -57,7 +57,7 @@ std::set<std::string> entriesOf(const std::string& ptx) {
     if (begin == std::string::npos || begin == at + 6) continue;
     size_t end = begin;
     while (end < ptx.size() && isNameChar(ptx[end])) ++end;
-    if (end > begin) names.insert(ptx.substr(begin, end - begin));
+    if (end > begin) names.insert(std::string(ptx.substr(begin, end - begin)));
   }
   return names;
 }
@@ -143,6 +143,10 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
     return contents;
   }
 
+  // The listing's kernels; the listing (10 MB for cuSOLVER) goes before the images are read.
+  std::vector<SassOnlyKernel> sassListed = sassKernels(listing.output);
+  std::string().swap(listing.output);
+
   // The embedded PTX, one file per image. "No PTX file found" is not an error.
   Outcome extracted = runEchoed({cuobjdump, "-xptx", "all", absolute}, folder.path(), echo);
   if (!succeeded(extracted) && extracted.output.find("No PTX file found") == std::string::npos) {
@@ -156,11 +160,12 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
   std::sort(files.begin(), files.end());
   std::set<std::string> defined;
   for (const auto& file : files) {
-    auto names = entriesOf(readWhole(file));
+    const MappedFile mapped(file.string());  // not read into the heap (see PtxSources.cpp)
+    auto names = entriesOf(mapped.ok() ? mapped.text() : std::string_view(readWhole(file)));
     defined.insert(names.begin(), names.end());
     contents.ptx.push_back({file.filename().string(), file.string()});
   }
-  for (auto& kernel : sassKernels(listing.output))
+  for (auto& kernel : sassListed)
     if (!defined.contains(kernel.name)) contents.sassOnly.push_back(std::move(kernel));
   contents.ok = true;
   return contents;

@@ -124,8 +124,9 @@ struct FunctionModel {
   OperandStore remappedOperands;  // what Inst::operands views when not the syntax's
   std::vector<BlockId> blockOf;            // per instruction (same as Inst::block)
   std::vector<BasicBlock> blocks;          // block 0 is the entry
-  std::vector<std::string> registerNames;  // per ValueReg
-  std::vector<std::string> registerTypes;
+  // Per ValueReg: views of the syntax tree's registers (ptx::Register).
+  std::vector<std::string_view> registerNames;
+  std::vector<std::string_view> registerTypes;
   // Dominators: immediate dominator per block (-1 for entry / unreachable).
   std::vector<BlockId> idom;
   // Post-dominators over a virtual exit: immediate post-dominator (-1 = virtual exit).

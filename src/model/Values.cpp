@@ -385,7 +385,9 @@ struct ValueAnalysis::Impl {
     if (slot == kTop) return values::top();
     return stored[slot];
   }
-  std::string loopName(ValueReg r) const { return "loop:" + fn.registerNames[r] + "@" + std::to_string(r); }
+  std::string loopName(ValueReg r) const {
+    return "loop:" + std::string(fn.registerNames[r]) + "@" + std::to_string(r);
+  }
 
   // ValueAnalysis::atLeastGridSize for a loop counter: every definition of
   // `reg` is %nctaid.<dim> or the counter itself, plus values that are never
@@ -490,7 +492,7 @@ struct ValueAnalysis::Impl {
         continue;
       }
       if (!v.known) unknown = true;
-      init = init ? join(*init, v, "join:" + fn.registerNames[reg] + "@" + std::to_string(reg)) : v;
+      init = init ? join(*init, v, "join:" + std::string(fn.registerNames[reg]) + "@" + std::to_string(reg)) : v;
     }
     AbstractValue result;
     if (unknown || !init) {

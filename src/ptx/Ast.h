@@ -36,9 +36,10 @@ using LabelId = int32_t;
 using LocationId = int32_t;  // index into Module::locations, -1 = none
 inline constexpr LocationId kNoLocation = -1;
 
+// Views into the function's TextPool (Function::strings), like operands' text.
 struct Register {
-  std::string name;  // as written, e.g. "%r12", "p" (asm-local)
-  std::string type;  // ".b32", ".pred", ...
+  std::string_view name;  // as written, e.g. "%r12", "p" (asm-local)
+  std::string_view type;  // ".b32", ".pred", ...
 };
 
 struct Operand;
@@ -242,6 +243,10 @@ struct Function {
   std::string_view intern(std::string_view text) {
     if (!strings) strings = std::make_shared<TextPool>();
     return strings->intern(text);
+  }
+  std::string_view store(std::string_view text) {  // TextPool::store
+    if (!strings) strings = std::make_shared<TextPool>();
+    return strings->store(text);
   }
 };
 

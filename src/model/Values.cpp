@@ -175,7 +175,18 @@ struct ValueAnalysis::Impl {
   std::vector<uint32_t> defSlot;
   std::vector<uint8_t> defState;          // 0 new, 1 in progress, 2 done
   std::vector<uint32_t> joinSlot;         // per register
-  std::vector<AbstractValue> stored;
+  // In chunks of 1,024 (a vector's growth left up to half of it unused).
+  struct Store {
+    std::vector<std::unique_ptr<AbstractValue[]>> chunks;
+    size_t count = 0;
+    AbstractValue& operator[](size_t i) { return chunks[i >> 10][i & 1023]; }
+    const AbstractValue& operator[](size_t i) const { return chunks[i >> 10][i & 1023]; }
+    size_t size() const { return count; }
+    void emplace_back() {
+      if ((count & 1023) == 0) chunks.push_back(std::make_unique<AbstractValue[]>(1024));
+      ++count;
+    }
+  } stored;
   std::vector<uint32_t> freeSlots;        // of `stored`, emptied
   std::vector<uint8_t> joinState;
   std::vector<InstId> computedLog;        // defs computed, in order (for invalidation)

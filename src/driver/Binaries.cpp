@@ -7,12 +7,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -37,7 +41,8 @@ std::string lastLines(const std::string& output) {
   return text;
 }
 
-Outcome runEchoed(const std::vector<std::string>& arguments, const std::string& folder, bool echo) {
+Outcome runEchoed(const std::vector<std::string>& arguments, const std::string& folder, bool echo,
+                  const std::function<void(std::string_view)>& onOutput = {}) {
   if (echo) {
     std::string line;
     for (const auto& argument : arguments) line += (line.empty() ? "" : " ") + argument;
@@ -45,11 +50,11 @@ Outcome runEchoed(const std::vector<std::string>& arguments, const std::string& 
     ssize_t ignored = ::write(2, line.data(), line.size());
     (void)ignored;
   }
-  return run(arguments, folder);
+  return onOutput ? run(arguments, folder, onOutput) : run(arguments, folder);
 }
 
 // `.entry NAME(` names in a PTX text.
-std::set<std::string> entriesOf(const std::string& ptx) {
+std::set<std::string> entriesOf(std::string_view ptx) {
   std::set<std::string> names;
   auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
   for (size_t at = ptx.find(".entry"); at != std::string::npos; at = ptx.find(".entry", at + 6)) {
@@ -57,32 +62,84 @@ std::set<std::string> entriesOf(const std::string& ptx) {
     if (begin == std::string::npos || begin == at + 6) continue;
     size_t end = begin;
     while (end < ptx.size() && isNameChar(ptx[end])) ++end;
-    if (end > begin) names.insert(ptx.substr(begin, end - begin));
+    if (end > begin) names.insert(std::string(ptx.substr(begin, end - begin)));
   }
   return names;
 }
 
 // cuobjdump -symbols: "arch = sm_90a" opens each image ("Fatbin elf code:" or
 // "Fatbin ptx code:" before it); kernels are "FUNC ... ENTRY ... NAME" lines.
-std::vector<SassOnlyKernel> sassKernels(const std::string& listing) {
-  std::vector<SassOnlyKernel> kernels;
-  std::set<std::pair<std::string, std::string>> seen;
-  std::istringstream lines(listing);
-  std::string arch;
-  bool inElf = true;  // a bare .cubin has no "Fatbin" headers: it is one ELF image
-  for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with("Fatbin elf code")) inElf = true;
-    else if (line.starts_with("Fatbin ptx code")) inElf = false;
-    else if (line.starts_with("arch = ")) arch = line.substr(7);
-    else if (inElf && line.starts_with("FUNC") && line.find(" ENTRY ") != std::string::npos) {
-      std::istringstream words(line);
-      std::string word, name;
-      while (words >> word) name = word;
-      if (seen.insert({name, arch}).second) kernels.push_back({name, arch});
+// Read as the listing comes (it is 24 MB for libcusparse.so.12, and it was
+// held whole, and copied into a stream, while parsed): each kernel name and
+// architecture once, the (name, architecture) pairs in the order they first
+// appear.
+class SassListing {
+ public:
+  void feed(std::string_view piece) {
+    while (!piece.empty()) {
+      const size_t end = piece.find('\n');
+      if (end == std::string_view::npos) {
+        partial_.append(piece);
+        return;
+      }
+      if (partial_.empty()) {
+        line(piece.substr(0, end));
+      } else {
+        partial_.append(piece.substr(0, end));
+        line(partial_);
+        partial_.clear();
+      }
+      piece.remove_prefix(end + 1);
     }
   }
-  return kernels;
-}
+  void finish() {
+    if (!partial_.empty()) line(partial_);
+    partial_.clear();
+  }
+  // The kernels whose name `defined` does not hold, in order.
+  std::vector<SassOnlyKernel> kernelsNotIn(const std::set<std::string>& defined) const {
+    std::vector<SassOnlyKernel> out;
+    for (auto [name, arch] : kernels_)
+      if (!defined.contains(names_[name])) out.push_back({names_[name], archs_[arch]});
+    return out;
+  }
+
+ private:
+  void line(std::string_view line) {
+    if (line.starts_with("Fatbin elf code")) {
+      inElf_ = true;
+    } else if (line.starts_with("Fatbin ptx code")) {
+      inElf_ = false;
+    } else if (line.starts_with("arch = ")) {
+      arch_ = idOf(archs_, archIds_, line.substr(7));
+    } else if (inElf_ && line.starts_with("FUNC") && line.find(" ENTRY ") != std::string_view::npos) {
+      // The last word (words are separated by white space, as `>>` reads them).
+      auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+      size_t end = line.size();
+      while (end > 0 && space(line[end - 1])) --end;
+      size_t begin = end;
+      while (begin > 0 && !space(line[begin - 1])) --begin;
+      const uint32_t name = idOf(names_, nameIds_, line.substr(begin, end - begin));
+      if (arch_ == kNone) arch_ = idOf(archs_, archIds_, "");
+      if (seen_.insert(uint64_t{name} << 32 | arch_).second) kernels_.emplace_back(name, arch_);
+    }
+  }
+  static uint32_t idOf(std::vector<std::string>& table, std::unordered_map<std::string, uint32_t>& ids,
+                       std::string_view text) {
+    auto [it, added] = ids.try_emplace(std::string(text), static_cast<uint32_t>(table.size()));
+    if (added) table.emplace_back(text);
+    return it->second;
+  }
+
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::string partial_;
+  bool inElf_ = true;  // a bare .cubin has no "Fatbin" headers: it is one ELF image
+  uint32_t arch_ = kNone;
+  std::vector<std::string> names_, archs_;
+  std::unordered_map<std::string, uint32_t> nameIds_, archIds_;
+  std::unordered_set<uint64_t> seen_;
+  std::vector<std::pair<uint32_t, uint32_t>> kernels_;
+};
 
 }  // namespace
 
@@ -128,7 +185,10 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
   std::string absolute = fs::absolute(path, error).string();
 
   // The kernels of each SASS image; fails on a file that is no CUDA binary.
-  Outcome listing = runEchoed({cuobjdump, "-symbols", absolute}, "", echo);
+  SassListing listed;
+  Outcome listing = runEchoed({cuobjdump, "-symbols", absolute}, "", echo,
+                              [&listed](std::string_view piece) { listed.feed(piece); });
+  listed.finish();
   if (listing.execErrno) {
     contents.error = fmt::format("cannot run cuobjdump '{}': {}", cuobjdump, std::strerror(listing.execErrno));
     return contents;
@@ -156,12 +216,12 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
   std::sort(files.begin(), files.end());
   std::set<std::string> defined;
   for (const auto& file : files) {
-    auto names = entriesOf(readWhole(file));
+    const MappedFile mapped(file.string());  // not read into the heap (see PtxSources.cpp)
+    auto names = entriesOf(mapped.ok() ? mapped.text() : std::string_view(readWhole(file)));
     defined.insert(names.begin(), names.end());
     contents.ptx.push_back({file.filename().string(), file.string()});
   }
-  for (auto& kernel : sassKernels(listing.output))
-    if (!defined.contains(kernel.name)) contents.sassOnly.push_back(std::move(kernel));
+  contents.sassOnly = listed.kernelsNotIn(defined);
   contents.ok = true;
   return contents;
 }

@@ -55,7 +55,8 @@ std::pair<long, long> residentKiB() {
 
 ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
                         const model::Limits& limits, const std::set<std::string>* only,
-                        const std::function<void()>& afterFunction) {
+                        const std::function<void()>& afterFunction,
+                        const std::function<void(std::vector<report::Diagnostic>&)>& onFound) {
   ModuleCheck result;
   const ptx::Module& module = reader.module();
   auto budget = model::InliningBudget::forInput(reader.instructionCount(), limits);
@@ -123,6 +124,7 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
                      (model::memory::takeStageNotes() + checkNotes).c_str());
       }
       result.instructions += fn.instructions.size();
+      if (onFound) onFound(found);
       result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(found.begin()),
                                 std::make_move_iterator(found.end()));
     } catch (const model::Interrupted& e) {

@@ -37,8 +37,12 @@ struct ModuleCheck {
 // skipped: a binary's older PTX targets of a kernel checked in a newer one).
 // `afterFunction`, when set, is called after each function is checked and
 // its bodies released (the driver gives back the pages of a mapped image).
+// `onFound`, when set, is given each function's findings before they join
+// `diagnostics` (the driver places them and applies its policy there, so that
+// what the report will not show is not kept for the whole module).
 ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
                         const model::Limits& limits, const std::set<std::string>* only = nullptr,
-                        const std::function<void()>& afterFunction = {});
+                        const std::function<void()>& afterFunction = {},
+                        const std::function<void(std::vector<report::Diagnostic>&)>& onFound = {});
 
 }  // namespace fenceline::driver

@@ -82,6 +82,32 @@ std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diag
   return mergeInstantiations(dropUnrolledCopies(std::move(diagnostics)));
 }
 
+FindingKeys keysOf(const report::Diagnostic& diagnostic) {
+  return FindingKeys{copyKey(diagnostic), siteKey(diagnostic), diagnostic.function, diagnostic.severity};
+}
+
+// The two steps of deduplicate(), on the keys: the copies that
+// dropUnrolledCopies keeps, then those mergeInstantiations keeps.
+size_t countDeduplicated(const std::vector<FindingKeys>& keys) {
+  std::map<std::string_view, size_t> seen;
+  std::vector<const FindingKeys*> kept;
+  for (const auto& k : keys) {
+    auto [it, inserted] = seen.try_emplace(k.copy, kept.size());
+    if (inserted)
+      kept.push_back(&k);
+    else if (kept[it->second]->severity < k.severity)
+      kept[it->second] = &k;
+  }
+  std::map<std::string_view, std::vector<std::string_view>> sites;
+  size_t count = 0;
+  for (const FindingKeys* k : kept) {
+    auto& kernels = sites[k->site];
+    if (std::find(kernels.begin(), kernels.end(), k->function) == kernels.end()) kernels.push_back(k->function);
+    if (kernels.front() == k->function) ++count;
+  }
+  return count;
+}
+
 std::vector<report::Diagnostic> IncrementalDeduplicator::add(std::vector<report::Diagnostic> batch) {
   std::vector<report::Diagnostic> fresh;
   for (auto& diagnostic : batch)

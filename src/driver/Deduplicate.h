@@ -26,6 +26,17 @@ namespace fenceline::driver {
 
 std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diagnostics);
 
+// What deduplicate() reads of a finding: a strict-tier finding that is not
+// reported (no --strict) is kept as these only, to be counted, not its 4 KB
+// of locations and evidence (docs/performance.md, session 16).
+struct FindingKeys {
+  std::string copy, site, function;
+  report::Severity severity = report::Severity::Warning;
+};
+FindingKeys keysOf(const report::Diagnostic& diagnostic);
+// deduplicate(diagnostics).size() for the diagnostics the keys were taken from, in order.
+size_t countDeduplicated(const std::vector<FindingKeys>& keys);
+
 // The same, one input at a time, for a report that streams (text output
 // printed as each input is done): add() returns what of its batch is new.
 // Within a batch it is deduplicate(); a batch's copy of a site an earlier

@@ -47,6 +47,12 @@ TemporaryFolder::~TemporaryFolder() {
 // program cannot be started. Everything the child needs is prepared before
 // fork, so the child only calls async-signal-safe functions.
 Outcome run(const std::vector<std::string>& arguments, const std::string& folder) {
+  return run(arguments, folder, {});
+}
+
+Outcome run(const std::vector<std::string>& arguments, const std::string& folder,
+            const std::function<void(std::string_view)>& onOutput) {
+  constexpr size_t kTail = 64 << 10;
   Outcome outcome;
   std::vector<char*> argv;
   for (const auto& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
@@ -89,8 +95,15 @@ Outcome run(const std::vector<std::string>& arguments, const std::string& folder
   char buffer[4096];
   for (;;) {
     ssize_t count = ::read(output[0], buffer, sizeof buffer);
-    if (count > 0) outcome.output.append(buffer, static_cast<size_t>(count));
-    else if (count == 0 || errno != EINTR) break;
+    if (count > 0) {
+      outcome.output.append(buffer, static_cast<size_t>(count));
+      if (onOutput) {
+        onOutput(std::string_view(buffer, static_cast<size_t>(count)));
+        if (outcome.output.size() > 2 * kTail) outcome.output.erase(0, outcome.output.size() - kTail);
+      }
+    } else if (count == 0 || errno != EINTR) {
+      break;
+    }
   }
   ::close(output[0]);
   int error = 0;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,11 @@ struct Outcome {
 
 // Runs arguments[0] (a path) with arguments[1..], in `folder` when not empty.
 Outcome run(const std::vector<std::string>& arguments, const std::string& folder = "");
+// The same, the output handed to `onOutput` in pieces as it comes instead of
+// kept whole (cuobjdump's symbol listing of a library is tens of MB):
+// Outcome::output then holds only its last 64 KiB or more, for messages.
+Outcome run(const std::vector<std::string>& arguments, const std::string& folder,
+            const std::function<void(std::string_view)>& onOutput);
 
 bool succeeded(const Outcome& outcome);
 

@@ -1,6 +1,7 @@
 // The PTX of one input (see PtxSources.h).
 #include "driver/PtxSources.h"
 
+#include <charconv>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -58,7 +59,7 @@ PtxOfInput compileCuda(const Input& input, const CheckOptions& options) {
 
 // The architecture a PTX text targets (`.target sm_90a, debug`): its number
 // and suffix, {0, ""} when it names none.
-std::pair<int, std::string> targetOf(const std::string& ptx) {
+std::pair<int, std::string> targetOf(std::string_view ptx) {
   size_t at = ptx.find(".target");
   if (at == std::string::npos) return {0, ""};
   size_t sm = ptx.find("sm_", at);
@@ -68,12 +69,14 @@ std::pair<int, std::string> targetOf(const std::string& ptx) {
   while (stop < ptx.size() && std::isdigit(static_cast<unsigned char>(ptx[stop]))) ++stop;
   size_t suffix = stop;
   while (suffix < ptx.size() && std::isalpha(static_cast<unsigned char>(ptx[suffix]))) ++suffix;
-  return {std::atoi(ptx.c_str() + digits), ptx.substr(stop, suffix - stop)};
+  int number = 0;
+  std::from_chars(ptx.data() + digits, ptx.data() + stop, number);
+  return {number, std::string(ptx.substr(stop, suffix - stop))};
 }
 
 // The functions a PTX text defines with a body (`.entry k(...) {`, `.func
 // (.param ...) f(...) {`), by name; declarations (`;`) are not.
-std::set<std::string> definedFunctions(const std::string& ptx) {
+std::set<std::string> definedFunctions(std::string_view ptx) {
   std::set<std::string> names;
   auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
   auto skipSpace = [&](size_t at) {
@@ -101,7 +104,7 @@ std::set<std::string> definedFunctions(const std::string& ptx) {
       size_t next = skipSpace(end);
       if (next < ptx.size() && ptx[next] == '(') next = skipParens(next);
       size_t body = ptx.find_first_of(";{", next);
-      if (body != std::string::npos && ptx[body] == '{') names.insert(ptx.substr(begin, end - begin));
+      if (body != std::string::npos && ptx[body] == '{') names.insert(std::string(ptx.substr(begin, end - begin)));
     }
   }
   return names;
@@ -121,7 +124,11 @@ PtxOfInput readBinaryInput(const Input& input, const CheckOptions& options, cons
   std::vector<std::set<std::string>> defined;
   std::map<std::string, size_t> newest;  // function -> image
   for (size_t i = 0; i < contents.ptx.size(); ++i) {
-    const std::string text = readWholeFile(contents.ptx[i].file);  // one image at a time
+    // One image at a time, mapped: read whole into the heap, a 20 MB image
+    // stayed in malloc's free memory for the rest of the run.
+    const MappedFile mapped(contents.ptx[i].file);
+    const std::string copy = mapped.ok() ? std::string() : readWholeFile(contents.ptx[i].file);
+    const std::string_view text = mapped.ok() ? mapped.text() : std::string_view(copy);
     targets.push_back(targetOf(text));
     defined.push_back(definedFunctions(text));
     if (options.allTargets) continue;

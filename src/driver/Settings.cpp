@@ -81,7 +81,7 @@ report::Note strictTierNote(const report::Diagnostic& diagnostic) {
 
 std::vector<report::Diagnostic> applyPolicy(std::vector<report::Diagnostic> diagnostics,
                                             const InputSettings& settings,
-                                            std::vector<report::Diagnostic>* strictHidden) {
+                                            std::vector<FindingKeys>* strictHidden) {
   std::vector<report::Diagnostic> kept;
   for (auto& diagnostic : diagnostics) {
     if (settings.headerFilter) {
@@ -90,7 +90,7 @@ std::vector<report::Diagnostic> applyPolicy(std::vector<report::Diagnostic> diag
     }
     if (diagnostic.tier() == report::Tier::Strict) {
       if (!settings.strict) {
-        if (strictHidden) strictHidden->push_back(std::move(diagnostic));
+        if (strictHidden) strictHidden->push_back(keysOf(diagnostic));
         continue;
       }
       diagnostic.severity = report::Severity::Note;

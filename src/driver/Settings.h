@@ -16,6 +16,7 @@
 
 #include "checks/CheckTable.h"
 #include "driver/Config.h"
+#include "driver/Deduplicate.h"
 #include "driver/Options.h"
 #include "report/Diagnostic.h"
 
@@ -38,12 +39,12 @@ bool resolveSettings(const CheckOptions& cli, const Config* config, InputSetting
 // primary location's file path the regex matches, searched anywhere in the
 // path as nvcc recorded it); the tier (a strict-tier finding is dropped
 // unless `strict`, else reported as a note that names its undecided link;
-// those dropped go to `strictHidden`); per-check severity and
+// the keys of those dropped go to `strictHidden`, Deduplicate.h); per-check severity and
 // --warnings-as-errors for the default tier (a warning of a matching check
 // becomes an error).
 std::vector<report::Diagnostic> applyPolicy(std::vector<report::Diagnostic> diagnostics,
                                             const InputSettings& settings,
-                                            std::vector<report::Diagnostic>* strictHidden = nullptr);
+                                            std::vector<FindingKeys>* strictHidden = nullptr);
 
 // --fail-on: whether a finding of this severity makes the exit status 1.
 // Levels: "error", "warning" (default), "note", "never".

@@ -71,7 +71,7 @@ struct InputResult {
   std::string warning;                   // something skipped, printed as is
   std::vector<report::RunNotification> notifications;  // the errors, notes and warnings above, for JSON and SARIF
   bool checked = false;
-  std::vector<report::Diagnostic> strictHidden;  // strict-tier findings not reported (no --strict)
+  std::vector<FindingKeys> strictHidden;  // strict-tier findings not reported (no --strict), to count
   bool interrupted = false;              // a stop request ended it early (or before it began)
   size_t functions = 0, instructions = 0;
 };
@@ -116,20 +116,23 @@ std::vector<std::string> projectSources(const ptx::Module& module, const std::st
   return files;
 }
 
-// Where each diagnostic is reported (the user's line, driver/UserCode.h),
-// with the PTX line's text for --show-ptx and the input named when it is not
-// the source file.
-void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCode& userCode, const PtxUnit& unit,
-                      std::string_view text, bool showPtx) {
+// The lines of a PTX text (for --show-ptx).
+std::vector<std::string_view> linesOf(std::string_view text) {
   std::vector<std::string_view> lines;
-  if (showPtx) {
-    for (size_t begin = 0; begin <= text.size();) {
-      size_t end = text.find('\n', begin);
-      if (end == std::string_view::npos) end = text.size();
-      lines.push_back(text.substr(begin, end - begin));
-      begin = end + 1;
-    }
+  for (size_t begin = 0; begin <= text.size();) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
   }
+  return lines;
+}
+
+// Where each diagnostic is reported (the user's line, driver/UserCode.h),
+// with the PTX line's text for --show-ptx (`lines`, empty without it) and
+// the input named when it is not the source file.
+void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCode& userCode, const PtxUnit& unit,
+                      const std::vector<std::string_view>& lines) {
   auto place = [&](report::Location& location) {
     userCode.choosePrimary(location);
     if (location.ptxLine > 0 && location.ptxLine <= lines.size()) location.ptxText = lines[location.ptxLine - 1];
@@ -163,8 +166,12 @@ UserCode userCodeFor(const Input& input, const CheckOptions& options, const std:
   return UserCode(std::move(system), {input.root, fs::current_path(error).string()});
 }
 
-InputResult checkInput(const Input& input, const Checks& selected, const CheckOptions& options,
-                       const std::string& nvcc, const std::string& toolkitRoot) {
+// Checks one input; its findings are placed at the user's lines and under
+// `settings`' policy (applyPolicy) as each function is done.
+InputResult checkInput(const Input& input, const InputSettings& settings, const std::string& nvcc,
+                       const std::string& toolkitRoot) {
+  const Checks& selected = settings.checks;
+  const CheckOptions& options = settings.options;
   InputResult result;
   // Get PTX: read it, have nvcc produce it from the .cu file, or take it out of a binary.
   PtxOfInput ptx = ptxOf(input, options, nvcc);
@@ -219,17 +226,28 @@ InputResult checkInput(const Input& input, const Checks& selected, const CheckOp
       // Parse, model and check: per function, its syntax tree, the model
       // (CFG, dominators, loops, values, memory, thread roles, protocols),
       // then each selected check; then drop both. A function over a limit
-      // is an error of its own; the others' findings are kept.
+      // is an error of its own; the others' findings are kept. Each
+      // function's findings are placed at the user's lines (not inside a
+      // toolkit or library header) and under the policy as it is done: a
+      // strict-tier finding the report will not show is kept as the keys
+      // that count it only.
+      const std::vector<std::string_view> lines = options.showPtx ? linesOf(text) : std::vector<std::string_view>();
+      std::vector<FindingKeys> hidden;
+      auto onFound = [&](std::vector<report::Diagnostic>& found) {
+        for (auto& diagnostic : found) diagnostic.function = model::demangle(diagnostic.function);
+        placeDiagnostics(found, userCode, unit, lines);
+        found = applyPolicy(std::move(found), settings, &hidden);
+      };
       ModuleCheck checked =
-          checkModule(reader, selected, options.limits, unit.filtered ? &unit.only : nullptr, giveBack);
+          checkModule(reader, selected, options.limits, unit.filtered ? &unit.only : nullptr, giveBack, onFound);
       std::vector<report::Diagnostic> found = std::move(checked.diagnostics);
       for (const auto& error : checked.limitErrors) result.error += error + "\n";
       for (auto& n : checked.notifications) result.notifications.push_back(std::move(n));
       result.interrupted = result.interrupted || checked.interrupted;
-      for (auto& diagnostic : found) diagnostic.function = model::demangle(diagnostic.function);
-      // Report at the user's line, not inside a toolkit or library header.
-      placeDiagnostics(found, userCode, unit, text, options.showPtx);
-      result.diagnostics.insert(result.diagnostics.end(), found.begin(), found.end());
+      result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(found.begin()),
+                                std::make_move_iterator(found.end()));
+      result.strictHidden.insert(result.strictHidden.end(), std::make_move_iterator(hidden.begin()),
+                                 std::make_move_iterator(hidden.end()));
       auto sources = projectSources(module, toolkitRoot);
       result.sourceFiles.insert(result.sourceFiles.end(), sources.begin(), sources.end());
       result.functions += checked.functions;
@@ -527,7 +545,7 @@ int runCheck(const CheckOptions& options) {
   std::vector<report::Diagnostic> diagnostics;
   std::vector<std::string> sourceFiles;
   bool uncheckedKernels = false;
-  std::vector<report::Diagnostic> strictHidden;
+  std::vector<FindingKeys> strictHidden;
   size_t notBegun = 0;
   forEachInParallel(
       inputs.size(), options.jobs,
@@ -539,9 +557,7 @@ int runCheck(const CheckOptions& options) {
           return;
         }
         try {
-          results[i] = checkInput(inputs[i], settings[i].checks, settings[i].options, nvcc, toolkitRoot);
-          results[i].diagnostics =
-              applyPolicy(std::move(results[i].diagnostics), settings[i], &results[i].strictHidden);
+          results[i] = checkInput(inputs[i], settings[i], nvcc, toolkitRoot);
           planFixes(results[i].diagnostics, inputs[i], settings[i], toolkitRoot);
         } catch (const std::exception& e) {
           // Never lose the other inputs to one: an internal error is this input's error.
@@ -602,7 +618,7 @@ int runCheck(const CheckOptions& options) {
     inputErrors = true;
   }
 
-  const size_t strictNotShown = deduplicate(std::move(strictHidden)).size();
+  const size_t strictNotShown = countDeduplicated(strictHidden);
   if (!streaming) {
     // One report per source site: unrolled copies of a line are one finding.
     diagnostics = deduplicate(std::move(diagnostics));

@@ -54,12 +54,13 @@ void buildBlocks(FunctionModel& fn, const std::vector<Flow>& flow) {
     for (BlockId s : fn.blocks[b].successors) fn.blocks[s].predecessors.push_back(b);
 
   // Label operands: instruction index -> block id.
-  std::function<void(ptx::Operand&)> relabel = [&](ptx::Operand& op) {
-    if (op.kind == ptx::Operand::Kind::Label) op.label = blockAt(op.label);
-    for (auto& e : op.elements) relabel(e);
+  // A label operand is in a copy (model/Inliner.cpp), never the syntax's own.
+  std::function<void(const ptx::Operand&)> relabel = [&](const ptx::Operand& op) {
+    if (op.kind == ptx::Operand::Kind::Label) const_cast<ptx::Operand&>(op).label = blockAt(op.label);
+    for (const auto& e : op.elements) relabel(e);
   };
-  for (auto& inst : fn.instructions)
-    for (auto& op : inst.operands) relabel(op);
+  for (const auto& inst : fn.instructions)
+    for (const auto& op : inst.operands) relabel(op);
 }
 
 }  // namespace fenceline::model::detail

@@ -78,7 +78,7 @@ std::optional<Slot> paramSlot(const ptx::Instruction& inst, bool isStore) {
   if (static_cast<int>(inst.operands.size()) <= index) return std::nullopt;
   const auto& a = inst.operands[index];
   if (a.kind != ptx::Operand::Kind::Address || a.base.kind != ptx::Operand::Kind::Symbol) return std::nullopt;
-  return Slot{a.base.symbol, a.offset};
+  return Slot{a.baseSymbol(), a.offset};
 }
 
 // Fresh model registers for the registers one copied body uses.
@@ -141,6 +141,28 @@ class Flattener {
     std::map<std::string, std::string> calleeToCaller;
   };
 
+  // Gives the registers of `op` their model numbers (in remap's order);
+  // false when one changes number or `op` holds a label.
+  static bool keepsNumbers(const ptx::Operand& op, RegisterMap& regs) {
+    bool same = op.kind != ptx::Operand::Kind::Label;
+    if (op.kind == ptx::Operand::Kind::Register && op.reg >= 0) same &= regs(op.reg) == op.reg;
+    if (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register && op.base.reg >= 0)
+      same &= regs(op.base.reg) == op.base.reg;
+    for (const auto& e : op.elements) same &= keepsNumbers(e, regs);
+    return same;
+  }
+
+  // The operands of `syntax` in the model: its own when remapping changes
+  // nothing, else a remapped copy.
+  std::span<const ptx::Operand> remapped(const ptx::Instruction& syntax, RegisterMap& regs) {
+    bool same = true;
+    for (const auto& op : syntax.operands) same &= keepsNumbers(op, regs);  // every operand, in order
+    if (same) return syntax.operands;
+    std::span<ptx::Operand> copy = fn_.remappedOperands.copy(syntax.operands);
+    for (auto& op : copy) remap(op, regs);
+    return copy;
+  }
+
   static void remap(ptx::Operand& op, RegisterMap& regs) {
     if (op.kind == ptx::Operand::Kind::Register && op.reg >= 0) op.reg = regs(op.reg);
     if (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register && op.base.reg >= 0)
@@ -176,8 +198,7 @@ class Flattener {
       Inst inst;
       inst.syntax = &syntax;
       inst.origin = &f;
-      inst.operands = syntax.operands;
-      for (auto& op : inst.operands) remap(op, regs);
+      inst.operands = remapped(syntax, regs);
       inst.guard = syntax.guard;
       if (inst.guard && inst.guard->reg >= 0) inst.guard->reg = regs(inst.guard->reg);
       inst.effect = classify(syntax);
@@ -253,7 +274,9 @@ class Flattener {
       }
       for (size_t e = 0; e < src.elements.size() && e < dst.elements.size(); ++e) visit(src.elements[e], dst.elements[e]);
     };
-    for (size_t o = 0; o < syntax.operands.size(); ++o) visit(syntax.operands[o], inst.operands[o]);
+    // A label operand is in a copy (remapped), never the syntax's own.
+    for (size_t o = 0; o < syntax.operands.size(); ++o)
+      visit(syntax.operands[o], const_cast<ptx::Operand&>(inst.operands[o]));
     if (any || std::string_view(syntax.opcode) != "brx") return;
     if (const ptx::BranchTargets* list = branchTargets(f, syntax)) {
       for (ptx::LabelId label : list->labels)

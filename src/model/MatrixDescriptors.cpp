@@ -553,7 +553,7 @@ MatrixRows tcgen05Rows(const FunctionModel& fn, InstId mma) {
 
 bool isDescriptorRegister(const FunctionModel& fn, const ptx::Operand& op) {
   if (op.kind != Kind::Register || op.reg < 0 || fn.registerTypes.size() <= static_cast<size_t>(op.reg)) return false;
-  const std::string& type = fn.registerTypes[op.reg];
+  const std::string_view type = fn.registerTypes[op.reg];
   return type == ".b64" || type == ".u64" || type == ".s64";  // descriptors are 64-bit
 }
 

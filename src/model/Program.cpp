@@ -3,6 +3,8 @@
 // thread roles -> protocols -> hand-offs. buildProgram runs it on every function. Also the
 // FunctionModel queries that only read those results.
 #include "model/Program.h"
+
+#include <algorithm>
 #include "model/MemoryStats.h"
 
 #include "model/BlockReachability.h"
@@ -16,6 +18,20 @@
 #include "model/Values.h"
 
 namespace fenceline::model {
+
+std::span<ptx::Operand> OperandStore::copy(std::span<const ptx::Operand> operands) {
+  if (operands.empty()) return {};
+  if (chunks_.empty() || capacity_ - used_ < operands.size()) {
+    // 64 operands, doubling to 4,096 (256 KiB): small for a small function.
+    capacity_ = std::max(std::clamp<size_t>(2 * capacity_, 64, 4096), operands.size());
+    chunks_.push_back(std::make_unique<ptx::Operand[]>(capacity_));
+    used_ = 0;
+  }
+  ptx::Operand* out = chunks_.back().get() + used_;
+  std::copy(operands.begin(), operands.end(), out);
+  used_ += operands.size();
+  return {out, operands.size()};
+}
 
 FunctionModel::FunctionModel() = default;
 FunctionModel::~FunctionModel() = default;

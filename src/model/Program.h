@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <string>
 #include <unordered_map>
@@ -39,7 +40,10 @@ struct Inst {
   const ptx::Function* origin = nullptr;     // function whose body holds `syntax`
   // Operands with registers renumbered into this FunctionModel's register space
   // (callee registers get fresh ids when inlined); labels are resolved to blocks.
-  std::vector<ptx::Operand> operands;
+  // The syntax's own operands where that changes nothing (the function's own
+  // body before any call is inlined: the parser numbers registers as the model
+  // does, ptx/BodyParser.cpp), else a copy in FunctionModel::remappedOperands.
+  std::span<const ptx::Operand> operands;
   std::optional<ptx::Guard> guard;           // remapped
   MemoryEffect effect;
   InstId callSite = -1;                      // the `call` this was inlined through, or -1
@@ -102,14 +106,27 @@ struct GuardedRangeMemo {
   std::unordered_map<Key, std::pair<int64_t, int64_t>, Hash> answers;
 };
 
+// The model's copies of operands that inlining changes (Inst::operands): in
+// chunks that never move, so the views stay valid when the model moves.
+class OperandStore {
+ public:
+  std::span<ptx::Operand> copy(std::span<const ptx::Operand> operands);
+
+ private:
+  std::vector<std::unique_ptr<ptx::Operand[]>> chunks_;
+  size_t used_ = 0, capacity_ = 0;  // of the last chunk
+};
+
 struct FunctionModel {
   const ptx::Module* module = nullptr;
   const ptx::Function* function = nullptr;
   std::vector<Inst> instructions;
+  OperandStore remappedOperands;  // what Inst::operands views when not the syntax's
   std::vector<BlockId> blockOf;            // per instruction (same as Inst::block)
   std::vector<BasicBlock> blocks;          // block 0 is the entry
-  std::vector<std::string> registerNames;  // per ValueReg
-  std::vector<std::string> registerTypes;
+  // Per ValueReg: views of the syntax tree's registers (ptx::Register).
+  std::vector<std::string_view> registerNames;
+  std::vector<std::string_view> registerTypes;
   // Dominators: immediate dominator per block (-1 for entry / unreachable).
   std::vector<BlockId> idom;
   // Post-dominators over a virtual exit: immediate post-dominator (-1 = virtual exit).

@@ -62,47 +62,56 @@ ReachingDefinitions::ReachingDefinitions(const FunctionModel& fn, const std::vec
   // Per definition, the blocks whose entry it reaches; kept per block (the
   // numbers of the definitions that reach its entry, ascending), since the
   // question is asked per use: which of this register's definitions reach here.
+  // The walks run twice: once counting, per block, the definitions that
+  // reach it (and the steps, which choose the matrix), then again writing
+  // them in place, ascending: no list of (block, definition) pairs, which
+  // could reach 4 times the matrix's size (docs/performance.md, session 16).
   std::vector<int32_t> stamp(blocks, -1);
   std::vector<BlockId> stack;
-  std::vector<std::pair<BlockId, int32_t>> pairs;  // (block, definition number), definitions ascending
+  std::vector<uint32_t> next;  // the second walk: where each block's next definition goes
   // Where the definitions reach far (long-lived registers written in many
   // blocks) the walks cost more than the bit matrix, which handles 64
   // definitions per word: past that cost, the matrix (same answers).
   const size_t denseCost = 4 * blocks * words + blocks;
   size_t steps = 0;
-  for (int32_t bit = 0; bit < bits; ++bit) {
-    if (steps > denseCost) {
-      buildDense(fn, defs, writes, bits);
-      return;
+  start_.assign(blocks + 1, 0);
+  for (const bool fill : {false, true}) {
+    if (fill) {
+      for (size_t b = 0; b < blocks; ++b) start_[b + 1] += start_[b];
+      reaching_.resize(start_[blocks]);
+      next.assign(start_.begin(), start_.end() - 1);
+      std::fill(stamp.begin(), stamp.end(), -1);
     }
-    model::poll();  // the function's time budget (model/Limits.h)
-    const InstId d = defOfBit[bit];
-    const BlockId home = fn.instructions[d].block;
-    const ValueReg r = regOfBit[bit];
-    if (home < 0) continue;
-    const auto& w = writes[home];
-    if (std::none_of(w.begin(), w.end(), [&](const auto& e) { return e.second == d; })) continue;  // not the block's last write
-    auto enter = [&](BlockId s) {
-      ++steps;
-      if (s < 0 || stamp[s] == bit) return;
-      stamp[s] = bit;
-      pairs.emplace_back(s, bit);
-      if (!writesReg(s, r)) stack.push_back(s);
-    };
-    for (BlockId s : fn.blocks[home].successors) enter(s);
-    while (!stack.empty()) {
-      BlockId b = stack.back();
-      stack.pop_back();
-      for (BlockId s : fn.blocks[b].successors) enter(s);
+    for (int32_t bit = 0; bit < bits; ++bit) {
+      if (!fill && steps > denseCost) {
+        start_ = {};
+        std::vector<int32_t>().swap(stamp);
+        buildDense(fn, defs, writes, bits);
+        return;
+      }
+      model::poll();  // the function's time budget (model/Limits.h)
+      const InstId d = defOfBit[bit];
+      const BlockId home = fn.instructions[d].block;
+      const ValueReg r = regOfBit[bit];
+      if (home < 0) continue;
+      const auto& w = writes[home];
+      if (std::none_of(w.begin(), w.end(), [&](const auto& e) { return e.second == d; })) continue;  // not the block's last write
+      auto enter = [&](BlockId s) {
+        ++steps;
+        if (s < 0 || stamp[s] == bit) return;
+        stamp[s] = bit;
+        if (fill) reaching_[next[s]++] = bit;
+        else ++start_[s + 1];
+        if (!writesReg(s, r)) stack.push_back(s);
+      };
+      for (BlockId s : fn.blocks[home].successors) enter(s);
+      while (!stack.empty()) {
+        BlockId b = stack.back();
+        stack.pop_back();
+        for (BlockId s : fn.blocks[b].successors) enter(s);
+      }
     }
   }
-  // Counting sort by block; definitions stay ascending within a block.
-  start_.assign(blocks + 1, 0);
-  for (const auto& [b, bit] : pairs) ++start_[b + 1];
-  for (size_t b = 0; b < blocks; ++b) start_[b + 1] += start_[b];
-  reaching_.resize(pairs.size());
-  std::vector<uint32_t> next(start_.begin(), start_.end() - 1);
-  for (const auto& [b, bit] : pairs) reaching_[next[b]++] = bit;
   defOfBit_ = std::move(defOfBit);
   tracked_ = true;
 }
@@ -111,14 +120,32 @@ void ReachingDefinitions::buildDense(const FunctionModel& fn, const std::vector<
                                      const std::vector<std::vector<std::pair<ValueReg, InstId>>>& writes, int32_t bits) {
   const size_t blocks = fn.blocks.size();
   words_ = (static_cast<size_t>(bits) + 63) / 64;
-  std::vector<uint64_t> gen(blocks * words_, 0), kill(blocks * words_, 0), out(blocks * words_, 0);
-  auto set = [&](std::vector<uint64_t>& m, size_t b, int32_t bit) { m[b * words_ + bit / 64] |= uint64_t(1) << (bit % 64); };
-  for (size_t b = 0; b < blocks; ++b)
-    for (const auto& [r, last] : writes[b]) {
-      set(gen, b, bitOf_[last]);
-      for (InstId d : defs[r]) set(kill, b, bitOf_[d]);
+  // out = gen | (in & ~kill), with gen and kill read off `writes` (a block
+  // kills every definition of the registers it writes: consecutive numbers,
+  // a range each; its gen is the last of them) rather than kept as two more
+  // matrices of the matrix's size.
+  std::vector<uint64_t> out(blocks * words_, 0), row(words_);
+  auto set = [](uint64_t* m, int32_t bit) { m[bit / 64] |= uint64_t(1) << (bit % 64); };
+  auto clear = [](uint64_t* m, size_t from, size_t to) {  // bits [from, to)
+    for (size_t bit = from; bit < to;) {
+      const size_t w = bit / 64, low = bit % 64, high = std::min<size_t>(64, low + (to - bit));
+      const uint64_t mask = (high == 64 ? ~uint64_t(0) : (uint64_t(1) << high) - 1) & ~((uint64_t(1) << low) - 1);
+      m[w] &= ~mask;
+      bit += high - low;
     }
-  out = gen;
+  };
+  for (size_t b = 0; b < blocks; ++b)
+    for (const auto& [r, last] : writes[b]) set(&out[b * words_], bitOf_[last]);
+  // A register's definitions have consecutive numbers unless one of them also
+  // defines another register numbered later (a vector or predicate pair
+  // written at once): then its bits are cleared one by one.
+  std::vector<char> consecutive(defs.size(), 0);
+  for (size_t r = 0; r < defs.size(); ++r)
+    if (defs[r].size() > 1) {
+      consecutive[r] = 1;
+      for (size_t k = 0; k < defs[r].size(); ++k)
+        if (bitOf_[defs[r][k]] != bitOf_[defs[r].front()] + static_cast<int32_t>(k)) consecutive[r] = 0;
+    }
   in_.assign(blocks * words_, 0);
   for (bool changed = true; changed;) {
     changed = false;
@@ -127,13 +154,21 @@ void ReachingDefinitions::buildDense(const FunctionModel& fn, const std::vector<
       uint64_t* in = &in_[b * words_];
       for (BlockId p : fn.blocks[b].predecessors)
         for (size_t w = 0; w < words_; ++w) in[w] |= out[p * words_ + w];
-      for (size_t w = 0; w < words_; ++w) {
-        uint64_t o = gen[b * words_ + w] | (in[w] & ~kill[b * words_ + w]);
-        if (o != out[b * words_ + w]) {
-          out[b * words_ + w] = o;
-          changed = true;
+      std::copy(in, in + words_, row.begin());
+      for (const auto& [r, last] : writes[b]) {
+        if (consecutive[r]) {
+          const auto first = static_cast<size_t>(bitOf_[defs[r].front()]);
+          clear(row.data(), first, first + defs[r].size());
+        } else {
+          for (InstId d : defs[r]) clear(row.data(), bitOf_[d], bitOf_[d] + 1);
         }
       }
+      for (const auto& [r, last] : writes[b]) set(row.data(), bitOf_[last]);
+      for (size_t w = 0; w < words_; ++w)
+        if (row[w] != out[b * words_ + w]) {
+          out[b * words_ + w] = row[w];
+          changed = true;
+        }
     }
   }
   dense_ = true;

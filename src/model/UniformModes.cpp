@@ -83,13 +83,13 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
         if (!fn_.function || !fn_.function->isEntry || in.origin != fn_.function || a.base.kind != Kind::Symbol)
           return {};
         const bool kernelParam = std::any_of(fn_.function->params.begin(), fn_.function->params.end(),
-                                             [&](const auto& p) { return p.name == a.base.symbol; });
+                                             [&](const auto& p) { return p.name == a.baseSymbol(); });
         if (!kernelParam) return {};
-        return modifiersOf(in) + "[" + std::string(a.base.symbol) + "+" + std::to_string(a.offset) + "]";
+        return modifiersOf(in) + "[" + std::string(a.baseSymbol()) + "+" + std::to_string(a.offset) + "]";
       }
       if (in.hasModifier("const")) {
         std::string base;
-        if (a.base.kind == Kind::Symbol) base = "&" + std::string(a.base.symbol);
+        if (a.base.kind == Kind::Symbol) base = "&" + std::string(a.baseSymbol());
         else if (a.base.kind == Kind::Register) {
           ptx::Operand r;
           r.kind = Kind::Register;

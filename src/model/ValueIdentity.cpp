@@ -218,10 +218,10 @@ std::string ValueIdentity::keyOfOperand(const ptx::Operand& op, InstId at, int d
       if (op.base.kind == Kind::Register) {
         base = parseKey(keyOf(op.base.reg, at, depth));
       } else if (op.base.kind == Kind::Symbol) {
-        baseKey = named("sym:", op.base.symbol);
+        baseKey = named("sym:", op.baseSymbol());
         base.symbolic = baseKey;
       } else {
-        base.constant = op.base.value;
+        base.constant = op.baseValue();
       }
       base.constant = wrappingAdd(base.constant, op.offset);
       std::string text;
@@ -297,7 +297,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
         if (store.operands.size() >= 2) return keyOfOperand(store.operands[1], inst.boundStore, depth + 1);
       }
       if (ops.size() >= 2 && ops[1].kind == Kind::Address && ops[1].base.kind == Kind::Symbol)
-        return named("param:", ops[1].base.symbol, ops[1].offset);
+        return named("param:", ops[1].baseSymbol(), ops[1].offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
     }
     if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size()) {
@@ -410,7 +410,7 @@ std::string ValueIdentity::addressKey(InstId at, int operand) const {
 
 std::string ValueIdentity::rootOfAddress(const ptx::Operand& address, InstId at, int depth) const {
   if (address.base.kind == Kind::Register) return rootOf(address.base.reg, at, depth);
-  if (address.base.kind == Kind::Symbol) return named("sym:", address.base.symbol);
+  if (address.base.kind == Kind::Symbol) return named("sym:", address.baseSymbol());
   return {};
 }
 
@@ -465,7 +465,7 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
         return {};
       }
       if (address.base.kind == Kind::Symbol)
-        return named("param:", address.base.symbol, address.offset);
+        return named("param:", address.baseSymbol(), address.offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
       // An indexed field (`params.table[i]`): the parameter is the table.
       if (std::string param = parameterOf(d, depth); !param.empty()) return named("param:", param);

@@ -165,9 +165,29 @@ bool isIntegerConversion(const ptx::Instruction& i) {
 struct ValueAnalysis::Impl {
   const FunctionModel& fn;
   std::vector<std::vector<InstId>> defs;  // per register, ascending
-  std::vector<AbstractValue> defValue;    // per instruction: value of its operand-0 register
+  // Per instruction, the value of its operand-0 register (defState 2), and per
+  // register its joined value (joinState 2), as a slot: an index into
+  // `stored`, or kOpaque (the term `def:<d>` alone: half of a kernel's
+  // definitions, its floating-point arithmetic) or kTop. An AbstractValue is
+  // 112 bytes and its term a block of its own; most instructions need none
+  // (docs/performance.md, session 16).
+  static constexpr uint32_t kNoValue = UINT32_MAX, kOpaque = UINT32_MAX - 1, kTop = UINT32_MAX - 2;
+  std::vector<uint32_t> defSlot;
   std::vector<uint8_t> defState;          // 0 new, 1 in progress, 2 done
-  std::vector<AbstractValue> joined;      // per register
+  std::vector<uint32_t> joinSlot;         // per register
+  // In chunks of 1,024 (a vector's growth left up to half of it unused).
+  struct Store {
+    std::vector<std::unique_ptr<AbstractValue[]>> chunks;
+    size_t count = 0;
+    AbstractValue& operator[](size_t i) { return chunks[i >> 10][i & 1023]; }
+    const AbstractValue& operator[](size_t i) const { return chunks[i >> 10][i & 1023]; }
+    size_t size() const { return count; }
+    void emplace_back() {
+      if ((count & 1023) == 0) chunks.push_back(std::make_unique<AbstractValue[]>(1024));
+      ++count;
+    }
+  } stored;
+  std::vector<uint32_t> freeSlots;        // of `stored`, emptied
   std::vector<uint8_t> joinState;
   std::vector<InstId> computedLog;        // defs computed, in order (for invalidation)
   std::vector<ValueReg> joinedLog;
@@ -235,9 +255,9 @@ struct ValueAnalysis::Impl {
     const size_t n = fn.instructions.size();
     evaluationBudget = kWorkPerInstruction * n + kWorkBase;
     defs.resize(fn.registerNames.size());
-    defValue.resize(n);
+    defSlot.assign(n, kNoValue);
     defState.assign(n, 0);
-    joined.resize(fn.registerNames.size());
+    joinSlot.assign(fn.registerNames.size(), kNoValue);
     joinState.assign(fn.registerNames.size(), 0);
     placeholderUsed.assign(fn.registerNames.size(), 0);
     for (size_t i = 0; i < n; ++i)
@@ -340,7 +360,45 @@ struct ValueAnalysis::Impl {
   }
 
   std::string name(InstId i, const char* kind) const { return std::string(kind) + ":" + std::to_string(i); }
-  std::string loopName(ValueReg r) const { return "loop:" + fn.registerNames[r] + "@" + std::to_string(r); }
+
+  // `v` into `slot` (see defSlot): kOpaque when it is exactly term(opaque()), kTop when top().
+  template <typename Name>
+  void keep(uint32_t& slot, const AbstractValue& v, const Name& opaque) {
+    const bool plain = v.baseKind == BaseKind::None && v.base.empty() && v.alternatives.empty() &&
+                       v.space == Space::None && v.constant == 0;
+    uint32_t special = kNoValue;
+    if (plain && !v.known && v.terms.empty()) special = kTop;
+    else if (plain && v.known && v.terms.size() == 1 && v.terms[0].coefficient == 1 && v.terms[0].low == INT64_MIN &&
+             v.terms[0].high == INT64_MAX && v.terms[0].name == opaque())
+      special = kOpaque;
+    if (special != kNoValue) {
+      if (slot < kTop) {
+        stored[slot] = AbstractValue{};
+        freeSlots.push_back(slot);
+      }
+      slot = special;
+      return;
+    }
+    if (slot >= kTop) {
+      if (!freeSlots.empty()) {
+        slot = freeSlots.back();
+        freeSlots.pop_back();
+      } else {
+        slot = static_cast<uint32_t>(stored.size());
+        stored.emplace_back();
+      }
+    }
+    stored[slot] = v;
+  }
+  template <typename Name>
+  AbstractValue kept(uint32_t slot, const Name& opaque) const {
+    if (slot == kOpaque) return term(opaque());
+    if (slot == kTop) return values::top();
+    return stored[slot];
+  }
+  std::string loopName(ValueReg r) const {
+    return "loop:" + std::string(fn.registerNames[r]) + "@" + std::to_string(r);
+  }
 
   // ValueAnalysis::atLeastGridSize for a loop counter: every definition of
   // `reg` is %nctaid.<dim> or the counter itself, plus values that are never
@@ -410,7 +468,7 @@ struct ValueAnalysis::Impl {
                             inst.operands[0].elements[0].reg == reg && inst.opcode() == "shfl";
     if (!pairResult && (inst.operands.empty() || inst.operands[0].kind != Kind::Register || inst.operands[0].reg != reg))
       return term(name(d, "def"));  // one element of a vector / predicate pair (shfl's value is evaluated)
-    if (defState[d] == 2) return defValue[d];
+    if (defState[d] == 2) return kept(defSlot[d], [&] { return name(d, "def"); });
     if (defState[d] == 1) return placeholder(reg);  // a cycle through single definitions
     if (depth >= kMaxDepth) return term(name(d, "def"));
     const char* frame = static_cast<const char*>(__builtin_frame_address(0));
@@ -422,14 +480,14 @@ struct ValueAnalysis::Impl {
     ++depth;
     AbstractValue v = evaluate(d);
     --depth;
-    defValue[d] = v;
+    keep(defSlot[d], v, [&] { return name(d, "def"); });
     defState[d] = 2;
     computedLog.push_back(d);
     return v;
   }
 
   AbstractValue joinOf(ValueReg reg) {
-    if (joinState[reg] == 2) return joined[reg];
+    if (joinState[reg] == 2) return kept(joinSlot[reg], [&] { return loopName(reg); });
     if (joinState[reg] == 1) return placeholder(reg);
     joinState[reg] = 1;
     size_t logMark = computedLog.size(), joinMark = joinedLog.size();
@@ -445,7 +503,7 @@ struct ValueAnalysis::Impl {
         continue;
       }
       if (!v.known) unknown = true;
-      init = init ? join(*init, v, "join:" + fn.registerNames[reg] + "@" + std::to_string(reg)) : v;
+      init = init ? join(*init, v, "join:" + std::string(fn.registerNames[reg]) + "@" + std::to_string(reg)) : v;
     }
     AbstractValue result;
     if (unknown || !init) {
@@ -462,7 +520,7 @@ struct ValueAnalysis::Impl {
     if (placeholderUsed[reg] && !simple && !result.hasBase() && !result.offsetRange())
       if (auto bound = boundLoopCounter(reg, logMark, joinMark)) result = term(loop, bound->first, bound->second);
     if (placeholderUsed[reg] && !simple) invalidateSince(logMark, joinMark);  // values computed meanwhile hold the placeholder
-    joined[reg] = result;
+    keep(joinSlot[reg], result, [&] { return loop; });
     joinState[reg] = 2;
     joinedLog.push_back(reg);
     return result;
@@ -749,8 +807,8 @@ struct ValueAnalysis::Impl {
       case Kind::Address: {
         AbstractValue base;
         if (op.base.kind == Kind::Register) base = valueOf(op.base.reg, at);
-        else if (op.base.kind == Kind::Symbol) base = symbolValue(fn.instructions[at], std::string(op.base.symbol));
-        else base = constant(op.base.value);
+        else if (op.base.kind == Kind::Symbol) base = symbolValue(fn.instructions[at], std::string(op.baseSymbol()));
+        else base = constant(op.baseValue());
         return op.offset ? add(base, constant(op.offset), name(at, "addr")) : base;
       }
       default: return values::top();
@@ -876,7 +934,7 @@ struct ValueAnalysis::Impl {
     const auto& a = inst.operands.size() > 1 ? inst.operands[1] : ptx::Operand{};
     if (a.kind != Kind::Address || inst.origin != fn.function) return std::nullopt;
     AbstractValue address;
-    if (a.base.kind == Kind::Symbol) address = symbolValue(inst, std::string(a.base.symbol));
+    if (a.base.kind == Kind::Symbol) address = symbolValue(inst, std::string(a.baseSymbol()));
     else if (a.base.kind == Kind::Register) address = valueOf(a.base.reg, d);
     if (!address.known || address.baseKind != BaseKind::Param || address.space != Space::Param ||
         !address.alternatives.empty())

@@ -36,13 +36,53 @@ using LabelId = int32_t;
 using LocationId = int32_t;  // index into Module::locations, -1 = none
 inline constexpr LocationId kNoLocation = -1;
 
+// Views into the function's TextPool (Function::strings), like operands' text.
 struct Register {
-  std::string name;  // as written, e.g. "%r12", "p" (asm-local)
-  std::string type;  // ".b32", ".pred", ...
+  std::string_view name;  // as written, e.g. "%r12", "p" (asm-local)
+  std::string_view type;  // ".b32", ".pred", ...
 };
 
-// Laid out small (112 bytes): a function's operands are most of its syntax
-// tree, and the program model copies them once more when it inlines.
+struct Operand;
+
+// The elements of a vector, parameter list, predicate pair or address with
+// coordinates (Operand::elements): 8 bytes in the operand, no allocation when
+// empty (most operands have none), a vector's interface where it is used.
+class OperandList {
+ public:
+  OperandList() = default;
+  OperandList(const OperandList& other);
+  OperandList(OperandList&&) noexcept = default;
+  OperandList& operator=(const OperandList& other);
+  OperandList& operator=(OperandList&&) noexcept = default;
+  ~OperandList();
+
+  size_t size() const;
+  bool empty() const { return size() == 0; }
+  Operand* begin();
+  Operand* end();
+  const Operand* begin() const;
+  const Operand* end() const;
+  Operand& operator[](size_t i);
+  const Operand& operator[](size_t i) const;
+  Operand& front() { return (*this)[0]; }
+  const Operand& front() const { return (*this)[0]; }
+  Operand& back() { return (*this)[size() - 1]; }
+  const Operand& back() const { return (*this)[size() - 1]; }
+  Operand& emplace_back();
+  void push_back(Operand&& op);
+  void pop_back();
+  void reserve(size_t n);
+  // Moves the elements out (the list is then empty).
+  std::vector<Operand> take();
+
+ private:
+  std::vector<Operand>& items();
+  std::unique_ptr<std::vector<Operand>> items_;
+};
+
+// Laid out small (64 bytes): a function's operands are most of its syntax
+// tree, and the program model copies them once more when it inlines. A field
+// a kind does not use is left as it is default-initialized (-1, 0, empty).
 struct Operand {
   enum class Kind : uint8_t {
     Register,        // reg
@@ -61,21 +101,61 @@ struct Operand {
   bool negated = false;  // "!%p" as an operand (e.g. selp, @!p is on the guard)
   RegisterId reg = -1;
   LabelId label = -1;
-  std::string_view text;  // as written; in the function's TextPool (Function::strings)
-  int64_t intValue = 0;
-  double floatValue = 0.0;
   // Address: base is Register, Symbol or Integer (absolute); offset in bytes.
-  // Vector / ParamList / PredicatePair / Address-with-coordinates: elements.
-  // For `[tmap, {c0, c1}]` the elements are the coordinates c0, c1 (flattened).
-  int64_t offset = 0;
-  std::vector<Operand> elements;
+  // A Symbol base is named by `text`, an Integer base's value is in intValue
+  // (baseSymbol(), baseValue()).
   struct Base {
     Kind kind = Kind::Integer;  // Register, Symbol or Integer
     RegisterId reg = -1;
-    std::string_view symbol;    // in the function's TextPool
-    int64_t value = 0;
   } base;
+  std::string_view text;  // as written; in the function's TextPool (Function::strings)
+  union {
+    int64_t intValue = 0;  // Integer; Address: the Integer base's value
+    double floatValue;     // Float
+  };
+  // Address and Symbol (`sym+4`): the offset in bytes.
+  int64_t offset = 0;
+  // Vector / ParamList / PredicatePair / Address-with-coordinates: elements.
+  // For `[tmap, {c0, c1}]` the elements are the coordinates c0, c1 (flattened).
+  OperandList elements;
+
+  // The symbol an Address's base names ("" unless base.kind is Symbol).
+  std::string_view baseSymbol() const { return kind == Kind::Address && base.kind == Kind::Symbol ? text : std::string_view(); }
+  // The absolute address an Address's Integer base holds (0 otherwise).
+  int64_t baseValue() const { return kind == Kind::Address && base.kind == Kind::Integer ? intValue : 0; }
 };
+
+static_assert(sizeof(Operand) <= 64, "ptx::Operand is laid out in 64 bytes");
+
+inline OperandList::OperandList(const OperandList& other)
+    : items_(other.items_ && !other.items_->empty() ? std::make_unique<std::vector<Operand>>(*other.items_) : nullptr) {}
+inline OperandList& OperandList::operator=(const OperandList& other) {
+  if (this != &other)
+    items_ = other.items_ && !other.items_->empty() ? std::make_unique<std::vector<Operand>>(*other.items_) : nullptr;
+  return *this;
+}
+inline OperandList::~OperandList() = default;
+inline size_t OperandList::size() const { return items_ ? items_->size() : 0; }
+inline Operand* OperandList::begin() { return items_ ? items_->data() : nullptr; }
+inline Operand* OperandList::end() { return items_ ? items_->data() + items_->size() : nullptr; }
+inline const Operand* OperandList::begin() const { return items_ ? items_->data() : nullptr; }
+inline const Operand* OperandList::end() const { return items_ ? items_->data() + items_->size() : nullptr; }
+inline Operand& OperandList::operator[](size_t i) { return (*items_)[i]; }
+inline const Operand& OperandList::operator[](size_t i) const { return (*items_)[i]; }
+inline std::vector<Operand>& OperandList::items() {
+  if (!items_) items_ = std::make_unique<std::vector<Operand>>();
+  return *items_;
+}
+inline Operand& OperandList::emplace_back() { return items().emplace_back(); }
+inline void OperandList::push_back(Operand&& op) { items().push_back(std::move(op)); }
+inline void OperandList::pop_back() { items_->pop_back(); }
+inline void OperandList::reserve(size_t n) { items().reserve(n); }
+inline std::vector<Operand> OperandList::take() {
+  std::vector<Operand> out;
+  if (items_) out = std::move(*items_);
+  items_.reset();
+  return out;
+}
 
 struct Guard {
   RegisterId reg = -1;
@@ -157,12 +237,16 @@ struct Function {
   std::vector<std::string> pragmas;       // .pragma strings
   std::vector<std::pair<std::string, std::vector<int64_t>>> performanceDirectives;  // .maxntid 128,1,1
   TextPos pos;
-  // The text the body's operands view (Operand::text, Operand::Base::symbol).
+  // The text the body's operands view (Operand::text).
   std::shared_ptr<TextPool> strings;
 
   std::string_view intern(std::string_view text) {
     if (!strings) strings = std::make_shared<TextPool>();
     return strings->intern(text);
+  }
+  std::string_view store(std::string_view text) {  // TextPool::store
+    if (!strings) strings = std::make_shared<TextPool>();
+    return strings->store(text);
   }
 };
 

@@ -48,6 +48,58 @@ bool isLocalSpace(std::string_view d) {
   return d == ".local" || d == ".shared" || d == ".param" || d == ".const" || d == ".global";
 }
 
+// Calls `visit` on each register field of `op` in the order model/Inliner.cpp
+// renumbers them: the register, an address's base, then the elements.
+template <typename Visit>
+void forEachRegister(Operand& op, Visit& visit) {
+  if (op.kind == Operand::Kind::Register && op.reg >= 0) visit(op.reg);
+  if (op.kind == Operand::Kind::Address && op.base.kind == Operand::Kind::Register && op.base.reg >= 0)
+    visit(op.base.reg);
+  for (auto& e : op.elements) forEachRegister(e, visit);
+}
+
+// Numbers the body's registers in the order it first uses them (each
+// instruction's operands in order, then its guard), those it never uses after
+// them in the order they were declared. That is the order in which the model
+// gives a body's registers their numbers (model/Inliner.cpp's RegisterMap), so
+// a function's own instructions keep their register numbers in its model and
+// the model views their operands instead of copying them (model::Inst::operands).
+void numberRegistersByFirstUse(Function& function) {
+  const size_t count = function.registers.size();
+  std::vector<RegisterId> number(count, -1);
+  RegisterId next = 0;
+  bool moved = false;
+  auto see = [&](RegisterId& r) {
+    if (static_cast<size_t>(r) >= count) return;
+    if (number[r] < 0) {
+      moved |= next != r;
+      number[r] = next++;
+    }
+  };
+  for (auto& inst : function.instructions) {
+    for (auto& op : inst.operands) forEachRegister(op, see);
+    if (inst.guard && inst.guard->reg >= 0) see(inst.guard->reg);
+  }
+  if (!moved) return;  // first used in the order declared (the unused ones last, already in order)
+  for (auto& n : number)
+    if (n < 0) n = next++;
+  auto renumber = [&](RegisterId& r) {
+    if (static_cast<size_t>(r) < count) r = number[r];
+  };
+  for (auto& inst : function.instructions) {
+    for (auto& op : inst.operands) forEachRegister(op, renumber);
+    if (inst.guard && inst.guard->reg >= 0) renumber(inst.guard->reg);
+  }
+  // In place (a body may declare millions): register r goes to number[r].
+  auto& registers = function.registers;
+  for (size_t r = 0; r < count; ++r)
+    while (static_cast<size_t>(number[r]) != r) {
+      const RegisterId to = number[r];
+      std::swap(registers[r], registers[to]);
+      std::swap(number[r], number[to]);
+    }
+}
+
 }  // namespace
 
 void ModuleParser::parseBody(Function& function) {
@@ -80,6 +132,7 @@ void ModuleParser::parseBody(Function& function) {
   }
   registersLeft_ -= static_cast<int64_t>(function.registers.size());
   function.instructions.shrink_to_fit();
+  numberRegistersByFirstUse(function);
   if (function.strings) function.strings->forgetIndex();
 }
 
@@ -322,13 +375,12 @@ void ModuleParser::parseAddress(Operand& op, Function& function, BlockScopes& sc
       fail(name, "undefined register '" + std::string(name.text) + "'");
     } else {
       if (!isKnownSymbol(name.text)) fail(name, "undefined symbol '" + std::string(name.text) + "'");
-      op.base.kind = Operand::Kind::Symbol;
-      op.base.symbol = function.intern(name.text);
+      op.base.kind = Operand::Kind::Symbol;  // named by op.text (Operand::baseSymbol)
     }
     op.text = function.intern(name.text);
   } else if (b.kind == TokenKind::Integer) {
     op.base.kind = Operand::Kind::Integer;
-    op.base.value = integerValue(next());
+    op.intValue = integerValue(next());  // Operand::baseValue
   } else {
     fail(b, "expected a register, symbol or address in '[ ]', found " + describe(b));
   }
@@ -345,7 +397,7 @@ void ModuleParser::parseAddress(Operand& op, Function& function, BlockScopes& sc
     Operand& element = op.elements.emplace_back();
     parseOperand(element, function, scopes, inst, depth + 1);
     if (element.kind == Operand::Kind::Vector) {
-      std::vector<Operand> coordinates = std::move(element.elements);
+      std::vector<Operand> coordinates = element.elements.take();
       op.elements.pop_back();
       for (auto& e : coordinates) op.elements.push_back(std::move(e));
     }

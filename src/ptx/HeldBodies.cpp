@@ -1,13 +1,23 @@
 // See HeldBodies.h.
 #include "ptx/HeldBodies.h"
 
+#include <algorithm>
+
 namespace fenceline::ptx {
+
+HeldBodies::HeldBodies(ModuleReader& reader, int maxCallDepth, size_t cachedTextBytes)
+    : reader_(reader), maxCallDepth_(maxCallDepth) {
+  size_t largest = 0;
+  for (size_t i = 0; i < reader_.module().functions.size(); ++i) largest = std::max(largest, reader_.textBytes(i));
+  cachedTextBytes_ = std::min(cachedTextBytes, largest);
+}
 
 void HeldBodies::hold(size_t index) {
   const Module& module = reader_.module();
   if (inHold_.size() != module.functions.size()) {
     inHold_.assign(module.functions.size(), false);
     inCache_.assign(module.functions.size(), cache_.end());
+    uses_.assign(module.functions.size(), 0);
   }
   // Breadth first, so that each body is reached at its smallest call depth:
   // the inliner reads a callee at depth d only when d <= maxCallDepth.
@@ -32,8 +42,9 @@ void HeldBodies::hold(size_t index) {
 }
 
 void HeldBodies::use(size_t index) {
+  if (uses_[index] < 2) ++uses_[index];
   if (inCache_[index] != cache_.end()) {
-    cacheSize_ -= reader_.module().functions[index].instructions.size();
+    cacheSize_ -= reader_.textBytes(index);
     cache_.erase(inCache_[index]);
     inCache_[index] = cache_.end();
   }
@@ -47,24 +58,25 @@ void HeldBodies::release() {
   for (size_t index : held_) {
     inHold_[index] = false;
     const Function& function = module.functions[index];
-    if (function.isEntry || function.instructions.size() > cachedInstructions_) {
+    const size_t bytes = reader_.textBytes(index);
+    if (function.isEntry || uses_[index] < 2 || bytes > cachedTextBytes_) {
       reader_.release(index);
       continue;
     }
     cache_.push_front(index);
     inCache_[index] = cache_.begin();
-    cacheSize_ += function.instructions.size();
+    cacheSize_ += bytes;
   }
   held_.clear();
   evict();
 }
 
 void HeldBodies::evict() {
-  while (cacheSize_ > cachedInstructions_ && !cache_.empty()) {
+  while (cacheSize_ > cachedTextBytes_ && !cache_.empty()) {
     size_t index = cache_.back();
     cache_.pop_back();
     inCache_[index] = cache_.end();
-    cacheSize_ -= reader_.module().functions[index].instructions.size();
+    cacheSize_ -= reader_.textBytes(index);
     reader_.release(index);
   }
 }

@@ -557,6 +557,7 @@ void ModuleReader::load(size_t index) { parser_->loadBody(index); }
 void ModuleReader::release(size_t index) { parser_->releaseBody(index); }
 bool ModuleReader::isLoaded(size_t index) const { return parser_->isLoaded(index); }
 size_t ModuleReader::instructionCount() const { return parser_->instructionCount(); }
+size_t ModuleReader::textBytes(size_t index) const { return parser_->textBytes(index); }
 
 Module parseModule(std::string_view text, std::string path) {
   checkSize(text, path);

@@ -42,6 +42,11 @@ class ModuleParser {
   bool isLoaded(size_t index) const { return bodies_[index].loaded; }
   // Instructions of all bodies, as counted by the first pass.
   size_t instructionCount() const { return instructionCount_; }
+  // Bytes of function `index`'s PTX text, declaration to closing brace (0 without a body).
+  size_t textBytes(size_t index) const {
+    const BodyText& body = bodies_[index];
+    return body.end > body.declaration.offset ? body.end - body.declaration.offset : 0;
+  }
 
  private:
   static constexpr int kMaxNesting = 64;

@@ -45,6 +45,8 @@ class ModuleReader {
   bool isLoaded(size_t index) const;
   // Instructions of all bodies, as counted by the first pass (model::InliningBudget).
   size_t instructionCount() const;
+  // Bytes of function `index`'s PTX text (0 without a body).
+  size_t textBytes(size_t index) const;
 
  private:
   std::unique_ptr<ModuleParser> parser_;

@@ -76,7 +76,7 @@ BlockScopes::Problem BlockScopes::declareRegister(std::string_view name, std::st
   if (lookupIn(scope, name) >= 0) return "register '" + std::string(name) + "' is already declared in this block";
   if (Problem problem = tooManyRegisters(1); !problem.empty()) return problem;
   RegisterId id = static_cast<RegisterId>(function_.registers.size());
-  function_.registers.push_back(Register{std::string(name), std::string(type)});
+  function_.registers.push_back(Register{function_.intern(name), function_.intern(type)});
   scope.registers.emplace(name, id);
   scope.registerClasses |= nameClass(name);
   return {};
@@ -103,11 +103,12 @@ BlockScopes::Problem BlockScopes::declareRegisterRange(std::string_view prefix, 
   std::string buffer(prefix);
   buffer.resize(prefix.size() + 24);
   char* digits = buffer.data() + prefix.size();
+  const std::string_view interned = function_.intern(type);
   for (int64_t i = 0; i < count; ++i) {
     auto [end, error] = std::to_chars(digits, digits + 24, i);
     Register& added = registers.emplace_back();
-    added.name.assign(buffer.data(), static_cast<size_t>(end - buffer.data()));
-    added.type.assign(type);
+    added.name = function_.store(std::string_view(buffer.data(), static_cast<size_t>(end - buffer.data())));
+    added.type = interned;
   }
   scope.ranges.push_back(Range{prefix, count, first, pack(prefix)});
   return {};

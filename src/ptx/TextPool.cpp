@@ -12,6 +12,13 @@ namespace fenceline::ptx {
 std::string_view TextPool::intern(std::string_view text) {
   if (text.empty()) return {};
   if (auto found = index_.find(text); found != index_.end()) return *found;
+  std::string_view stored = store(text);
+  index_.insert(stored);
+  return stored;
+}
+
+std::string_view TextPool::store(std::string_view text) {
+  if (text.empty()) return {};
   if (capacity_ - used_ < text.size()) {
     // Chunks double from 256 bytes to 64 KiB: a small body stays small.
     size_t size = std::max(text.size(), std::min<size_t>(std::max<size_t>(256, 2 * capacity_), 64 * 1024));
@@ -23,9 +30,7 @@ std::string_view TextPool::intern(std::string_view text) {
   char* at = chunks_.back().get() + used_;
   std::memcpy(at, text.data(), text.size());
   used_ += text.size();
-  std::string_view stored(at, text.size());
-  index_.insert(stored);
-  return stored;
+  return std::string_view(at, text.size());
 }
 
 namespace {

@@ -22,6 +22,9 @@ class TextPool {
  public:
   // A view of a copy of `text` that lives as long as the pool.
   std::string_view intern(std::string_view text);
+  // The same without looking for an equal string or indexing this one (the
+  // names of a register range, distinct by construction: millions, at most).
+  std::string_view store(std::string_view text);
   // Drops the index that finds equal strings (the body is parsed): the stored
   // text stays, a later intern() stores its text again.
   void forgetIndex() { index_ = {}; }

@@ -75,7 +75,7 @@ inline std::string dump(const model::FunctionModel& fn) {
       for (const auto& op : inst.operands) {
         out << " ";
         if (op.kind == ptx::Operand::Kind::Register) out << "r" << op.reg;
-        else if (op.kind == ptx::Operand::Kind::Address) out << "[" << (op.base.kind == ptx::Operand::Kind::Register ? "r" + std::to_string(op.base.reg) : op.base.symbol) << "+" << op.offset << "]";
+        else if (op.kind == ptx::Operand::Kind::Address) out << "[" << (op.base.kind == ptx::Operand::Kind::Register ? "r" + std::to_string(op.base.reg) : op.baseSymbol()) << "+" << op.offset << "]";
         else if (op.kind == ptx::Operand::Kind::Label) out << "B" << op.label;
         else if (op.kind == ptx::Operand::Kind::Integer) out << op.intValue;
         else out << op.text;

@@ -153,7 +153,8 @@ TEST(PtxModuleReader, HeldBodiesHoldTheCalleesAndCacheHelpersWithinBounds) {
   ModuleReader reader(text, "ReadByFunction.ptx");
   const Module& m = reader.module();
   size_t kernel = indexOf(m, "second_caller"), nested = indexOf(m, "_Z13nested_helperi"),
-         shared = indexOf(m, "_Z13shared_helperi"), late = indexOf(m, "_Z11late_helperi");
+         shared = indexOf(m, "_Z13shared_helperi"), late = indexOf(m, "_Z11late_helperi"),
+         first = indexOf(m, "first_caller");
   {
     HeldBodies bodies(reader, 16);
     bodies.hold(kernel);
@@ -161,7 +162,26 @@ TEST(PtxModuleReader, HeldBodiesHoldTheCalleesAndCacheHelpersWithinBounds) {
     for (size_t i : {kernel, nested, shared, late}) EXPECT_TRUE(reader.isLoaded(i)) << m.functions[i].name;
     bodies.release();
     EXPECT_FALSE(reader.isLoaded(kernel)) << "kernels are released";
-    EXPECT_TRUE(reader.isLoaded(shared)) << "helpers are cached";
+    EXPECT_FALSE(reader.isLoaded(shared)) << "a helper one function used is released";
+    // first_caller -> shared_helper, late_helper: their second user.
+    bodies.hold(first);
+    bodies.release();
+    EXPECT_TRUE(reader.isLoaded(shared)) << "a helper a second function used is cached";
+    EXPECT_TRUE(reader.isLoaded(late));
+    EXPECT_FALSE(reader.isLoaded(nested)) << "used once";
+  }
+  for (size_t i = 0; i < m.functions.size(); ++i)
+    if (reader.isLoaded(i)) reader.release(i);
+  {
+    // The cache's bound is in bytes of PTX text: room for shared_helper only.
+    HeldBodies bodies(reader, 16, reader.textBytes(shared));
+    for (int round = 0; round < 2; ++round) {
+      bodies.hold(first);
+      bodies.release();
+    }
+    EXPECT_GT(reader.textBytes(shared), 0u);
+    EXPECT_FALSE(reader.isLoaded(shared) && reader.isLoaded(late)) << "more text than the bound";
+    EXPECT_TRUE(reader.isLoaded(shared) || reader.isLoaded(late)) << "one of them fits";
   }
   {
     HeldBodies depthOne(reader, 1, 0);  // one call deep; no cache

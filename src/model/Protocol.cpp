@@ -573,6 +573,12 @@ InstId ProtocolModel::callPassing(InstId access) const {
 bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
   const int po = addressOf(fn_, ownAccess), so = addressOf(fn_, peerAccess);
   if (po < 0 || so < 0 || !goesThroughPeerPointer(peerAccess)) return false;
+  // The own side is decidedly this rank's copy: no pointer on its way may be
+  // a peer's (a peer table's entry, one of a table indexed by a group of
+  // blocks, one the analysis could not trace). Otherwise two arrays of
+  // 8-byte words read at an index (NCCL's doorbell records and a pointer
+  // table, issue 34) would be one field of two ranks' copies.
+  if (peerPointer(ownAccess) != Peer::No) return false;
   const AbstractValue &p = fn_.values->keptOperandValue(ownAccess, po), &v = fn_.values->keptOperandValue(peerAccess, so);
   if (!p.known || !p.hasBase() || !v.known || !v.hasBase() || (v.baseKind == p.baseKind && v.base == p.base))
     return false;
@@ -1579,7 +1585,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
     // per group of this launch's blocks or a peer per group; the table's
     // contents decide, and they are not in the PTX.
     if (peer == Peer::BlockGroup)
-      return undecided("block-group-table",
+      return undecided("block-group-pointer",
                        "the flag's pointer is read from a table at an index computed from the block's position alone (an "
                        "entry per group of blocks, or a peer per group): nothing shows that another GPU touches it");
     e.how = "peer-pointer";
@@ -1641,7 +1647,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::requiredScopeEvidence(InstId access)
                        "the flag is raised through a pointer read from memory that the analysis could not trace: it may be "
                        "another GPU's");
     if (blockGroup)
-      return undecided("block-group-signal-table",
+      return undecided("block-group-signal-pointer",
                        "the flag is raised through a pointer read from a table at an index computed from the block's "
                        "position alone: it may be another GPU's, or this GPU's entry for a group of blocks");
     return undecided("peer-flags-elsewhere",

@@ -205,7 +205,8 @@ class ProtocolModel {
   InstId peerMirrorSignal(InstId poll) const;
   // `peerAccess` goes through a peer pointer to the same offsets (constant,
   // size, index coefficients) that `ownAccess` reaches through another
-  // pointer: one field of another rank's copy and of this rank's copy.
+  // pointer, one that is decidedly this rank's (peerPointer is No): one field
+  // of another rank's copy and of this rank's copy.
   bool isPeerMirror(InstId peerAccess, InstId ownAccess) const;
   // requiredScope() with the evidence it rests on: "peer-pointer",
   // "outbound-flag", "sys-signal-on-word" (a .sys signal on the same word)

@@ -136,7 +136,7 @@ TEST(ModelProtocolFields, TablesIndexedByAGroupOfBlocksDecideNothing) {
     EXPECT_FALSE(m.goesThroughPeerPointer(poll));
     const ProtocolModel::ScopeEvidence scope = m.requiredScopeEvidence(poll);
     EXPECT_FALSE(scope.decided);
-    EXPECT_EQ(scope.how, "block-group-table");
+    EXPECT_EQ(scope.how, "block-group-pointer");
   }
   for (const char* name : {"rank_shifted_group_table", "group_of_peer_table"}) {
     const auto& fn = p.fn(name);

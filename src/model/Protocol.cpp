@@ -168,7 +168,9 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (!writesGlobalMemory(fn_, i) || neverRuns(fn_, i)) continue;
     writes_.push_back(i);
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
-    if (isFlagWrite(e) && goesThroughPeerPointer(i)) raisesPeerFlags_ = true;
+    // A flag raised through a pointer of a table indexed by a group of blocks
+    // may be raised on another GPU too: the polls' scope is not decided.
+    if (isFlagWrite(e) && peerPointer(i) != Peer::No) raisesPeerFlags_ = true;
   }
   pollIndex_ = wordIndex(polledWords_);
   for (InstId w : writes_) {
@@ -469,7 +471,20 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) c
                            oaObject.toString(), obObject.toString());
     return e;
   }
-  if (oneTable && (goesThroughPeerPointer(a) || goesThroughPeerPointer(b))) {
+  const Peer peerA = oneTable ? peerPointer(a) : Peer::No, peerB = oneTable ? peerPointer(b) : Peer::No;
+  auto decidedPeer = [](Peer p) { return p == Peer::Yes || p == Peer::Unknown; };
+  // An index computed from the block's position varies between the partner
+  // blocks as a rank does between ranks: the entries meet, on this GPU.
+  if (oneTable && !decidedPeer(peerA) && !decidedPeer(peerB) &&
+      (peerA == Peer::BlockGroup || peerB == Peer::BlockGroup)) {
+    e.decided = true;
+    e.how = "block-group-table";
+    e.detail = fmt::format("both go through entries of one pointer table ({}) at indices computed from the block's "
+                           "position: the entry another block writes through is the one this block reads",
+                           table.empty() ? oaObject.toString() : table);
+    return e;
+  }
+  if (oneTable && (decidedPeer(peerA) || decidedPeer(peerB))) {
     e.decided = true;
     e.how = "peer-table";
     e.detail = fmt::format("both go through entries of one pointer table ({}): on the partner's rank, the entry it "
@@ -565,6 +580,12 @@ InstId ProtocolModel::callPassing(InstId access) const {
 bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
   const int po = addressOf(fn_, ownAccess), so = addressOf(fn_, peerAccess);
   if (po < 0 || so < 0 || !goesThroughPeerPointer(peerAccess)) return false;
+  // The own side is decidedly this rank's copy: no pointer on its way may be
+  // a peer's (a peer table's entry, one of a table indexed by a group of
+  // blocks, one the analysis could not trace). Otherwise two arrays of
+  // 8-byte words read at an index (NCCL's doorbell records and a pointer
+  // table, issue 34) would be one field of two ranks' copies.
+  if (peerPointer(ownAccess) != Peer::No) return false;
   const AbstractValue &p = fn_.values->keptOperandValue(ownAccess, po), &v = fn_.values->keptOperandValue(peerAccess, so);
   if (!p.known || !p.hasBase() || !v.known || !v.hasBase() || (v.baseKind == p.baseKind && v.base == p.base))
     return false;
@@ -1638,6 +1659,14 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
     if (peer == Peer::Unknown)
       return undecided("untraced-pointer",
                        "the flag's pointer is read from memory the analysis could not trace: it may be another GPU's");
+    // A table read at an index computed from the block's position alone
+    // (issue 34, NCCL's GIN descriptors): the same entries on every rank, one
+    // per group of this launch's blocks or a peer per group; the table's
+    // contents decide, and they are not in the PTX.
+    if (peer == Peer::BlockGroup)
+      return undecided("block-group-pointer",
+                       "the flag's pointer is read from a table at an index computed from the block's position alone (an "
+                       "entry per group of blocks, or a peer per group): nothing shows that another GPU touches it");
     e.how = "peer-pointer";
     e.detail = "the flag is reached through a peer pointer: another GPU touches it";
     return e;
@@ -1676,12 +1705,16 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
                  "writes this flag";
       return e;
     }
-    bool untraced = false;
+    bool untraced = false, blockGroup = false;
     for (InstId s : inKernelSignalsFor(access)) {
       const Peer peer = peerPointer(s);
       if (peer == Peer::No || !knownAliasEvidence(s, access).same()) continue;
       if (peer == Peer::Unknown) {
         untraced = true;
+        continue;
+      }
+      if (peer == Peer::BlockGroup) {
+        blockGroup = true;
         continue;
       }
       e.how = "peer-signal";
@@ -1692,6 +1725,10 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
       return undecided("untraced-signal-pointer",
                        "the flag is raised through a pointer read from memory that the analysis could not trace: it may be "
                        "another GPU's");
+    if (blockGroup)
+      return undecided("block-group-signal-pointer",
+                       "the flag is raised through a pointer read from a table at an index computed from the block's "
+                       "position alone: it may be another GPU's, or this GPU's entry for a group of blocks");
     return undecided("peer-flags-elsewhere",
                      "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one");
   }

@@ -140,8 +140,10 @@ class ProtocolModel {
   // alias() with how it was reached: Memory's AliasEvidence (must-alias, the
   // same object at overlapping offsets), or "peer-table": two entries of one
   // pointer table, one of them indexed by rank or peer (on the partner's
-  // rank, the entry it writes through is this rank's buffer). Undecided where
-  // alias() rests on "could not tell".
+  // rank, the entry it writes through is this rank's buffer), or
+  // "block-group-table": two entries of one pointer table indexed by values
+  // computed from the block's position (Peer::BlockGroup: another block's
+  // entry is this block's). Undecided where alias() rests on "could not tell".
   AliasEvidence aliasEvidence(InstId a, InstId b) const;
   // The same for two given operands (a copy's source, say) instead of the
   // instructions' memory addresses.
@@ -207,7 +209,8 @@ class ProtocolModel {
   InstId peerMirrorSignal(InstId poll) const;
   // `peerAccess` goes through a peer pointer to the same offsets (constant,
   // size, index coefficients) that `ownAccess` reaches through another
-  // pointer: one field of another rank's copy and of this rank's copy.
+  // pointer, one that is decidedly this rank's (peerPointer is No): one field
+  // of another rank's copy and of this rank's copy.
   bool isPeerMirror(InstId peerAccess, InstId ownAccess) const;
   // requiredScope() with the evidence it rests on: "peer-pointer",
   // "outbound-flag", "sys-signal-on-word" (a .sys signal on the same word)
@@ -351,7 +354,9 @@ class ProtocolModel {
   // analysis cannot trace to its load (taken as peer, as before). A pointer
   // read from a struct field, or from a table indexed by the block
   // (`boxes[blockIdx.x]`), is not: such tables hold one entry per block of
-  // this launch. Evidence of an off-GPU partner for requiredScope.
+  // this launch. Nor is one read from a table indexed by a group of blocks
+  // (Peer::BlockGroup): that decides nothing. Evidence of an off-GPU partner
+  // for requiredScope, the peer-table alias, peer mirrors and peer memory.
   bool goesThroughPeerPointer(InstId access) const;
   // The same question with its evidence (issue 34 F3): Yes when the pointer
   // is read from a table at an index that is not the block's position (a
@@ -360,8 +365,15 @@ class ProtocolModel {
   // may come from reads a named slot at block-position indices only (a
   // parameter field, also through the local copy nvcc makes of the
   // parameters); Unknown when a load or its slot could not be traced.
-  // goesThroughPeerPointer is Yes or Unknown.
-  enum class Peer : int8_t { No, Yes, Unknown };
+  // BlockGroup (issue 34, NCCL's GIN descriptors) when the index is computed
+  // from the block's position alone, with constants and launch-uniform values
+  // as divisors, moduli, shifts, masks or strides (`ctx[blockIdx.x % n]`, a
+  // choice between two such computations), at every level: the same indices
+  // on every rank, so an entry per group of this launch's blocks or a peer per
+  // group (`channels[blockIdx.x % npeers]`) alike; which one, only the table's
+  // contents say. A rank added to the block index (`(rank + blockIdx.x) %
+  // world`) makes it Yes. goesThroughPeerPointer is Yes or Unknown.
+  enum class Peer : int8_t { No, Yes, Unknown, BlockGroup };
   Peer peerPointer(InstId access) const;
   // The same, also for an access whose address the identity walk loses (a
   // pointer carried around a loop): the pointer its memory object was read
@@ -420,6 +432,16 @@ class ProtocolModel {
   // The pointer load reads a peer-table entry (see goesThroughPeerPointer).
   bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
   Peer peerPointerLoad(InstId pointerLoad, int depth) const;
+  // Whether the pointer load's slot is indexed by a group of blocks only (see
+  // Peer::BlockGroup), and the load that read the table's own pointer (-1: a
+  // named table, a kernel parameter or a global symbol); memoized.
+  struct BlockGroupIndex {
+    bool grouped = false;
+    InstId table = -1;
+  };
+  const BlockGroupIndex& blockGroupIndex(InstId pointerLoad) const;
+  mutable std::unordered_map<InstId, BlockGroupIndex> blockGroupIndex_;
+  mutable std::unordered_map<InstId, int8_t> indexKindOfDefinition_;  // blockGroupIndex's classification per definition
   bool isSignalCandidate(InstId inst) const;
   bool isPlainStoreSignal(InstId inst) const;
   bool sameAddressShape(InstId a, InstId b) const;

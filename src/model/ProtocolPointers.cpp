@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <iterator>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "model/Protocol.h"
 #include "model/Values.h"
@@ -103,6 +105,122 @@ bool isBlockPosition(const AbstractValue::Term& term) {
                      [&](std::string_view reg) { return term.name.starts_with(reg); });
 }
 
+// What an index is computed from (issue 34, NCCL's GIN descriptors): only
+// constants; launch-uniform values (kernel parameters, the grid's sizes),
+// which may be the rank; the block's position, grouped by constants or
+// launch-uniform values (`blockIdx.x % n`, `/ n`, `>> s`, `& mask`, a
+// choice between such); or anything else (a value read from memory, the
+// thread index, a loop counter, a rank added to the block index).
+enum class IndexKind : int8_t { Constant, Uniform, Block, Other };
+
+IndexKind specialKind(std::string_view name) {
+  static constexpr std::string_view kSizes[] = {"%nctaid.", "%nclusterid.", "%cluster_nctaid.", "%cluster_nctarank",
+                                                "%ntid.", "%nsmid"};
+  for (std::string_view s : kSizes)
+    if (name.starts_with(s)) return IndexKind::Uniform;
+  for (std::string_view s : kBlockPositionRegisters)
+    if (name.starts_with(s)) return IndexKind::Block;
+  return IndexKind::Other;
+}
+
+// Two alternatives of one value (a merge of paths, a selp): the block's
+// position on one path and constants on the others is still the block's
+// position; a parameter on one path and the block on another is not.
+IndexKind join(IndexKind a, IndexKind b) {
+  if (a == b) return a;
+  if (a == IndexKind::Other || b == IndexKind::Other) return IndexKind::Other;
+  if (a == IndexKind::Constant) return b;
+  if (b == IndexKind::Constant) return a;
+  return IndexKind::Other;  // Block with Uniform
+}
+
+// a * b, a / b, a % b, a >> b, a & b, min, max: the block's position grouped
+// by launch-uniform values stays the block's position (of a group).
+IndexKind grouping(IndexKind a, IndexKind b) {
+  if (a == IndexKind::Other || b == IndexKind::Other) return IndexKind::Other;
+  if (a == IndexKind::Block || b == IndexKind::Block) return IndexKind::Block;
+  return a == IndexKind::Constant && b == IndexKind::Constant ? IndexKind::Constant : IndexKind::Uniform;
+}
+
+// a + b, a - b, a | b, a ^ b: a parameter added to the block's position
+// (`(rank + blockIdx.x) % world`) makes the index vary from rank to rank.
+IndexKind additive(IndexKind a, IndexKind b) {
+  if (a == IndexKind::Other || b == IndexKind::Other) return IndexKind::Other;
+  if (a == IndexKind::Block || b == IndexKind::Block)
+    return (a == IndexKind::Uniform || b == IndexKind::Uniform) ? IndexKind::Other : IndexKind::Block;
+  return a == IndexKind::Constant && b == IndexKind::Constant ? IndexKind::Constant : IndexKind::Uniform;
+}
+
+class IndexClassifier {
+ public:
+  IndexClassifier(const FunctionModel& fn, std::unordered_map<InstId, int8_t>& memo) : fn_(fn), memo_(memo) {}
+
+  IndexKind operand(InstId at, int k, int depth) const {
+    const ptx::Operand& op = fn_.instructions[at].operands[k];
+    switch (op.kind) {
+      case ptx::Operand::Kind::Integer: return IndexKind::Constant;
+      case ptx::Operand::Kind::Special: return specialKind(op.text);
+      case ptx::Operand::Kind::Register: return reg(op.reg, at, depth);
+      case ptx::Operand::Kind::Vector: {  // mov.b64 %rd, {%r1, %r2}
+        IndexKind kind = IndexKind::Constant;
+        for (const ptx::Operand& e : op.elements) {
+          if (e.kind == ptx::Operand::Kind::Register) kind = join(kind, reg(e.reg, at, depth));
+          else if (e.kind != ptx::Operand::Kind::Integer) return IndexKind::Other;
+        }
+        return kind;
+      }
+      default: return IndexKind::Other;
+    }
+  }
+
+ private:
+  static constexpr int kMaxDepth = 48;
+  static constexpr int8_t kInProgress = -1;
+
+  IndexKind reg(ValueReg r, InstId at, int depth) const {
+    if (depth > kMaxDepth) return IndexKind::Other;
+    const std::vector<InstId> defs = fn_.values->reachingDefinitions(r, at);
+    if (defs.empty() || defs.size() > 8) return IndexKind::Other;
+    IndexKind kind = IndexKind::Constant;
+    for (InstId d : defs) {
+      kind = join(kind, definition(d, depth + 1));
+      if (kind == IndexKind::Other) break;
+    }
+    return kind;
+  }
+
+  IndexKind definition(InstId d, int depth) const {
+    auto [it, fresh] = memo_.try_emplace(d, kInProgress);
+    if (!fresh) return it->second == kInProgress ? IndexKind::Other : static_cast<IndexKind>(it->second);  // a cycle: a loop counter
+    const IndexKind kind = compute(d, depth);
+    memo_[d] = static_cast<int8_t>(kind);
+    return kind;
+  }
+
+  IndexKind compute(InstId d, int depth) const {
+    const Inst& inst = fn_.instructions[d];
+    if (inst.guard) return IndexKind::Other;  // a predicated definition: merged with what was there
+    const std::string_view op = inst.opcode();
+    const int n = static_cast<int>(inst.operands.size());
+    if (inst.effect.kind == EffectKind::Load)
+      return inst.effect.space == Space::Param ? IndexKind::Uniform : IndexKind::Other;
+    if (inst.effect.kind != EffectKind::None || n < 2) return IndexKind::Other;
+    auto at = [&](int k) { return operand(d, k, depth); };
+    if (op == "mov" || op == "cvt" || op == "neg" || op == "not") return at(1);
+    if (op == "selp" && n >= 3) return join(at(1), at(2));
+    if ((op == "mul" || op == "mul24" || op == "div" || op == "rem" || op == "shl" || op == "shr" || op == "and" ||
+         op == "min" || op == "max") && n >= 3)
+      return grouping(at(1), at(2));
+    if (op == "bfe" && n >= 4) return grouping(at(1), grouping(at(2), at(3)));
+    if ((op == "add" || op == "sub" || op == "or" || op == "xor") && n >= 3) return additive(at(1), at(2));
+    if ((op == "mad" || op == "mad24") && n >= 4) return additive(grouping(at(1), at(2)), at(3));
+    return IndexKind::Other;
+  }
+
+  const FunctionModel& fn_;
+  std::unordered_map<InstId, int8_t>& memo_;
+};
+
 }  // namespace
 
 ProtocolModel::Peer ProtocolModel::peerPointer(InstId access) const {
@@ -170,6 +288,7 @@ ProtocolModel::Peer ProtocolModel::computePeerPointer(InstId access) const {
       const Peer p = peerPointerLoad(load, 0);
       if (p == Peer::Yes) return Peer::Yes;
       if (p == Peer::Unknown) result = Peer::Unknown;
+      if (p == Peer::BlockGroup && result == Peer::No) result = Peer::BlockGroup;
     }
   }
   return result;
@@ -181,19 +300,124 @@ ProtocolModel::Peer ProtocolModel::peerPointerLoad(InstId load, int depth) const
   if (depth > kMaxDepth || operand < 0) return Peer::Unknown;
   const AbstractValue& slot = fn_.values->keptOperandValue(load, operand);
   if (!slot.known) return Peer::Unknown;
-  // A table read at an index other than the block's position (a rank, a peer, a loop over peers).
-  if (std::any_of(slot.terms.begin(), slot.terms.end(), [](const auto& t) { return !isBlockPosition(t); }))
-    return Peer::Yes;
-  if (slot.baseKind != AbstractValue::BaseKind::Loaded) return Peer::No;
+  // A table read at an index other than the block's position (a rank, a peer,
+  // a loop over peers), unless the index is computed from the block's
+  // position alone (an entry per group of blocks, or a peer per group: not
+  // decided either way; the table's own pointer may still be a peer's).
+  Peer own = Peer::No;
+  InstId outer = kNotWalked;
+  if (std::any_of(slot.terms.begin(), slot.terms.end(), [](const auto& t) { return !isBlockPosition(t); })) {
+    const BlockGroupIndex& group = blockGroupIndex(load);
+    if (!group.grouped) return Peer::Yes;
+    own = Peer::BlockGroup;
+    if (group.table < 0) return own;  // a named table: a kernel parameter or a global symbol
+    outer = group.table;
+  } else if (slot.baseKind != AbstractValue::BaseKind::Loaded) {
+    return own;
+  }
   // A field of a struct reached through a pointer read from memory: a peer's
   // struct when that pointer is a peer pointer.
-  const InstId outer = pointerLoad(load);
-  return outer < 0 ? Peer::Unknown : peerPointerLoad(outer, depth + 1);
+  if (outer == kNotWalked) outer = pointerLoad(load);
+  if (outer < 0) return Peer::Unknown;
+  const Peer up = peerPointerLoad(outer, depth + 1);
+  return up == Peer::No ? own : up;
+}
+
+// The walk from the load's address back to the table (the load of its
+// pointer, or a named table), along the operand that carries the table
+// (cvta, add, mad): the one whose value has the slot's base, or, when the
+// value analysis keeps the table's pointer as a term (a pointer read at an
+// index it cannot name), the one with that term. Every other operand on the
+// way is a part of the index; the slot is a block group's when each part is
+// a constant or computed from the block's position by constants and
+// launch-uniform values (IndexClassifier). Memoized per load.
+const ProtocolModel::BlockGroupIndex& ProtocolModel::blockGroupIndex(InstId load) const {
+  auto [memo, fresh] = blockGroupIndex_.try_emplace(load);
+  if (!fresh) return memo->second;
+  BlockGroupIndex result;
+  const int operand = addressOf(fn_, load);
+  const AbstractValue slot = operand >= 0 ? fn_.values->operandValue(load, operand) : AbstractValue{};
+  // Without a base: the term that is the table's pointer, a 64-bit value
+  // loaded from memory added once (`def:<load>`); one, or the walk stops.
+  std::string pointerTerm;
+  if (slot.known && !slot.hasBase())
+    for (const auto& t : slot.terms) {
+      if (t.coefficient != 1 || !t.name.starts_with("def:")) continue;
+      const std::string_view digits = std::string_view(t.name).substr(4);
+      InstId d = 0;
+      bool number = !digits.empty() && digits.size() < 10;
+      for (char c : digits) number = number && c >= '0' && c <= '9', d = d * 10 + (c - '0');
+      if (!number || d >= static_cast<InstId>(fn_.instructions.size())) continue;
+      const Inst& def = fn_.instructions[d];
+      if (def.effect.kind != EffectKind::Load || !(def.hasModifier("b64") || def.hasModifier("u64") || def.hasModifier("s64")))
+        continue;
+      if (!pointerTerm.empty()) {  // two candidates: not told apart
+        pointerTerm.clear();
+        break;
+      }
+      pointerTerm = t.name;
+    }
+  if (slot.known && (slot.hasBase() || !pointerTerm.empty())) {
+    auto carries = [&](InstId d, int k) {
+      const AbstractValue v = fn_.values->operandValue(d, k);
+      if (!v.known) return false;
+      if (slot.hasBase()) return v.baseKind == slot.baseKind && v.base == slot.base;
+      return std::any_of(v.terms.begin(), v.terms.end(),
+                         [&](const auto& t) { return t.name == pointerTerm && t.coefficient == 1; });
+    };
+    const IndexClassifier classify(fn_, indexKindOfDefinition_);
+    auto indexPart = [](IndexKind kind) { return kind == IndexKind::Constant || kind == IndexKind::Block; };
+    const ptx::Operand& address = fn_.instructions[load].operands[operand];
+    ValueReg reg = address.kind == ptx::Operand::Kind::Register ? address.reg
+                   : (address.kind == ptx::Operand::Kind::Address && address.base.kind == ptx::Operand::Kind::Register)
+                       ? address.base.reg
+                       : -1;
+    InstId at = load;
+    for (int step = 0; step < 64 && reg >= 0; ++step) {
+      const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, at);
+      if (defs.size() != 1) break;  // the table's pointer merged from several paths: not followed
+      const InstId d = defs.front();
+      const Inst& def = fn_.instructions[d];
+      if (def.effect.kind == EffectKind::Load) {  // the table's pointer itself
+        result = {true, d};
+        break;
+      }
+      if (def.guard || def.effect.kind != EffectKind::None) break;
+      const int n = static_cast<int>(def.operands.size());
+      int carrier = -1;
+      for (int k = 1; k < n && carrier < 0; ++k)
+        if (carries(d, k)) carrier = k;
+      if (carrier < 0) break;
+      const std::string_view op = def.opcode();
+      bool parts = true;
+      if ((op == "mad" || op == "mad24") && carrier == 3 && n == 4) {
+        parts = indexPart(grouping(classify.operand(d, 1, 0), classify.operand(d, 2, 0)));
+      } else if (op == "add" || op == "sub" || op == "mov" || op == "cvta" || op == "cvt") {
+        for (int k = 1; k < n && parts; ++k)
+          if (k != carrier) parts = indexPart(classify.operand(d, k, 0));
+      } else {
+        parts = false;
+      }
+      if (!parts) break;
+      const ptx::Operand& next = def.operands[carrier];
+      if (next.kind != ptx::Operand::Kind::Register) {  // the named table (a parameter or a global symbol)
+        if (next.kind == ptx::Operand::Kind::Symbol) result = {true, -1};
+        break;
+      }
+      reg = next.reg;
+      at = d;
+    }
+  }
+  return blockGroupIndex_[load] = result;
 }
 
 // Not traced (Unknown) counts as a peer here, as before issue 34: the
-// scope's evidence tells the two apart (requiredScopeEvidence).
-bool ProtocolModel::isPeerPointerLoad(InstId load, int depth) const { return peerPointerLoad(load, depth) != Peer::No; }
+// scope's evidence tells the two apart (requiredScopeEvidence). A table
+// indexed by a group of blocks does not: nothing decides it holds peers.
+bool ProtocolModel::isPeerPointerLoad(InstId load, int depth) const {
+  const Peer p = peerPointerLoad(load, depth);
+  return p == Peer::Yes || p == Peer::Unknown;
+}
 
 bool ProtocolModel::readsThroughPeerPointer(InstId access) const {
   if (goesThroughPeerPointer(access)) return true;
@@ -205,6 +429,9 @@ bool ProtocolModel::readsThroughPeerPointer(InstId access) const {
   return load >= 0 && isPeerPointerLoad(load, 0);
 }
 
-bool ProtocolModel::goesThroughPeerPointer(InstId access) const { return peerPointer(access) != Peer::No; }
+bool ProtocolModel::goesThroughPeerPointer(InstId access) const {
+  const Peer p = peerPointer(access);
+  return p == Peer::Yes || p == Peer::Unknown;
+}
 
 }  // namespace fenceline::model

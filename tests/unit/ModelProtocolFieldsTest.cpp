@@ -125,6 +125,28 @@ TEST(ModelProtocolFields, PeerPointersAreTableEntriesChosenByRank) {
   }
 }
 
+TEST(ModelProtocolFields, TablesIndexedByAGroupOfBlocksDecideNothing) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  {
+    const auto& fn = p.fn("block_group_table");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    const ProtocolModel& m = protocolOf(fn);
+    EXPECT_EQ(m.peerPointer(poll), ProtocolModel::Peer::BlockGroup) << dump(fn);
+    EXPECT_FALSE(m.goesThroughPeerPointer(poll));
+    const ProtocolModel::ScopeEvidence scope = m.requiredScopeEvidence(poll);
+    EXPECT_FALSE(scope.decided);
+    EXPECT_EQ(scope.how, "block-group-pointer");
+  }
+  for (const char* name : {"rank_shifted_group_table", "group_of_peer_table"}) {
+    const auto& fn = p.fn(name);
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    EXPECT_EQ(protocolOf(fn).peerPointer(poll), ProtocolModel::Peer::Yes) << name << "\n" << dump(fn);
+    EXPECT_EQ(protocolOf(fn).requiredScope(poll), Scope::Sys) << name;
+  }
+}
+
 TEST(ModelProtocolFields, ReadingThePolledWordAgainIsNoGuardedData) {
   FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
   const auto& fn = p.fn("reread");

@@ -73,6 +73,26 @@ extern "C" __global__ void thread_table(unsigned** flags, int world) {
   if (threadIdx.x < world) st_relaxed(flags[threadIdx.x], 1);
 }
 
+// Issue 34 (NCCL's GIN descriptors): a table read at an index computed from
+// the block's position alone (a group of blocks: a quotient, a remainder, a
+// shift, a choice between them) holds the same entries on every rank, this
+// GPU's per group or a peer per group: Peer::BlockGroup, no evidence either
+// way. With the rank added the index varies from rank to rank (Yes), and a
+// group's entry of a table chosen by rank is a peer's (Yes).
+extern "C" __global__ void block_group_table(unsigned** flags, int groups, int mode, int shift) {
+  const int g = mode == 3 ? blockIdx.x / 3 : (blockIdx.x >> shift) % groups;
+  while (ld_volatile(flags[g]) == 0) {
+  }
+}
+extern "C" __global__ void rank_shifted_group_table(unsigned** flags, int rank, int world) {
+  while (ld_volatile(flags[(rank + blockIdx.x / 2) % world]) == 0) {
+  }
+}
+extern "C" __global__ void group_of_peer_table(unsigned* const* const* tables, int peer, int groups) {
+  while (ld_volatile(tables[peer][blockIdx.x % groups]) == 0) {
+  }
+}
+
 // A field of a struct reached through a peer-table entry: the peer's struct.
 extern "C" __global__ void peer_struct(Mailbox* const* boxes, int peer) {
   st_relaxed(boxes[peer]->inbound, 1);

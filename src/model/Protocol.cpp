@@ -234,10 +234,16 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
       if (access && !inSpin && !isPollAccess(i) && !memory_.sameWord(i, poll)) after.dataFollows = true;
     }
   };
+  // Not past an exit that other polls of the spin decide alone (issue 34,
+  // NVSHMEM shape X): what lies there does not follow this poll's observation.
+  const bool otherExits = spin && hasExitWithoutPoll(*spin, poll);
+  auto follow = [&](BlockId b, BlockId s) { return !otherExits || !leavesWithoutPoll(fn_, *spin, poll, b, s); };
   std::vector<char> seen(fn_.blocks.size(), 0);
   BlockId start = fn_.blockOf[poll];
   visit(start, poll + 1);
-  std::vector<BlockId> work(fn_.blocks[start].successors.begin(), fn_.blocks[start].successors.end());
+  std::vector<BlockId> work;
+  for (BlockId s : fn_.blocks[start].successors)
+    if (follow(start, s)) work.push_back(s);
   while (!work.empty()) {
     model::poll();
     BlockId b = work.back();
@@ -245,7 +251,8 @@ const ProtocolModel::AfterWait& ProtocolModel::afterWait(InstId poll) const {
     if (seen[b]) continue;
     seen[b] = 1;
     visit(b, fn_.blocks[b].first);
-    for (BlockId s : fn_.blocks[b].successors) work.push_back(s);
+    for (BlockId s : fn_.blocks[b].successors)
+      if (follow(b, s)) work.push_back(s);
   }
   return after;
 }
@@ -1154,6 +1161,27 @@ bool ProtocolModel::readsAfterObservation(InstId read, InstId poll) const {
   return spin && afterObservation(fn_, *spin, poll, fn_.blockOf[read]);
 }
 
+bool ProtocolModel::reachedAfterObservation(const SpinLoop& spin, InstId read, InstId poll) const {
+  if (!hasExitWithoutPoll(spin, poll)) return true;
+  auto [cached, inserted] = observedReach_.try_emplace(poll);
+  std::vector<char>& reach = cached->second;
+  if (inserted) {
+    reach.assign(fn_.blocks.size(), 0);
+    std::vector<BlockId> work{fn_.blockOf[poll]};
+    while (!work.empty()) {
+      model::poll();
+      const BlockId b = work.back();
+      work.pop_back();
+      for (BlockId s : fn_.blocks[b].successors) {
+        if (reach[s] || leavesWithoutPoll(fn_, spin, poll, b, s)) continue;
+        reach[s] = 1;
+        work.push_back(s);
+      }
+    }
+  }
+  return reach[fn_.blockOf[read]] != 0;
+}
+
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   // Cheap refusals first; the rest is kept per (poll, read).
   if (!dataRead_[read] || isPollAccess(read)) return false;
@@ -1199,8 +1227,12 @@ const std::vector<InstId>& ProtocolModel::guardedReadsAfter(InstId poll) const {
 bool ProtocolModel::computeGuardedRead(InstId read, InstId poll) const {
   if (!dataRead_[read] || isPollAccess(read) || memory_.sameWord(read, poll)) return false;
   if (rereadsPolledWord(read, poll)) return false;
-  if (const SpinLoop* spin = spinContaining(poll); spin && spin->contains(fn_, read) && !readsAfterObservation(read, poll))
-    return false;
+  if (const SpinLoop* spin = spinContaining(poll)) {
+    if (spin->contains(fn_, read) && !readsAfterObservation(read, poll)) return false;
+    // Past an exit that other polls of the spin decide alone, and on no other
+    // way from this poll (issue 34, NVSHMEM shape X).
+    if (!reachedAfterObservation(*spin, read, poll)) return false;
+  }
   // A read of the other mode of the launch (a kernel parameter selects one)
   // never follows this wait in a launch (issue 34 F4; the comm14 shape A).
   if (exclusiveModes(read, poll)) return false;

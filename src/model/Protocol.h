@@ -119,6 +119,10 @@ class ProtocolModel {
   // (atomicCAS(lock, 0, 1) == 0) { ...; done = true; } }`). Such a read comes
   // after the observation, like a read after the loop.
   bool readsAfterObservation(InstId read, InstId poll) const;
+  // Some path from `poll` reaches `read` without leaving `spin` (the poll's
+  // spin) through an exit that other polls of the loop decide alone
+  // (leavesWithoutPoll). True when the spin has no such exit.
+  bool reachedAfterObservation(const SpinLoop& spin, InstId read, InstId poll) const;
   // The in-kernel partner's data writes for a wait: the global writes that
   // may execute before some signal of this kernel that may write the polled
   // word, flag writes (those signals, accesses to polled words) left out,
@@ -502,6 +506,9 @@ class ProtocolModel {
   };
   const AfterWait& afterWait(InstId poll) const;
   mutable std::vector<AfterWait> afterWait_;  // per entry of polledWords_
+  // Per poll whose spin leaves on other polls too: the blocks reached from it
+  // without such an exit (reachedAfterObservation).
+  mutable std::unordered_map<InstId, std::vector<char>> observedReach_;
   std::vector<char> dataRead_;                 // per instruction: isDataRead
   mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
   mutable std::unordered_map<InstId, bool> partnerInKernel_;

@@ -393,6 +393,23 @@ std::optional<bool> conditionOnValue(const FunctionModel& fn, ValueReg pred, Ins
 
 }  // namespace
 
+bool hasExitWithoutPoll(const SpinLoop& spin, InstId poll) {
+  return std::any_of(spin.exitPolls.begin(), spin.exitPolls.end(), [&](const std::vector<InstId>& polls) {
+    return !std::binary_search(polls.begin(), polls.end(), poll);
+  });
+}
+
+bool leavesWithoutPoll(const FunctionModel& fn, const SpinLoop& spin, InstId poll, BlockId from, BlockId to) {
+  if (spin.containsBlock(fn, to)) return false;
+  bool without = false;
+  for (size_t k = 0; k < spin.exitBlocks.size(); ++k) {
+    if (spin.exitBlocks[k] != from) continue;
+    if (std::binary_search(spin.exitPolls[k].begin(), spin.exitPolls[k].end(), poll)) return false;
+    without = true;
+  }
+  return without;
+}
+
 ExitOn exitOnValue(const FunctionModel& fn, const SpinLoop& spin, InstId poll, int64_t value) {
   if (spin.loop < 0 || !fn.values) return ExitOn::Unknown;
   bool any = false, unknown = false;
@@ -434,6 +451,8 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
       polls.insert(walk.polls.begin(), walk.polls.end());
       comparisons.insert(walk.comparisons.begin(), walk.comparisons.end());
       spin.exitBranches.push_back(branch);
+      spin.exitBlocks.push_back(b);
+      spin.exitPolls.emplace_back(walk.polls.begin(), walk.polls.end());
     }
     if (polls.empty()) continue;
     // The polled address must not change across iterations.

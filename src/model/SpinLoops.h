@@ -32,6 +32,10 @@ struct SpinLoop {
   std::vector<InstId> polls;         // loads / atomics the exit depends on (sorted)
   std::vector<InstId> exitBranches;  // the branches that leave the loop on the polled value
   std::vector<InstId> comparisons;   // setp instructions on the way from a poll to an exit branch
+  // Per exit branch (same order): the block that leaves the loop on it, and
+  // the polls its test depends on (sorted).
+  std::vector<BlockId> exitBlocks;
+  std::vector<std::vector<InstId>> exitPolls;
 
   bool containsBlock(const FunctionModel& fn, BlockId block) const;
   bool contains(const FunctionModel& fn, InstId inst) const;
@@ -61,6 +65,17 @@ ExitOn exitOnValue(const FunctionModel& fn, const SpinLoop& spin, InstId poll, i
 // Does the value of `reg` at `at` depend (through register computations,
 // not through memory) on the value produced by one of `sources`?
 bool valueDependsOn(const FunctionModel& fn, ValueReg reg, InstId at, const std::vector<InstId>& sources);
+
+// The spin leaves from `from` to `to` (a block outside the loop) on a test
+// that does not read `poll`'s value: that exit's branch depends on other polls
+// of the loop only (a completion-queue wait that reads the next entry and a
+// count other threads keep, and leaves on either: issue 34, NVSHMEM shape X).
+// What lies past such an exit alone does not follow an observation of `poll`:
+// on every path to it, the test of `poll`'s value took the edge that stays.
+// False for an exit whose test was not traced to its polls.
+bool leavesWithoutPoll(const FunctionModel& fn, const SpinLoop& spin, InstId poll, BlockId from, BlockId to);
+// Some exit of the spin is such an exit for `poll`.
+bool hasExitWithoutPoll(const SpinLoop& spin, InstId poll);
 
 // A load or atomic of global or generic memory that reads (a poll candidate).
 bool readsGlobalMemory(const FunctionModel& fn, InstId inst);

@@ -214,7 +214,9 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
                            outboundSignals_.end());
   afterWait_.resize(polledWords_.size());
   dataRead_.assign(fn_.instructions.size(), 0);
-  for (InstId i = 0; i < count; ++i) dataRead_[i] = isDataRead(fn_, i);
+  dataReadRank_.assign(fn_.instructions.size(), 0);
+  for (InstId i = 0; i < count; ++i)
+    if ((dataRead_[i] = isDataRead(fn_, i))) dataReadRank_[i] = dataReadCount_++;
 }
 
 // What follows a wait: the reads it guards, and whether any data access
@@ -1187,14 +1189,21 @@ bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   if (!dataRead_[read] || isPollAccess(read)) return false;
   auto found = guardedRead_.find(poll);
   if (found == guardedRead_.end()) {
-    const size_t bytes = fn_.instructions.size();
+    const size_t bytes = (size_t(dataReadCount_) + 3) / 4;
     if (guardedReadBytes_ + bytes > kGuardedMemoBytes) return computeGuardedRead(read, poll);
     guardedReadBytes_ += bytes;
-    found = guardedRead_.emplace(poll, std::vector<int8_t>(bytes, -1)).first;
+    found = guardedRead_.emplace(poll, std::vector<uint8_t>(bytes, 0)).first;
   }
-  int8_t& cached = found->second[read];
-  if (cached < 0) cached = computeGuardedRead(read, poll) ? 1 : 0;
-  return cached == 1;
+  const uint32_t rank = dataReadRank_[read];
+  const int shift = int(rank & 3) * 2;
+  uint8_t answer = (found->second[rank >> 2] >> shift) & 3;
+  if (answer == 0) {
+    answer = computeGuardedRead(read, poll) ? 2 : 1;
+    // A map's elements stay in place when it grows (computeGuardedRead may
+    // ask for other polls).
+    found->second[rank >> 2] |= uint8_t(answer << shift);
+  }
+  return answer == 2;
 }
 
 const std::vector<InstId>& ProtocolModel::guardedReadsAfter(InstId poll) const {

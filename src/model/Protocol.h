@@ -510,6 +510,8 @@ class ProtocolModel {
   // without such an exit (reachedAfterObservation).
   mutable std::unordered_map<InstId, std::vector<char>> observedReach_;
   std::vector<char> dataRead_;                 // per instruction: isDataRead
+  std::vector<uint32_t> dataReadRank_;         // per data read: its place among them (isGuardedRead's tables)
+  uint32_t dataReadCount_ = 0;
   mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
   mutable std::unordered_map<InstId, bool> partnerInKernel_;
   mutable std::unordered_map<InstId, std::vector<InstId>> partnerWrites_;
@@ -572,8 +574,8 @@ class ProtocolModel {
   mutable PairMap<bool> readsPartnerWrites_;  // (read, set) -> may read one of them
   // Per-poll and per-access answers the checks ask again for every finding
   // and every walk (issue 34): observedSignal, peerMirrorSignal,
-  // requiredScopeEvidence, and isGuardedRead as one byte per (poll,
-  // instruction) once a poll is asked (-1 unknown, 0, 1), while the tables
+  // requiredScopeEvidence, and isGuardedRead as two bits per (poll, data
+  // read) once a poll is asked (0 not asked, 1 no, 2 yes), while the tables
   // stay under kGuardedMemoBytes in all.
   mutable std::optional<std::vector<InstId>> acquirePoints_, dataReads_, peerFlagWrites_;
   mutable std::vector<int8_t> peer_;  // per instruction: peerPointer, or -1 before it is asked
@@ -582,7 +584,7 @@ class ProtocolModel {
   mutable std::unordered_map<InstId, InstId> peerMirrorSignal_;
   mutable std::unordered_map<InstId, ScopeEvidence> requiredScope_;
   static constexpr size_t kGuardedMemoBytes = size_t(64) << 20;
-  mutable std::unordered_map<InstId, std::vector<int8_t>> guardedRead_;
+  mutable std::unordered_map<InstId, std::vector<uint8_t>> guardedRead_;
   mutable size_t guardedReadBytes_ = 0;
   bool computeGuardedRead(InstId read, InstId poll) const;
   Link computeObservedSignal(InstId poll) const;

@@ -549,7 +549,7 @@ bool isOneBuffer(const MemoryObject& object) {
 
 }  // namespace
 
-AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const MemoryLocation& b) const {
+AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const MemoryLocation& b, bool withDetail) const {
   AliasEvidence e;
   e.result = alias(a, b);
   if (e.result == AliasResult::No) {
@@ -560,7 +560,7 @@ AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const Memor
   if (e.result == AliasResult::Must) {
     e.decided = true;
     e.how = "must-alias";
-    e.detail = fmt::format("both use the same address ({})", a.toString());
+    if (withDetail) e.detail = fmt::format("both use the same address ({})", a.toString());
     return e;
   }
   auto bounded = [](const MemoryLocation& l) { return l.bytes && l.bytes->end != kUnbounded; };
@@ -578,19 +578,23 @@ AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const Memor
   };
   if (!a.object.known() || !b.object.known()) {
     e.how = "unknown-pointer";
-    e.detail = fmt::format("the memory of {} could not be traced to a named object",
+    if (withDetail)
+      e.detail = fmt::format("the memory of {} could not be traced to a named object",
                            !a.object.known() && !b.object.known() ? "both sides" : "one side");
   } else if (!a.object.alternatives.empty() || !b.object.alternatives.empty()) {
     e.how = "one-of-several-objects";
-    e.detail = fmt::format("{} and {}: one of several objects, chosen at run time", a.toString(), b.toString());
+    if (withDetail)
+      e.detail = fmt::format("{} and {}: one of several objects, chosen at run time", a.toString(), b.toString());
   } else if (!(a.object == b.object)) {
     e.how = "distinct-pointers";
-    e.detail = fmt::format("{} and {} are different pointers that may or may not point to one buffer",
+    if (withDetail)
+      e.detail = fmt::format("{} and {} are different pointers that may or may not point to one buffer",
                            a.object.toString(), b.object.toString());
   } else if (std::string how = meet(a, b).empty() ? meet(b, a) : meet(a, b); !how.empty()) {
     e.decided = true;
     e.how = how;
-    e.detail = how == "covers-object"
+    if (withDetail)
+      e.detail = how == "covers-object"
                    ? fmt::format("both touch {}, one of them all of it ({} and {})", a.object.toString(), a.toString(),
                                  b.toString())
                    : fmt::format("both touch {}: {} and {} overlap", a.object.toString(), a.toString(), b.toString());
@@ -600,10 +604,11 @@ AliasEvidence MemoryAnalysis::aliasEvidence(const MemoryLocation& a, const Memor
     // provably apart meet. Not so for the dynamic shared buffer.
     e.decided = true;
     e.how = "same-buffer";
-    e.detail = fmt::format("both go through {}, at offsets not provably apart", a.object.toString());
+    if (withDetail) e.detail = fmt::format("both go through {}, at offsets not provably apart", a.object.toString());
   } else {
     e.how = "unbounded-index";
-    e.detail = fmt::format("both are in {}, at offsets the analysis cannot bound ({} and {})", a.object.toString(),
+    if (withDetail)
+      e.detail = fmt::format("both are in {}, at offsets the analysis cannot bound ({} and {})", a.object.toString(),
                            a.toString(), b.toString());
   }
   return e;
@@ -640,17 +645,18 @@ bool MemoryAnalysis::mappedToAnotherCta(InstId inst, int operand) const {
 }
 
 AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB,
-                                            bool barriers) const {
+                                            bool barriers, bool withDetail) const {
   std::optional<MemoryLocation> ownA, ownB;  // only for sizes other than the access's own
   if (sizeA != 0) ownA = location(a, oa, sizeA);
   if (sizeB != 0) ownB = location(b, ob, sizeB);
   const MemoryLocation& la = ownA ? *ownA : accessLocation(a, oa);
   const MemoryLocation& lb = ownB ? *ownB : accessLocation(b, ob);
-  AliasEvidence e = aliasEvidence(la, lb);
+  AliasEvidence e = aliasEvidence(la, lb, withDetail);
   if (!barriers && e.decided && e.result != AliasResult::No && mappedToAnotherCta(a, oa) != mappedToAnotherCta(b, ob)) {
     e.decided = false;
     e.how = "another-cta";
-    e.detail = "one address is mapped to a CTA of the cluster (mapa): it may be another CTA's shared memory";
+    if (withDetail)
+      e.detail = "one address is mapped to a CTA of the cluster (mapa): it may be another CTA's shared memory";
     return e;
   }
   if (e.decided || e.how != "unbounded-index") return e;
@@ -664,7 +670,8 @@ AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, Ins
   if (va.constant == vb.constant && ca == cb) {
     e.decided = true;
     e.how = "same-array";
-    e.detail = fmt::format("both are entries of one array in {} ({} and {}), at indices that take the same values",
+    if (withDetail)
+      e.detail = fmt::format("both are entries of one array in {} ({} and {}), at indices that take the same values",
                            la.object.toString(), va.toString(), vb.toString());
     return e;
   }
@@ -688,7 +695,8 @@ AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, Ins
       extentB > 0 && extentA <= stride && extentB <= stride) {
     e.decided = true;
     e.how = "same-ring-stage";
-    e.detail = fmt::format("both address the stages of one ring in {} (stride {}): {} and {}", la.object.toString(),
+    if (withDetail)
+      e.detail = fmt::format("both address the stages of one ring in {} (stride {}): {} and {}", la.object.toString(),
                            stride, va.toString(), vb.toString());
   }
   return e;

@@ -128,7 +128,9 @@ class MemoryAnalysis {
 
   AliasResult alias(const MemoryLocation& a, const MemoryLocation& b) const;
   // alias() with its evidence: how a May or Must was reached (AliasEvidence).
-  AliasEvidence aliasEvidence(const MemoryLocation& a, const MemoryLocation& b) const;
+  // `withDetail` false: the same answer without the sentence (`detail` left
+  // empty), for the pairwise questions asked by the hundred thousand.
+  AliasEvidence aliasEvidence(const MemoryLocation& a, const MemoryLocation& b, bool withDetail = true) const;
   // The same for two operands, with one more decided reason when the
   // location answer is "unbounded-index": both addresses have the same shape
   // from one base (the same constant and the same index coefficients, as in
@@ -140,7 +142,7 @@ class MemoryAnalysis {
   // arrive on and wait at; for data, a mapa address may be another CTA's
   // shared memory and is no decided overlap with this CTA's.
   AliasEvidence aliasEvidence(InstId a, int operandA, int64_t sizeA, InstId b, int operandB, int64_t sizeB,
-                              bool barriers = false) const;
+                              bool barriers = false, bool withDetail = true) const;
   // The address went through a `mapa` to a CTA rank other than (or not
   // known to be) the executing CTA's own %cluster_ctarank: it may be another
   // CTA's shared memory (the value analysis keeps mapa's input offset).

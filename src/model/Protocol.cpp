@@ -418,10 +418,8 @@ Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
   return Alias::May;
 }
 
-AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const { return knownAliasEvidence(a, b); }
-
-const AliasEvidence& ProtocolModel::knownAliasEvidence(InstId a, InstId b) const {
-  // Asked for the same pairs by every probe of a finding's reads and writes: answered once.
+AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const {
+  // Asked again for the links of each finding: answered once.
   const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
   if (const uint32_t* known = aliasEvidence_.find(key)) return aliasEvidenceStore_[*known];
   AliasEvidence e = aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b));
@@ -429,7 +427,21 @@ const AliasEvidence& ProtocolModel::knownAliasEvidence(InstId a, InstId b) const
   return aliasEvidenceStore_.emplace_back(std::move(e));
 }
 
-AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) const {
+ProtocolModel::AliasFacts ProtocolModel::aliasFacts(InstId a, InstId b) const {
+  const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
+  auto unpack = [&](uint16_t packed) {
+    return AliasFacts{static_cast<Alias>(packed & 3), (packed & 4) != 0, aliasHows_[packed >> 3]};
+  };
+  if (const uint16_t* known = aliasFacts_.find(key)) return unpack(*known);
+  const AliasEvidence e = aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b), /*withDetail=*/false);
+  size_t how = std::find(aliasHows_.begin(), aliasHows_.end(), e.how) - aliasHows_.begin();
+  if (how == aliasHows_.size()) aliasHows_.push_back(e.how);
+  const uint16_t packed = static_cast<uint16_t>(static_cast<unsigned>(e.result) | (e.decided ? 4u : 0u) | (how << 3));
+  aliasFacts_.insert(key, packed);
+  return unpack(packed);
+}
+
+AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, bool withDetail) const {
   AliasEvidence e;
   const bool addresses = oa == addressOf(fn_, a) && ob == addressOf(fn_, b);
   e.result = addresses ? alias(a, b) : (oa < 0 || ob < 0 ? Alias::May : memory_.alias(a, oa, b, ob));
@@ -447,7 +459,7 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) c
     e.detail = "an access whose address the analysis cannot read";
     return e;
   }
-  AliasEvidence precise = memory_.aliasEvidence(memory_.location(a, oa), memory_.location(b, ob));
+  AliasEvidence precise = memory_.aliasEvidence(memory_.location(a, oa), memory_.location(b, ob), withDetail);
   if (precise.decided && precise.result != Alias::No) return precise;
   // The partner model's coarsening: pointers read from one table (or two
   // choices of one by-value table that share an entry), at least one of them
@@ -476,8 +488,9 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) c
   if (sharesAChoice(oaObject, obObject)) {
     e.decided = true;
     e.how = "same-table-entry";
-    e.detail = fmt::format("both pick a pointer from one table ({} and {}), and the choices share an entry",
-                           oaObject.toString(), obObject.toString());
+    if (withDetail)
+      e.detail = fmt::format("both pick a pointer from one table ({} and {}), and the choices share an entry",
+                             oaObject.toString(), obObject.toString());
     return e;
   }
   const Peer peerA = oneTable ? peerPointer(a) : Peer::No, peerB = oneTable ? peerPointer(b) : Peer::No;
@@ -488,17 +501,19 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob) c
       (peerA == Peer::BlockGroup || peerB == Peer::BlockGroup)) {
     e.decided = true;
     e.how = "block-group-table";
-    e.detail = fmt::format("both go through entries of one pointer table ({}) at indices computed from the block's "
-                           "position: the entry another block writes through is the one this block reads",
-                           table.empty() ? oaObject.toString() : table);
+    if (withDetail)
+      e.detail = fmt::format("both go through entries of one pointer table ({}) at indices computed from the "
+                             "block's position: the entry another block writes through is the one this block reads",
+                             table.empty() ? oaObject.toString() : table);
     return e;
   }
   if (oneTable && (decidedPeer(peerA) || decidedPeer(peerB))) {
     e.decided = true;
     e.how = "peer-table";
-    e.detail = fmt::format("both go through entries of one pointer table ({}): on the partner's rank, the entry it "
-                           "writes through is this rank's buffer",
-                           table.empty() ? oaObject.toString() : table);
+    if (withDetail)
+      e.detail = fmt::format("both go through entries of one pointer table ({}): on the partner's rank, the entry "
+                             "it writes through is this rank's buffer",
+                             table.empty() ? oaObject.toString() : table);
     return e;
   }
   if (precise.result == Alias::No) {
@@ -529,10 +544,10 @@ ProtocolModel::Link ProtocolModel::computeObservedSignal(InstId poll) const {
   Link best;
   for (InstId s : inKernelSignalsFor(poll)) {
     if (exclusiveModes(s, poll)) continue;  // the other mode of the launch raises it
-    const AliasEvidence& e = knownAliasEvidence(s, poll);
+    const AliasFacts e = aliasFacts(s, poll);
     if (e.result == Alias::No) continue;
-    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {s, e};
-    if (e.decided) return best;
+    if (e.decided) return {s, aliasEvidence(s, poll)};
+    if (best.inst < 0) best = {s, aliasEvidence(s, poll)};
   }
   // The partner's signal seen through symmetric addressing: a call given
   // this flag's address, or a peer's copy of the same field.
@@ -700,7 +715,7 @@ bool ProtocolModel::partnerWriteDecided(InstId w, InstId read) const {
   if (opaqueCallMayFence(w)) return callPasses(w, read);
   // partnerWriteEvidence(w, read).decided, without building its text; the
   // read may read the write (asked first).
-  return writeReadEvidence(w, read).decided && knownAliasEvidence(w, read).result != Alias::No;
+  return writeReadEvidence(w, read).decided && aliasFacts(w, read).result != Alias::No;
 }
 
 ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
@@ -744,7 +759,7 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
     } else {
       // Decidedly apart (a non-coherent read of the same root, which
       // mayReadWrite keeps) is no evidence that the read reads the write.
-      const AliasEvidence& e = knownAliasEvidence(write, read);
+      const AliasFacts e = aliasFacts(write, read);
       pair.decided = e.decided && e.result != Alias::No;
       if (!pair.decided && isPeerMirror(write, read)) {
         pair.decided = true;
@@ -793,7 +808,7 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
   const std::vector<InstId>& polls = pollsOf(signal);
   if (hasDecidedReader(write, signal)) {
     for (InstId poll : polls) {
-      if (isEndOfKernelWait(poll) || otherMode(poll) || !knownAliasEvidence(signal, poll).decided) continue;
+      if (isEndOfKernelWait(poll) || otherMode(poll) || !aliasFacts(signal, poll).decided) continue;
       for (InstId read : afterWait(poll).guardedReads) {
         const PairEvidence pair = writeReadEvidence(write, read);
         if (pair.mayRead && pair.decided && !otherMode(read))
@@ -838,7 +853,7 @@ uint32_t ProtocolModel::decidedReadSet(InstId signal) const {
   if (!fresh) return known->second;
   std::vector<InstId> reads;
   for (InstId poll : pollsOf(signal)) {
-    if (isEndOfKernelWait(poll) || !knownAliasEvidence(signal, poll).decided) continue;
+    if (isEndOfKernelWait(poll) || !aliasFacts(signal, poll).decided) continue;
     const std::vector<InstId>& guarded = afterWait(poll).guardedReads;
     reads.insert(reads.end(), guarded.begin(), guarded.end());
   }
@@ -1727,10 +1742,11 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
   if (object.known())
     for (InstId s : systemSignalling_) {
       if (!(root(s) == object)) continue;
-      const AliasEvidence& alias = knownAliasEvidence(s, access);
+      const AliasFacts alias = aliasFacts(s, access);
       if (alias.sameBytes()) {
+        const AliasEvidence said = aliasEvidence(s, access);
         e.how = "sys-signal-on-word";
-        e.detail = "the kernel signals on this flag's word at .sys scope (" + alias.how + ": " + alias.detail + ")";
+        e.detail = "the kernel signals on this flag's word at .sys scope (" + said.how + ": " + said.detail + ")";
         return e;
       }
       if (!alias.decided || alias.same()) sysSignalMayShareWord = true;
@@ -1749,7 +1765,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
     bool untraced = false, blockGroup = false;
     for (InstId s : inKernelSignalsFor(access)) {
       const Peer peer = peerPointer(s);
-      if (peer == Peer::No || !knownAliasEvidence(s, access).same()) continue;
+      if (peer == Peer::No || !aliasFacts(s, access).same()) continue;
       if (peer == Peer::Unknown) {
         untraced = true;
         continue;

@@ -34,6 +34,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -151,7 +152,19 @@ class ProtocolModel {
   AliasEvidence aliasEvidence(InstId a, InstId b) const;
   // The same for two given operands (a copy's source, say) instead of the
   // instructions' memory addresses.
-  AliasEvidence aliasEvidence(InstId a, int operandA, InstId b, int operandB) const;
+  // `withDetail` false: without the sentence (AliasEvidence::detail empty).
+  AliasEvidence aliasEvidence(InstId a, int operandA, InstId b, int operandB, bool withDetail = true) const;
+  // aliasEvidence(a, b) without the sentence, kept in two bytes a pair: what
+  // the pairwise questions (readers, signals, scopes) test, asked for
+  // millions of pairs on communication code (issue 35).
+  struct AliasFacts {
+    Alias result = Alias::May;
+    bool decided = false;
+    std::string_view how;
+    bool same() const { return decided && result != Alias::No; }
+    bool sameBytes() const { return same() && how != "same-buffer"; }
+  };
+  AliasFacts aliasFacts(InstId a, InstId b) const;
   // One link found by the questions below: the instruction (or -1), and why
   // it is that link (decided or not).
   struct Link {
@@ -524,7 +537,9 @@ class ProtocolModel {
   mutable PairMap<Alias> alias_;
   mutable PairMap<uint32_t> aliasEvidence_;                 // aliasEvidence(a, b), memoized: its index in
   mutable std::deque<AliasEvidence> aliasEvidenceStore_;  // (references stay valid)
-  const AliasEvidence& knownAliasEvidence(InstId a, InstId b) const;   // the memo's entry (no copy)
+  // aliasFacts, memoized: result | decided << 2 | (index of `how` in aliasHows_) << 3.
+  mutable PairMap<uint16_t> aliasFacts_;
+  mutable std::deque<std::string> aliasHows_;  // each `how` met, once (views stay valid)
   // readerOf's answer for one (write, read) pair: whether the read may read the
   // write, whether that is decided, and how (aliasEvidence, an opaque call, a
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.

@@ -414,7 +414,8 @@ Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
     return precise;
   if (isEntryOf(ra, rb) || isEntryOf(rb, ra)) return Alias::No;
   if (precise == Alias::No && pointersFromDistinctFields(a, b)) return Alias::No;
-  if (entriesOfOneTable(a, b) && memory_.offsetsApart(a, oa, b, ob)) return Alias::No;
+  if ((entriesOfOneTable(a, b) || throughOneFixedPointer(a, b)) && memory_.offsetsApart(a, oa, b, ob))
+    return Alias::No;
   return Alias::May;
 }
 

@@ -23,8 +23,9 @@
 // coarsening (pointers read from memory compare by their table, since two
 // entries of a peer table read by two ranks may point into one buffer),
 // except for pointers read from two distinct fields of one record
-// (pointersFromDistinctFields) and for offsets from two entries of one table
-// that never meet (entriesOfOneTable). The rules for pointers read from memory
+// (pointersFromDistinctFields) and for offsets from two entries of one table,
+// or from one pointer the kernel cannot rewrite, that never meet
+// (entriesOfOneTable, throughOneFixedPointer). The rules for pointers read from memory
 // (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
@@ -363,6 +364,17 @@ class ProtocolModel {
   // backfills beyond the grid, `flags[tid] + 8 * s + rank`, against the one
   // it polls, `flags[rank] + 8 * blockIdx.x + t`).
   bool entriesOfOneTable(InstId a, InstId b) const;
+  // The two accesses go through the pointer of one slot that the kernel
+  // cannot write: a word at one constant address (no index) in constant
+  // space, or read non-coherently (ld.global.nc states that the kernel does
+  // not write it). Every thread of the launch reads the same
+  // pointer there, so its offsets compare directly: accesses whose offsets
+  // never meet (MemoryAnalysis::offsetsApart: different fields of the
+  // records of one table, `table[i].lock` against `table[j].ready`, apart
+  // modulo the record size whatever i and j are) touch different bytes. On
+  // another rank the slot holds that rank's pointer, one buffer or another,
+  // as for entriesOfOneTable (issue 34, NVSHMEM's queue-pair tables).
+  bool throughOneFixedPointer(InstId a, InstId b) const;
   // The access goes through a peer pointer: a pointer read from a table at
   // an index that varies from rank to rank (any index term other than the
   // block's position: a rank or peer parameter, a loop over peers, the

@@ -90,6 +90,21 @@ bool ProtocolModel::entriesOfOneTable(InstId a, InstId b) const {
          memory_.accessSize(la, addressOf(fn_, la)) == memory_.accessSize(lb, addressOf(fn_, lb));
 }
 
+bool ProtocolModel::throughOneFixedPointer(InstId a, InstId b) const {
+  const InstId la = pointerLoad(a), lb = pointerLoad(b);
+  if (la < 0 || lb < 0) return false;
+  auto fixed = [&](InstId load) {
+    const Inst& in = fn_.instructions[load];
+    return in.effect.space == Space::Const || in.hasModifier("nc");
+  };
+  const int oa = addressOf(fn_, la), ob = addressOf(fn_, lb);
+  const AbstractValue &va = fn_.values->keptOperandValue(la, oa), &vb = fn_.values->keptOperandValue(lb, ob);
+  if (!fixed(la) || !fixed(lb)) return false;
+  return va.known && vb.known && va.hasBase() && va.alternatives.empty() && va.baseKind == vb.baseKind &&
+         va.base == vb.base && va.constant == vb.constant && va.terms.empty() && vb.terms.empty() &&
+         memory_.accessSize(la, oa) == memory_.accessSize(lb, ob);
+}
+
 namespace {
 
 // Special registers that number a block of this launch (blockIdx, the

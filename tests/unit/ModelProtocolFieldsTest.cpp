@@ -184,3 +184,22 @@ TEST(ModelProtocolFields, EntriesOfOneTableCompareByOffset) {
     EXPECT_EQ(std::find(signals.begin(), signals.end(), backfill) != signals.end(), shifted) << kernel;
   }
 }
+
+TEST(ModelProtocolFields, FieldsBehindOneFixedPointerCompareByOffset) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  struct Case {
+    const char* kernel;
+    bool fixed;
+    Alias alias;
+  };
+  for (const Case& c : {Case{"fixed_table_fields", true, Alias::No}, Case{"fixed_table_same_field", true, Alias::May},
+                        Case{"global_table_fields", false, Alias::May}}) {
+    const auto& fn = p.fn(c.kernel);
+    const ProtocolModel& m = protocolOf(fn);
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    InstId store = findOne(fn, "st.relaxed");
+    EXPECT_EQ(m.throughOneFixedPointer(store, poll), c.fixed) << c.kernel << "\n" << dump(fn);
+    EXPECT_EQ(m.alias(store, poll), c.alias) << c.kernel << "\n" << dump(fn);
+  }
+}

@@ -130,3 +130,34 @@ extern "C" __global__ void table_backfill(unsigned** flags, float** data, int ra
 extern "C" __global__ void table_backfill_shifted(unsigned** flags, float** data, int rank, float v) {
   backfill<-1>(flags, data, rank, v);
 }
+
+// throughOneFixedPointer: a table of 40-byte records behind a pointer read
+// from one word of a __constant__ struct (the kernel cannot rewrite it: every
+// thread reads the same pointer). A store to record i's count (+8) never is
+// record j's flag (+0), whatever i and j: 8 and 0 modulo 40. The same field
+// of two records (the flag of i against the flag of j) meets when i == j. The
+// same table behind a word of global memory (which a thread may rewrite
+// between the two reads) keeps the partner model's coarse May.
+struct Record {
+  unsigned flag;
+  unsigned pad;
+  unsigned long long count;
+  unsigned char rest[24];
+};
+struct Tables {
+  Record* records;
+};
+__constant__ Tables c_tables;
+__device__ Tables g_tables;
+
+template <bool kConstant, bool kSameField>
+__device__ void record_wait(int i, int j) {
+  Record* r = kConstant ? c_tables.records : g_tables.records;
+  st_relaxed(kSameField ? &r[i].flag : reinterpret_cast<unsigned*>(&r[i].count), 1);
+  while (ld_volatile(&r[j].flag) == 0) {
+  }
+}
+
+extern "C" __global__ void fixed_table_fields(int i, int j) { record_wait<true, false>(i, j); }
+extern "C" __global__ void fixed_table_same_field(int i, int j) { record_wait<true, true>(i, j); }
+extern "C" __global__ void global_table_fields(int i, int j) { record_wait<false, false>(i, j); }

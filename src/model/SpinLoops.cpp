@@ -55,6 +55,95 @@ bool reachesWithinIteration(const FunctionModel& fn, const Loop& loop, InstId d,
   return false;
 }
 
+// A branch predicate as a fact about a base predicate: `@%q bra` with
+// %q = not %p (through not.pred and mov, one reaching definition each, the
+// base read with the same reaching definitions at the branch) is a test of
+// %p. The base register and its value on the edge.
+std::pair<ValueReg, bool> basePredicate(const FunctionModel& fn, ValueReg reg, InstId branch, bool value) {
+  using Kind = ptx::Operand::Kind;
+  InstId at = branch;
+  for (int depth = 0; depth < 4; ++depth) {
+    const std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
+    if (defs.size() != 1) break;
+    const Inst& def = fn.instructions[defs[0]];
+    if ((def.guard && def.guard->reg >= 0) || def.operands.size() != 2 || def.operands[1].kind != Kind::Register)
+      break;
+    const bool negates = def.opcode() == "not";
+    if (!negates && def.opcode() != "mov") break;
+    const ValueReg base = def.operands[1].reg;
+    // The base must hold at the branch the value the definition read.
+    if (fn.values->reachingDefinitions(base, defs[0]) != fn.values->reachingDefinitions(base, branch)) break;
+    reg = base;
+    value = (negates != def.operands[1].negated) ? !value : value;
+    at = defs[0];
+  }
+  return {reg, value};
+}
+
+// The definitions of `reg` that reach `at` inside one iteration of the loop
+// on the paths whose branch conditions can hold together, when every such
+// path from the loop's header to `at` defines the register; nullopt when
+// some path reaches the header without a definition (the value then comes
+// from before the loop or from the previous iteration), or the walk is too
+// long. A path that takes two edges on opposite values of one predicate,
+// not redefined between them, is no path a thread takes: libcu++'s atomic
+// load tests its address with `isspacep.local` and reads with `ld.local` on
+// one edge of the test and with `ld.relaxed` on the other, in two branches
+// on the same predicate (issue 34, NCCL shape U); the path-insensitive
+// reaching definitions also see the path that skips both loads, and with it
+// whatever an enclosing loop's earlier trip left in the register.
+std::optional<std::vector<InstId>> definedWithinIteration(const FunctionModel& fn, const Loop& loop, ValueReg reg,
+                                                          InstId at) {
+  using Facts = std::vector<std::pair<ValueReg, bool>>;  // sorted by register
+  struct State {
+    BlockId block;
+    InstId end;  // scan the block's instructions before this one
+    Facts facts;
+  };
+  constexpr size_t kMaxStates = 4096, kMaxFacts = 8;
+  std::set<std::pair<BlockId, Facts>> seen;
+  std::set<InstId> found;
+  std::vector<State> work{{fn.blockOf[at], at, {}}};
+  while (!work.empty()) {
+    model::poll();
+    State s = std::move(work.back());
+    work.pop_back();
+    bool defined = false;
+    for (InstId i = s.end - 1; i >= fn.blocks[s.block].first && !defined; --i) {
+      for (ValueReg w : writtenRegisters(fn.instructions[i])) {
+        if (w == reg) {
+          found.insert(i);
+          const auto& guard = fn.instructions[i].guard;
+          defined = defined || !guard || guard->reg < 0;
+        }
+        // Before a predicate's definition, what the later edges said of it no longer holds.
+        s.facts.erase(std::remove_if(s.facts.begin(), s.facts.end(), [&](const auto& f) { return f.first == w; }),
+                      s.facts.end());
+      }
+    }
+    if (defined) continue;
+    if (s.block == loop.header) return std::nullopt;
+    for (BlockId p : fn.blocks[s.block].predecessors) {
+      if (!std::binary_search(loop.blocks.begin(), loop.blocks.end(), p)) return std::nullopt;
+      Facts facts = s.facts;
+      if (const std::optional<EdgeCondition> edge = edgeCondition(fn, p, s.block); edge && edge->predicate >= 0) {
+        const auto [base, value] = basePredicate(fn, edge->predicate, edge->branch, edge->value);
+        auto it = std::lower_bound(facts.begin(), facts.end(), std::make_pair(base, false),
+                                   [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (it != facts.end() && it->first == base) {
+          if (it->second != value) continue;  // opposite edges of one test: no path
+        } else if (facts.size() < kMaxFacts) {
+          facts.insert(it, {base, value});
+        }
+      }
+      if (!seen.insert({p, facts}).second) continue;
+      if (seen.size() > kMaxStates) return std::nullopt;
+      work.push_back({p, fn.blocks[p].last, std::move(facts)});
+    }
+  }
+  return std::vector<InstId>(found.begin(), found.end());
+}
+
 // The conditional branch that decides to take an exit from block `b`: its
 // own `@p bra`, or, when `b` only jumps or falls through (nvcc often puts a
 // lone `bra.uni EXIT` after the test), the one of its single predecessor
@@ -91,18 +180,25 @@ struct ExitWalk {
     for (InstId d : defs) (loop.contains(fn, d) ? inside : outside) = true;
     if (inside && outside) {
       // A rotated loop: the first poll peeled before the loop and the one in
-      // the loop write the same register. Otherwise the value is carried from
-      // the previous iteration.
+      // the loop write the same register.
       bool samePoll = true;
       for (InstId d : defs)
         samePoll = samePoll && readsGlobalMemory(fn, d) && fn.memory->sameWord(d, defs.front());
-      if (!samePoll) {
+      if (samePoll) {
+        for (InstId d : defs)
+          if (loop.contains(fn, d)) polls.insert(d);
+        return;
+      }
+      // Defined in this iteration on every path a thread can take (the
+      // outside definitions reach only on paths whose branches contradict
+      // each other); otherwise the value is carried from the previous
+      // iteration.
+      std::optional<std::vector<InstId>> within = definedWithinIteration(fn, fn.loops[loop.loop], reg, at);
+      if (!within) {
         carried = true;
         return;
       }
-      for (InstId d : defs)
-        if (loop.contains(fn, d)) polls.insert(d);
-      return;
+      defs = std::move(*within);
     }
     for (InstId d : defs) {
       if (!loop.contains(fn, d)) continue;

@@ -12,7 +12,11 @@
 //    atomics and volatile loads): the poll is the global read behind it;
 //  - the exit condition compares the polled value with values that do not
 //    change across iterations (a compare-and-swap update loop compares with
-//    the previous iteration's value: not a spin);
+//    the previous iteration's value: not a spin); a register that the
+//    reaching definitions also bring from outside the loop is this
+//    iteration's when every path from the header that a thread can take
+//    defines it (paths taking opposite edges of one predicate are none:
+//    libcu++'s local-or-global load, issue 34 NCCL shape U);
 //  - the polled address does not change across iterations (pointer chasing
 //    is not a spin);
 //  - the loop writes no global or generic memory except through a polling

@@ -457,10 +457,60 @@ std::optional<bool> compareWithRange(int64_t value, std::string_view cmp, int64_
   return std::nullopt;
 }
 
+// Every value `reg` may hold at `at` comes from the thread's local memory:
+// loads of local space and register computations of them (the local branch
+// of libcu++'s local-or-global atomic load). `budget` bounds the walk.
+bool fromLocalMemory(const FunctionModel& fn, ValueReg reg, InstId at, int& budget);
+
+// Instruction `d` defines its register from the thread's local memory.
+bool definedFromLocalMemory(const FunctionModel& fn, InstId d, int& budget) {
+  if (--budget < 0) return false;
+  const Inst& in = fn.instructions[d];
+  const MemoryEffect& e = in.effect;
+  if (e.kind == EffectKind::Load) return e.address >= 0 && fn.values->addressSpace(d, e.address) == Space::Local;
+  if (e.kind != EffectKind::None) return false;
+  const RegisterUse use = registerUse(in);
+  if (use.read.empty() || !use.addressed.empty()) return false;
+  for (ValueReg r : use.read)
+    if (!fromLocalMemory(fn, r, d, budget)) return false;
+  return true;
+}
+
+bool fromLocalMemory(const FunctionModel& fn, ValueReg reg, InstId at, int& budget) {
+  const std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
+  if (defs.empty()) return false;
+  for (InstId d : defs)
+    if (!definedFromLocalMemory(fn, d, budget)) return false;
+  return true;
+}
+
+// `reg` at `at` holds what `poll` returned: its one definition; or, when
+// `localBranches`, on the paths a thread can take within the iteration, the
+// poll and definitions from the thread's local memory (libcu++'s
+// local-or-global load: where the address is local there is no poll, and no
+// other thread's write reaches the value).
+bool holdsPollValue(const FunctionModel& fn, const SpinLoop& spin, ValueReg reg, InstId at, InstId poll,
+                    bool localBranches) {
+  const std::vector<InstId>& from = fn.values->reachingDefinitions(reg, at);
+  if (from.size() == 1 && from[0] == poll) return true;
+  if (!localBranches || std::find(from.begin(), from.end(), poll) == from.end()) return false;
+  const std::optional<std::vector<InstId>> within = definedWithinIteration(fn, fn.loops[spin.loop], reg, at);
+  if (!within || !std::binary_search(within->begin(), within->end(), poll)) return false;
+  int budget = 64;
+  for (InstId d : *within)
+    if (d != poll && !definedFromLocalMemory(fn, d, budget)) return false;
+  return true;
+}
+
 // The condition `pred` at `at` (holding `holds`) on the value `poll`
-// returned, evaluated for `value`.
-std::optional<bool> conditionOnValue(const FunctionModel& fn, ValueReg pred, InstId at, bool holds, InstId poll,
-                                     int64_t value, int depth = 0) {
+// returned, evaluated for `value`. With `onPollOnly`, the question is
+// whether the condition holds *on the value* (exitOnValue's second reading,
+// for No only): a conjunct or disjunct (and.pred, or.pred) that does not
+// depend on the poll (an abort flag polled in the same loop) is left out,
+// and the compared register may also come from the local branch of a
+// local-or-global load.
+std::optional<bool> conditionOnValue(const FunctionModel& fn, const SpinLoop& spin, ValueReg pred, InstId at,
+                                     bool holds, InstId poll, int64_t value, bool onPollOnly, int depth = 0) {
   if (depth > 4 || pred < 0) return std::nullopt;
   const std::vector<InstId> defs = fn.values->reachingDefinitions(pred, at);
   if (defs.size() != 1) return std::nullopt;
@@ -468,15 +518,35 @@ std::optional<bool> conditionOnValue(const FunctionModel& fn, ValueReg pred, Ins
   const Inst& def = fn.instructions[d];
   using Kind = ptx::Operand::Kind;
   if (def.opcode() == "not" && def.operands.size() == 2 && def.operands[1].kind == Kind::Register)
-    return conditionOnValue(fn, def.operands[1].reg, d, !holds, poll, value, depth + 1);
+    return conditionOnValue(fn, spin, def.operands[1].reg, d, !holds, poll, value, onPollOnly, depth + 1);
+  if (onPollOnly && (def.opcode() == "and" || def.opcode() == "or") && def.hasModifier("pred") &&
+      def.operands.size() == 3 && (!def.guard || def.guard->reg < 0)) {
+    // and holding, or failing: every operand must; otherwise one operand suffices.
+    const bool every = (def.opcode() == "and") == holds;
+    bool evaluated = false, unknown = false;
+    for (int k : {1, 2}) {
+      const ptx::Operand& op = def.operands[k];
+      if (op.kind != Kind::Register) return std::nullopt;
+      if (!valueDependsOn(fn, op.reg, d, {poll})) continue;  // not on the value
+      const std::optional<bool> r =
+          conditionOnValue(fn, spin, op.reg, d, op.negated ? !holds : holds, poll, value, onPollOnly, depth + 1);
+      if (!r) {
+        unknown = true;
+        continue;
+      }
+      evaluated = true;
+      if (*r != every) return *r;  // one operand decides: failing for `every`, holding otherwise
+    }
+    if (unknown || !evaluated) return std::nullopt;
+    return every;
+  }
   if (def.opcode() != "setp" || def.operands.size() != 3 || def.operands[0].kind != Kind::Register) return std::nullopt;
   std::string_view cmp = comparisonOf(*def.syntax);
   if (cmp.empty()) return std::nullopt;
   for (int side : {1, 2}) {
     const ptx::Operand& polled = def.operands[side];
     if (polled.kind != Kind::Register) continue;
-    const std::vector<InstId> from = fn.values->reachingDefinitions(polled.reg, d);
-    if (from.size() != 1 || from[0] != poll) continue;
+    if (!holdsPollValue(fn, spin, polled.reg, d, poll, onPollOnly)) continue;
     const std::optional<std::pair<int64_t, int64_t>> range = fn.values->operandValue(d, 3 - side).numericRange();
     if (!range) return std::nullopt;
     const std::string_view c = side == 1 ? cmp : swappedComparison(cmp);
@@ -508,23 +578,38 @@ bool leavesWithoutPoll(const FunctionModel& fn, const SpinLoop& spin, InstId pol
 
 ExitOn exitOnValue(const FunctionModel& fn, const SpinLoop& spin, InstId poll, int64_t value) {
   if (spin.loop < 0 || !fn.values) return ExitOn::Unknown;
-  bool any = false, unknown = false;
-  for (InstId e : spin.exitBranches) {
-    const BlockId b = fn.blockOf[e];
-    for (BlockId s : fn.blocks[b].successors) {
-      if (spin.containsBlock(fn, s)) continue;
-      const std::optional<EdgeCondition> edge = edgeCondition(fn, b, s);
-      if (!edge) {
-        unknown = true;
+  auto reading = [&](bool onPollOnly) {
+    bool any = false, unknown = false;
+    for (size_t k = 0; k < spin.exitBranches.size(); ++k) {
+      // An exit that another poll alone decides is no exit on this value.
+      if (onPollOnly && k < spin.exitPolls.size() &&
+          !std::binary_search(spin.exitPolls[k].begin(), spin.exitPolls[k].end(), poll))
         continue;
+      const BlockId b = fn.blockOf[spin.exitBranches[k]];
+      for (BlockId s : fn.blocks[b].successors) {
+        if (spin.containsBlock(fn, s)) continue;
+        const std::optional<EdgeCondition> edge = edgeCondition(fn, b, s);
+        if (!edge) {
+          unknown = true;
+          continue;
+        }
+        const std::optional<bool> r =
+            conditionOnValue(fn, spin, edge->predicate, edge->branch, edge->value, poll, value, onPollOnly);
+        if (!r) unknown = true;
+        else if (*r) return ExitOn::Yes;
+        any = true;
       }
-      const std::optional<bool> r = conditionOnValue(fn, edge->predicate, edge->branch, edge->value, poll, value);
-      if (!r) unknown = true;
-      else if (*r) return ExitOn::Yes;
-      any = true;
     }
-  }
-  return any && !unknown ? ExitOn::No : ExitOn::Unknown;
+    return any && !unknown ? ExitOn::No : ExitOn::Unknown;
+  };
+  const ExitOn first = reading(false);
+  if (first != ExitOn::Unknown) return first;
+  // No exit leaves on the value itself: the waiters may still leave on an
+  // abort flag or another poll, or in a local-memory branch, but not because
+  // the word holds `value` (a ready word reset to 0 for the next launch,
+  // where the waiters wait for it to reach 2 or for an abort). Only a No is
+  // taken from this reading.
+  return reading(true) == ExitOn::No ? ExitOn::No : ExitOn::Unknown;
 }
 
 std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {

@@ -55,6 +55,95 @@ bool reachesWithinIteration(const FunctionModel& fn, const Loop& loop, InstId d,
   return false;
 }
 
+// A branch predicate as a fact about a base predicate: `@%q bra` with
+// %q = not %p (through not.pred and mov, one reaching definition each, the
+// base read with the same reaching definitions at the branch) is a test of
+// %p. The base register and its value on the edge.
+std::pair<ValueReg, bool> basePredicate(const FunctionModel& fn, ValueReg reg, InstId branch, bool value) {
+  using Kind = ptx::Operand::Kind;
+  InstId at = branch;
+  for (int depth = 0; depth < 4; ++depth) {
+    const std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
+    if (defs.size() != 1) break;
+    const Inst& def = fn.instructions[defs[0]];
+    if ((def.guard && def.guard->reg >= 0) || def.operands.size() != 2 || def.operands[1].kind != Kind::Register)
+      break;
+    const bool negates = def.opcode() == "not";
+    if (!negates && def.opcode() != "mov") break;
+    const ValueReg base = def.operands[1].reg;
+    // The base must hold at the branch the value the definition read.
+    if (fn.values->reachingDefinitions(base, defs[0]) != fn.values->reachingDefinitions(base, branch)) break;
+    reg = base;
+    value = (negates != def.operands[1].negated) ? !value : value;
+    at = defs[0];
+  }
+  return {reg, value};
+}
+
+// The definitions of `reg` that reach `at` inside one iteration of the loop
+// on the paths whose branch conditions can hold together, when every such
+// path from the loop's header to `at` defines the register; nullopt when
+// some path reaches the header without a definition (the value then comes
+// from before the loop or from the previous iteration), or the walk is too
+// long. A path that takes two edges on opposite values of one predicate,
+// not redefined between them, is no path a thread takes: libcu++'s atomic
+// load tests its address with `isspacep.local` and reads with `ld.local` on
+// one edge of the test and with `ld.relaxed` on the other, in two branches
+// on the same predicate (issue 34, NCCL shape U); the path-insensitive
+// reaching definitions also see the path that skips both loads, and with it
+// whatever an enclosing loop's earlier trip left in the register.
+std::optional<std::vector<InstId>> definedWithinIteration(const FunctionModel& fn, const Loop& loop, ValueReg reg,
+                                                          InstId at) {
+  using Facts = std::vector<std::pair<ValueReg, bool>>;  // sorted by register
+  struct State {
+    BlockId block;
+    InstId end;  // scan the block's instructions before this one
+    Facts facts;
+  };
+  constexpr size_t kMaxStates = 4096, kMaxFacts = 8;
+  std::set<std::pair<BlockId, Facts>> seen;
+  std::set<InstId> found;
+  std::vector<State> work{{fn.blockOf[at], at, {}}};
+  while (!work.empty()) {
+    model::poll();
+    State s = std::move(work.back());
+    work.pop_back();
+    bool defined = false;
+    for (InstId i = s.end - 1; i >= fn.blocks[s.block].first && !defined; --i) {
+      for (ValueReg w : writtenRegisters(fn.instructions[i])) {
+        if (w == reg) {
+          found.insert(i);
+          const auto& guard = fn.instructions[i].guard;
+          defined = defined || !guard || guard->reg < 0;
+        }
+        // Before a predicate's definition, what the later edges said of it no longer holds.
+        s.facts.erase(std::remove_if(s.facts.begin(), s.facts.end(), [&](const auto& f) { return f.first == w; }),
+                      s.facts.end());
+      }
+    }
+    if (defined) continue;
+    if (s.block == loop.header) return std::nullopt;
+    for (BlockId p : fn.blocks[s.block].predecessors) {
+      if (!std::binary_search(loop.blocks.begin(), loop.blocks.end(), p)) return std::nullopt;
+      Facts facts = s.facts;
+      if (const std::optional<EdgeCondition> edge = edgeCondition(fn, p, s.block); edge && edge->predicate >= 0) {
+        const auto [base, value] = basePredicate(fn, edge->predicate, edge->branch, edge->value);
+        auto it = std::lower_bound(facts.begin(), facts.end(), std::make_pair(base, false),
+                                   [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (it != facts.end() && it->first == base) {
+          if (it->second != value) continue;  // opposite edges of one test: no path
+        } else if (facts.size() < kMaxFacts) {
+          facts.insert(it, {base, value});
+        }
+      }
+      if (!seen.insert({p, facts}).second) continue;
+      if (seen.size() > kMaxStates) return std::nullopt;
+      work.push_back({p, fn.blocks[p].last, std::move(facts)});
+    }
+  }
+  return std::vector<InstId>(found.begin(), found.end());
+}
+
 // The conditional branch that decides to take an exit from block `b`: its
 // own `@p bra`, or, when `b` only jumps or falls through (nvcc often puts a
 // lone `bra.uni EXIT` after the test), the one of its single predecessor
@@ -91,18 +180,25 @@ struct ExitWalk {
     for (InstId d : defs) (loop.contains(fn, d) ? inside : outside) = true;
     if (inside && outside) {
       // A rotated loop: the first poll peeled before the loop and the one in
-      // the loop write the same register. Otherwise the value is carried from
-      // the previous iteration.
+      // the loop write the same register.
       bool samePoll = true;
       for (InstId d : defs)
         samePoll = samePoll && readsGlobalMemory(fn, d) && fn.memory->sameWord(d, defs.front());
-      if (!samePoll) {
+      if (samePoll) {
+        for (InstId d : defs)
+          if (loop.contains(fn, d)) polls.insert(d);
+        return;
+      }
+      // Defined in this iteration on every path a thread can take (the
+      // outside definitions reach only on paths whose branches contradict
+      // each other); otherwise the value is carried from the previous
+      // iteration.
+      std::optional<std::vector<InstId>> within = definedWithinIteration(fn, fn.loops[loop.loop], reg, at);
+      if (!within) {
         carried = true;
         return;
       }
-      for (InstId d : defs)
-        if (loop.contains(fn, d)) polls.insert(d);
-      return;
+      defs = std::move(*within);
     }
     for (InstId d : defs) {
       if (!loop.contains(fn, d)) continue;
@@ -361,10 +457,60 @@ std::optional<bool> compareWithRange(int64_t value, std::string_view cmp, int64_
   return std::nullopt;
 }
 
+// Every value `reg` may hold at `at` comes from the thread's local memory:
+// loads of local space and register computations of them (the local branch
+// of libcu++'s local-or-global atomic load). `budget` bounds the walk.
+bool fromLocalMemory(const FunctionModel& fn, ValueReg reg, InstId at, int& budget);
+
+// Instruction `d` defines its register from the thread's local memory.
+bool definedFromLocalMemory(const FunctionModel& fn, InstId d, int& budget) {
+  if (--budget < 0) return false;
+  const Inst& in = fn.instructions[d];
+  const MemoryEffect& e = in.effect;
+  if (e.kind == EffectKind::Load) return e.address >= 0 && fn.values->addressSpace(d, e.address) == Space::Local;
+  if (e.kind != EffectKind::None) return false;
+  const RegisterUse use = registerUse(in);
+  if (use.read.empty() || !use.addressed.empty()) return false;
+  for (ValueReg r : use.read)
+    if (!fromLocalMemory(fn, r, d, budget)) return false;
+  return true;
+}
+
+bool fromLocalMemory(const FunctionModel& fn, ValueReg reg, InstId at, int& budget) {
+  const std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
+  if (defs.empty()) return false;
+  for (InstId d : defs)
+    if (!definedFromLocalMemory(fn, d, budget)) return false;
+  return true;
+}
+
+// `reg` at `at` holds what `poll` returned: its one definition; or, when
+// `localBranches`, on the paths a thread can take within the iteration, the
+// poll and definitions from the thread's local memory (libcu++'s
+// local-or-global load: where the address is local there is no poll, and no
+// other thread's write reaches the value).
+bool holdsPollValue(const FunctionModel& fn, const SpinLoop& spin, ValueReg reg, InstId at, InstId poll,
+                    bool localBranches) {
+  const std::vector<InstId>& from = fn.values->reachingDefinitions(reg, at);
+  if (from.size() == 1 && from[0] == poll) return true;
+  if (!localBranches || std::find(from.begin(), from.end(), poll) == from.end()) return false;
+  const std::optional<std::vector<InstId>> within = definedWithinIteration(fn, fn.loops[spin.loop], reg, at);
+  if (!within || !std::binary_search(within->begin(), within->end(), poll)) return false;
+  int budget = 64;
+  for (InstId d : *within)
+    if (d != poll && !definedFromLocalMemory(fn, d, budget)) return false;
+  return true;
+}
+
 // The condition `pred` at `at` (holding `holds`) on the value `poll`
-// returned, evaluated for `value`.
-std::optional<bool> conditionOnValue(const FunctionModel& fn, ValueReg pred, InstId at, bool holds, InstId poll,
-                                     int64_t value, int depth = 0) {
+// returned, evaluated for `value`. With `onPollOnly`, the question is
+// whether the condition holds *on the value* (exitOnValue's second reading,
+// for No only): a conjunct or disjunct (and.pred, or.pred) that does not
+// depend on the poll (an abort flag polled in the same loop) is left out,
+// and the compared register may also come from the local branch of a
+// local-or-global load.
+std::optional<bool> conditionOnValue(const FunctionModel& fn, const SpinLoop& spin, ValueReg pred, InstId at,
+                                     bool holds, InstId poll, int64_t value, bool onPollOnly, int depth = 0) {
   if (depth > 4 || pred < 0) return std::nullopt;
   const std::vector<InstId> defs = fn.values->reachingDefinitions(pred, at);
   if (defs.size() != 1) return std::nullopt;
@@ -372,15 +518,35 @@ std::optional<bool> conditionOnValue(const FunctionModel& fn, ValueReg pred, Ins
   const Inst& def = fn.instructions[d];
   using Kind = ptx::Operand::Kind;
   if (def.opcode() == "not" && def.operands.size() == 2 && def.operands[1].kind == Kind::Register)
-    return conditionOnValue(fn, def.operands[1].reg, d, !holds, poll, value, depth + 1);
+    return conditionOnValue(fn, spin, def.operands[1].reg, d, !holds, poll, value, onPollOnly, depth + 1);
+  if (onPollOnly && (def.opcode() == "and" || def.opcode() == "or") && def.hasModifier("pred") &&
+      def.operands.size() == 3 && (!def.guard || def.guard->reg < 0)) {
+    // and holding, or failing: every operand must; otherwise one operand suffices.
+    const bool every = (def.opcode() == "and") == holds;
+    bool evaluated = false, unknown = false;
+    for (int k : {1, 2}) {
+      const ptx::Operand& op = def.operands[k];
+      if (op.kind != Kind::Register) return std::nullopt;
+      if (!valueDependsOn(fn, op.reg, d, {poll})) continue;  // not on the value
+      const std::optional<bool> r =
+          conditionOnValue(fn, spin, op.reg, d, op.negated ? !holds : holds, poll, value, onPollOnly, depth + 1);
+      if (!r) {
+        unknown = true;
+        continue;
+      }
+      evaluated = true;
+      if (*r != every) return *r;  // one operand decides: failing for `every`, holding otherwise
+    }
+    if (unknown || !evaluated) return std::nullopt;
+    return every;
+  }
   if (def.opcode() != "setp" || def.operands.size() != 3 || def.operands[0].kind != Kind::Register) return std::nullopt;
   std::string_view cmp = comparisonOf(*def.syntax);
   if (cmp.empty()) return std::nullopt;
   for (int side : {1, 2}) {
     const ptx::Operand& polled = def.operands[side];
     if (polled.kind != Kind::Register) continue;
-    const std::vector<InstId> from = fn.values->reachingDefinitions(polled.reg, d);
-    if (from.size() != 1 || from[0] != poll) continue;
+    if (!holdsPollValue(fn, spin, polled.reg, d, poll, onPollOnly)) continue;
     const std::optional<std::pair<int64_t, int64_t>> range = fn.values->operandValue(d, 3 - side).numericRange();
     if (!range) return std::nullopt;
     const std::string_view c = side == 1 ? cmp : swappedComparison(cmp);
@@ -412,23 +578,38 @@ bool leavesWithoutPoll(const FunctionModel& fn, const SpinLoop& spin, InstId pol
 
 ExitOn exitOnValue(const FunctionModel& fn, const SpinLoop& spin, InstId poll, int64_t value) {
   if (spin.loop < 0 || !fn.values) return ExitOn::Unknown;
-  bool any = false, unknown = false;
-  for (InstId e : spin.exitBranches) {
-    const BlockId b = fn.blockOf[e];
-    for (BlockId s : fn.blocks[b].successors) {
-      if (spin.containsBlock(fn, s)) continue;
-      const std::optional<EdgeCondition> edge = edgeCondition(fn, b, s);
-      if (!edge) {
-        unknown = true;
+  auto reading = [&](bool onPollOnly) {
+    bool any = false, unknown = false;
+    for (size_t k = 0; k < spin.exitBranches.size(); ++k) {
+      // An exit that another poll alone decides is no exit on this value.
+      if (onPollOnly && k < spin.exitPolls.size() &&
+          !std::binary_search(spin.exitPolls[k].begin(), spin.exitPolls[k].end(), poll))
         continue;
+      const BlockId b = fn.blockOf[spin.exitBranches[k]];
+      for (BlockId s : fn.blocks[b].successors) {
+        if (spin.containsBlock(fn, s)) continue;
+        const std::optional<EdgeCondition> edge = edgeCondition(fn, b, s);
+        if (!edge) {
+          unknown = true;
+          continue;
+        }
+        const std::optional<bool> r =
+            conditionOnValue(fn, spin, edge->predicate, edge->branch, edge->value, poll, value, onPollOnly);
+        if (!r) unknown = true;
+        else if (*r) return ExitOn::Yes;
+        any = true;
       }
-      const std::optional<bool> r = conditionOnValue(fn, edge->predicate, edge->branch, edge->value, poll, value);
-      if (!r) unknown = true;
-      else if (*r) return ExitOn::Yes;
-      any = true;
     }
-  }
-  return any && !unknown ? ExitOn::No : ExitOn::Unknown;
+    return any && !unknown ? ExitOn::No : ExitOn::Unknown;
+  };
+  const ExitOn first = reading(false);
+  if (first != ExitOn::Unknown) return first;
+  // No exit leaves on the value itself: the waiters may still leave on an
+  // abort flag or another poll, or in a local-memory branch, but not because
+  // the word holds `value` (a ready word reset to 0 for the next launch,
+  // where the waiters wait for it to reach 2 or for an abort). Only a No is
+  // taken from this reading.
+  return reading(true) == ExitOn::No ? ExitOn::No : ExitOn::Unknown;
 }
 
 std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {

@@ -12,7 +12,11 @@
 //    atomics and volatile loads): the poll is the global read behind it;
 //  - the exit condition compares the polled value with values that do not
 //    change across iterations (a compare-and-swap update loop compares with
-//    the previous iteration's value: not a spin);
+//    the previous iteration's value: not a spin); a register that the
+//    reaching definitions also bring from outside the loop is this
+//    iteration's when every path from the header that a thread can take
+//    defines it (paths taking opposite edges of one predicate are none:
+//    libcu++'s local-or-global load, issue 34 NCCL shape U);
 //  - the polled address does not change across iterations (pointer chasing
 //    is not a spin);
 //  - the loop writes no global or generic memory except through a polling
@@ -58,7 +62,11 @@ bool afterObservation(const FunctionModel& fn, const SpinLoop& spin, InstId poll
 // for `value` whatever that operand is (a count reset to 0 where the waiters
 // wait for it to reach gridDim.x), Yes when some exit's condition holds for
 // it whatever that operand is, Unknown otherwise (an exit not read, an
-// operand not bounded: a generation compared with a snapshot).
+// operand not bounded: a generation compared with a snapshot). When that
+// reading is Unknown, a second one may still answer No: no exit leaves *on
+// the value* (exits another poll alone decides, and.pred/or.pred operands
+// that do not depend on the poll, an abort flag, are left out; the compared
+// register may also come from the local branch of a local-or-global load).
 enum class ExitOn : uint8_t { No, Yes, Unknown };
 ExitOn exitOnValue(const FunctionModel& fn, const SpinLoop& spin, InstId poll, int64_t value);
 

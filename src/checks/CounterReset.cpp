@@ -432,10 +432,16 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
       fromItself = v.kind == ptx::Operand::Kind::Register && model::valueDependsOn(fn, v.reg, s, sameWord);
       if (!fromItself) continue;
     }
-    auto ordering = [&](InstId i) {
-      const auto k = fn.instructions[i].effect.kind;
-      return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || k == EffectKind::MbarrierWait ||
-             k == EffectKind::Call || (oneLane && k == EffectKind::WarpSync);
+    // `withWarp`: a bar.warp.sync orders too. It orders the threads of one
+    // warp: for one lane per warp, the readers of the warp's own word; for one
+    // thread of the block, the readers only if they are all in its warp,
+    // which the check does not decide (a region entered by one warp).
+    auto orderingBy = [&](bool withWarp) {
+      return [&fn, withWarp](InstId i) {
+        const auto k = fn.instructions[i].effect.kind;
+        return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || k == EffectKind::MbarrierWait ||
+               k == EffectKind::Call || (withWarp && k == EffectKind::WarpSync);
+      };
     };
     auto otherThreadsRead = [&](InstId i) {
       return std::binary_search(sameWord.begin(), sameWord.end(), i) && guards.apart(s, i);
@@ -458,22 +464,34 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
         decided = d;
       }
     };
-    for (InstId r : model::findReachingBackward(fn, s, otherThreadsRead, ordering)) consider(r, true);
-    for (InstId r : model::findAllReachable(fn, s, otherThreadsRead, ordering, 8)) consider(r, false);
+    auto search = [&](bool withWarp) {
+      for (InstId r : model::findReachingBackward(fn, s, otherThreadsRead, orderingBy(withWarp))) consider(r, true);
+      for (InstId r : model::findAllReachable(fn, s, otherThreadsRead, orderingBy(withWarp), 8)) consider(r, false);
+    };
+    search(/*withWarp=*/true);
+    // Only warp barriers between the read and the rewrite (one thread of the
+    // block writes): ordered if the readers are in the writer's warp, which
+    // is not decided.
+    bool warpBarrierOnly = false;
+    if (read < 0 && !oneLane) {
+      search(/*withWarp=*/false);
+      warpBarrierOnly = read >= 0;
+    }
     if (read < 0 || !reported.first(fn, s)) continue;
     const model::AliasEvidence same =
         fn.memory->aliasEvidence(s, e.address, 0, read, fn.instructions[read].effect.address, 0);
     const char* who = oneLane ? "one lane of the warp" : "one thread";
     const char* what = constant ? "resets" : "rewrites";
     const char* sync = oneLane ? "__syncwarp()" : "__syncthreads()";
+    const char* between = warpBarrierOnly ? "only a warp barrier (bar.warp.sync)" : "no barrier";
     auto d = makeDiagnostic(
         fn, s, std::string(kCheck),
-        before ? fmt::format("{} {} this shared {} that other threads read ({}) with no barrier between their read "
+        before ? fmt::format("{} {} this shared {} that other threads read ({}) with {} between their read "
                              "and the rewrite: a thread that has not read it yet reads the new value",
-                             who, what, constant ? "counter" : "counter or phase word", describeUser(fn, read))
-               : fmt::format("{} {} this shared {} and other threads read it next ({}) with no barrier between: "
+                             who, what, constant ? "counter" : "counter or phase word", describeUser(fn, read), between)
+               : fmt::format("{} {} this shared {} and other threads read it next ({}) with {} between: "
                              "a thread may still read the old value",
-                             who, what, constant ? "counter" : "counter or phase word", describeUser(fn, read)),
+                             who, what, constant ? "counter" : "counter or phase word", describeUser(fn, read), between),
         before ? fmt::format("insert {} after the other threads' reads and before the rewrite", sync)
                : fmt::format("insert {} after the rewrite, before the other threads read the word again", sync));
     addNote(d, fn, read,
@@ -488,11 +506,18 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
     d.evidence.push_back(report::link(fn, LinkKind::Poll, read, "other-threads",
                                       "threads that the writer's guard leaves out read the word here"));
     d.evidence.push_back(aliasLink(fn, LinkKind::SameBytes, -1, same));
-    d.evidence.push_back(report::link(fn, LinkKind::HandOff, -1, before ? "no-barrier-before" : "no-barrier-after",
-                                      fmt::format("a path from the {} to the {} passes no bar.sync, bar.arrive, "
-                                                  "mbarrier wait{}",
-                                                  before ? "read" : "rewrite", before ? "rewrite" : "read",
-                                                  oneLane ? " or bar.warp.sync" : "")));
+    if (warpBarrierOnly)
+      d.evidence.push_back(report::undecidedLink(
+          fn, LinkKind::HandOff, -1, "warp-barrier-only",
+          fmt::format("every path from the {} to the {} passes a bar.warp.sync but no bar.sync, bar.arrive or "
+                      "mbarrier wait: it orders them if the reading threads are all in the writer's warp, which "
+                      "is not decided",
+                      before ? "read" : "rewrite", before ? "rewrite" : "read")));
+    else
+      d.evidence.push_back(report::link(fn, LinkKind::HandOff, -1, before ? "no-barrier-before" : "no-barrier-after",
+                                        fmt::format("a path from the {} to the {} passes no bar.sync, bar.arrive, "
+                                                    "mbarrier wait or bar.warp.sync",
+                                                    before ? "read" : "rewrite", before ? "rewrite" : "read")));
     d.evidence.push_back(partnerLink(fn, s, oneLane ? "one-lane-writer" : "one-thread-writer",
                                       fmt::format("{} of the threads that read the word writes it", who)));
     out.push_back(std::move(d));

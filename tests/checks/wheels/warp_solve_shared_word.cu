@@ -15,7 +15,7 @@
 // k's value race with step k + 1's write: the default tier keeps it.
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --arch sm_90a --strict --verify %s
-// RUN: %fenceline check --arch sm_90a --strict --format json %s | FileCheck %s
+// RUN: not %fenceline check --arch sm_90a --strict --format json %s | FileCheck %s
 // CHECK-DAG: "how": "warp-barrier-only"
 // CHECK-DAG: "how": "no-barrier-before"
 

@@ -3,8 +3,10 @@
 // of entries on communication libraries (NVSHMEM's device image asks for
 // about that many pairs), where std::unordered_map costs a node allocation
 // per entry and two cache misses per lookup. Open addressing with linear
-// probing in one array; the capacity doubles past 1/2 full. Entries are never
-// erased. A pointer returned by find() is valid until the next insert().
+// probing; keys and values in two arrays (a slot is 8 bytes and the value,
+// not 16 for a value of a byte or two); the capacity doubles past 3/4 full.
+// Entries are never erased. A pointer returned by find() is valid until the
+// next insert().
 #pragma once
 
 #include <cstddef>
@@ -18,11 +20,10 @@ class PairMap {
  public:
   const T* find(uint64_t key) const {
     if (key == kEmpty) return hasEmptyKey_ ? &emptyKeyValue_ : nullptr;
-    if (slots_.empty()) return nullptr;
+    if (keys_.empty()) return nullptr;
     for (size_t i = slotOf(key);; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.key == key) return &s.value;
-      if (s.key == kEmpty) return nullptr;
+      if (keys_[i] == key) return &values_[i].value;
+      if (keys_[i] == kEmpty) return nullptr;
     }
   }
 
@@ -33,7 +34,7 @@ class PairMap {
       emptyKeyValue_ = value;
       return;
     }
-    if (2 * (size_ + 1) > slots_.size()) grow();
+    if (4 * (size_ + 1) > 3 * keys_.size()) grow();
     place(key, value);
     ++size_;
   }
@@ -42,8 +43,7 @@ class PairMap {
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t(0);
-  struct Slot {
-    uint64_t key = kEmpty;
+  struct Box {  // not std::vector<bool>'s bits: find() hands out a pointer
     T value{};
   };
 
@@ -53,24 +53,28 @@ class PairMap {
 
   void place(uint64_t key, const T& value) {
     size_t i = slotOf(key);
-    while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
-    slots_[i].key = key;
-    slots_[i].value = value;
+    while (keys_[i] != kEmpty) i = (i + 1) & mask_;
+    keys_[i] = key;
+    values_[i].value = value;
   }
 
   void grow() {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    const size_t capacity = old.empty() ? 64 : 2 * old.size();
-    slots_.assign(capacity, Slot{});
+    std::vector<uint64_t> oldKeys;
+    std::vector<Box> oldValues;
+    oldKeys.swap(keys_);
+    oldValues.swap(values_);
+    const size_t capacity = oldKeys.empty() ? 64 : 2 * oldKeys.size();
+    keys_.assign(capacity, kEmpty);
+    values_.assign(capacity, Box{});
     mask_ = capacity - 1;
     shift_ = 64;
     for (size_t c = capacity; c > 1; c >>= 1) --shift_;
-    for (const Slot& s : old)
-      if (s.key != kEmpty) place(s.key, s.value);
+    for (size_t i = 0; i < oldKeys.size(); ++i)
+      if (oldKeys[i] != kEmpty) place(oldKeys[i], oldValues[i].value);
   }
 
-  std::vector<Slot> slots_;
+  std::vector<uint64_t> keys_;
+  std::vector<Box> values_;
   size_t size_ = 0;
   size_t mask_ = 0;
   int shift_ = 64;

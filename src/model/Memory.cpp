@@ -618,10 +618,7 @@ bool MemoryAnalysis::mappedToAnotherCta(InstId inst, int operand) const {
   if (!fn_.values || inst < 0 || operand < 0 || static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
     return false;
   const ptx::Operand& op = fn_.instructions[inst].operands[operand];
-  ValueReg reg = op.kind == ptx::Operand::Kind::Register ? op.reg
-                 : (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register)
-                     ? op.base.reg
-                     : -1;
+  ValueReg reg = op.valueRegister();
   InstId at = inst;
   // Back through the moves, conversions and additions that carry the address.
   for (int step = 0; step < 16 && reg >= 0; ++step) {

@@ -39,10 +39,7 @@ InstId ProtocolModel::walkToPointerLoad(InstId access) const {
   InstId at = access;
   for (int step = 0; step < 64; ++step) {
     const ptx::Operand& op = fn_.instructions[at].operands[operand];
-    ValueReg reg = op.kind == ptx::Operand::Kind::Register ? op.reg
-                   : (op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register)
-                       ? op.base.reg
-                       : -1;
+    const ValueReg reg = op.valueRegister();
     if (reg < 0) return -1;
     InstId def = fn_.values->definition(reg, at);
     if (def < 0) return -1;
@@ -255,9 +252,7 @@ ProtocolModel::Peer ProtocolModel::computePeerPointer(InstId access) const {
   // definition of the address register that reaches the access, each walked
   // back to its own load.
   const ptx::Operand& op = fn_.instructions[access].operands[operand];
-  const ValueReg reg = op.kind == ptx::Operand::Kind::Address && op.base.kind == ptx::Operand::Kind::Register
-                           ? op.base.reg
-                           : op.kind == ptx::Operand::Kind::Register ? op.reg : -1;
+  const ValueReg reg = op.valueRegister();
   if (reg < 0) return Peer::Unknown;
   const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, access);
   if (defs.empty() || defs.size() > 8) return Peer::Unknown;
@@ -383,10 +378,7 @@ const ProtocolModel::BlockGroupIndex& ProtocolModel::blockGroupIndex(InstId load
     const IndexClassifier classify(fn_, indexKindOfDefinition_);
     auto indexPart = [](IndexKind kind) { return kind == IndexKind::Constant || kind == IndexKind::Block; };
     const ptx::Operand& address = fn_.instructions[load].operands[operand];
-    ValueReg reg = address.kind == ptx::Operand::Kind::Register ? address.reg
-                   : (address.kind == ptx::Operand::Kind::Address && address.base.kind == ptx::Operand::Kind::Register)
-                       ? address.base.reg
-                       : -1;
+    ValueReg reg = address.valueRegister();
     InstId at = load;
     for (int step = 0; step < 64 && reg >= 0; ++step) {
       const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, at);

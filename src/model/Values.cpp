@@ -1678,9 +1678,7 @@ Space spaceByTest(const FunctionModel& fn, const ValueAnalysis& values, int8_t& 
   }
   if (!testsSpace || fn.idom.empty() || fn.blockOf.size() != fn.instructions.size()) return Space::None;
   const ptx::Operand& op = fn.instructions[at].operands[k];
-  const ValueReg base = op.kind == Kind::Register ? op.reg
-                        : (op.kind == Kind::Address && op.base.kind == Kind::Register) ? op.base.reg
-                                                                                        : -1;
+  const ValueReg base = op.valueRegister();
   if (base < 0) return Space::None;
   std::vector<InstId> baseDefs;
   auto tests = [&](InstId test) -> Space {

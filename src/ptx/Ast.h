@@ -123,6 +123,13 @@ struct Operand {
   std::string_view baseSymbol() const { return kind == Kind::Address && base.kind == Kind::Symbol ? text : std::string_view(); }
   // The absolute address an Address's Integer base holds (0 otherwise).
   int64_t baseValue() const { return kind == Kind::Address && base.kind == Kind::Integer ? intValue : 0; }
+  // The register the operand is, or its Address's base register (-1 otherwise):
+  // where a pointer's value comes from.
+  RegisterId valueRegister() const {
+    return kind == Kind::Register                                  ? reg
+           : kind == Kind::Address && base.kind == Kind::Register ? base.reg
+                                                                  : -1;
+  }
 };
 
 static_assert(sizeof(Operand) <= 64, "ptx::Operand is laid out in 64 bytes");

@@ -9,6 +9,7 @@
 
 #include "model/MemoryStats.h"
 #include "model/Program.h"
+#include "model/Protocol.h"
 #include "ptx/HeldBodies.h"
 
 namespace fenceline::driver {
@@ -116,6 +117,7 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
           diagnosticBytes = model::memory::threadBytes - beforeCopy;
         }
         checkNotes += fmt::format(" diagnostics={}:{}", found.size(), diagnosticBytes >> 10);
+        if (fn.protocol) checkNotes += " memo:" + fn.protocol->memoStats();
         auto [rss, hwm] = residentKiB();
         std::fprintf(stderr, "memstats\t%s\tbody=%zu\tmodel=%zu\tbase=%lld\tparse=%lld\tpeak=%lld\trss=%ld\thwm=%ld\t%s\n",
                      function.name.c_str(), function.instructions.size(), fn.instructions.size(),

@@ -396,11 +396,21 @@ const MemoryObject& ProtocolModel::root(InstId inst) const {
 // signals): answered once per pair, in either order (the answer is symmetric).
 Alias ProtocolModel::alias(InstId a, InstId b) const {
   if (b < a) std::swap(a, b);
-  const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
-  if (const auto* known = alias_.find(key)) return *known;
+  if (const uint32_t known = pairBits(a, b) & 7) return static_cast<Alias>(known - 1);
   const Alias result = computeAlias(a, b);
-  alias_.insert(key, result);
+  setPairBits(a, b, 7, static_cast<uint32_t>(result) + 1);
   return result;
+}
+
+uint32_t ProtocolModel::pairBits(InstId lo, InstId hi) const {
+  const uint32_t* known = pairs_.find((uint64_t(uint32_t(lo)) << 32) | uint32_t(hi));
+  return known ? *known : 0;
+}
+
+// Sets the bits of `mask` to `bits`: read again, since computing one field
+// may have set another of the same pair.
+void ProtocolModel::setPairBits(InstId lo, InstId hi, uint32_t mask, uint32_t bits) const {
+  pairs_.assign((uint64_t(uint32_t(lo)) << 32) | uint32_t(hi), (pairBits(lo, hi) & ~mask) | bits);
 }
 
 Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
@@ -429,17 +439,18 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, InstId b) const {
 }
 
 ProtocolModel::AliasFacts ProtocolModel::aliasFacts(InstId a, InstId b) const {
-  const uint64_t key = (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
-  auto unpack = [&](uint16_t packed) {
-    return AliasFacts{static_cast<Alias>(packed & 3), (packed & 4) != 0, aliasHows_[packed >> 3]};
-  };
-  if (const uint16_t* known = aliasFacts_.find(key)) return unpack(*known);
+  const InstId lo = std::min(a, b), hi = std::max(a, b);
+  const unsigned shift = a <= b ? 3 : 13;
+  if (const uint32_t known = (pairBits(lo, hi) >> shift) & 0x3ff)
+    return AliasFacts{static_cast<Alias>((known >> 1) & 3), (known & 8) != 0, aliasHows_[known >> 4]};
   const AliasEvidence e = aliasEvidence(a, addressOf(fn_, a), b, addressOf(fn_, b), /*withDetail=*/false);
   size_t how = std::find(aliasHows_.begin(), aliasHows_.end(), e.how) - aliasHows_.begin();
   if (how == aliasHows_.size()) aliasHows_.push_back(e.how);
-  const uint16_t packed = static_cast<uint16_t>(static_cast<unsigned>(e.result) | (e.decided ? 4u : 0u) | (how << 3));
-  aliasFacts_.insert(key, packed);
-  return unpack(packed);
+  if (how < kPairHows) {
+    const uint32_t packed = 1u | static_cast<uint32_t>(e.result) << 1 | (e.decided ? 8u : 0u) | uint32_t(how) << 4;
+    setPairBits(lo, hi, 0x3ffu << shift, packed << shift);
+  }
+  return AliasFacts{e.result, e.decided, aliasHows_[how]};
 }
 
 AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, bool withDetail) const {
@@ -750,8 +761,18 @@ uint32_t ProtocolModel::partnerWriteSet(InstId poll) const {
 // few bits per pair (NVSHMEM's put-with-signal dispatch asks millions of
 // pairs): the evidence text is rebuilt by writeReadDetail for the pairs shown.
 ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstId read) const {
-  const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(read);
-  if (const auto* known = writeRead_.find(key)) return *known;
+  // Three bits: 0 not asked, 1 the read cannot read the write, else
+  // 2 + decided + 2 * how.
+  const InstId lo = std::min(write, read), hi = std::max(write, read);
+  const unsigned shift = write <= read ? 23 : 26;
+  if (const uint32_t known = (pairBits(lo, hi) >> shift) & 7) {
+    PairEvidence pair;
+    if (known == 1) return pair;
+    pair.mayRead = true;
+    pair.decided = ((known - 2) & 1) != 0;
+    pair.how = static_cast<PairEvidence::How>((known - 2) >> 1);
+    return pair;
+  }
   PairEvidence pair;
   pair.mayRead = mayReadWrite(read, write);
   if (pair.mayRead) {
@@ -768,7 +789,8 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
       }
     }
   }
-  writeRead_.insert(key, pair);
+  const uint32_t packed = pair.mayRead ? 2 + (pair.decided ? 1u : 0u) + 2 * static_cast<uint32_t>(pair.how) : 1;
+  setPairBits(lo, hi, 7u << shift, packed << shift);
   return pair;
 }
 
@@ -1895,6 +1917,64 @@ bool ProtocolModel::isFloatingPointData(InstId inst) const {
     return true;
   }
   return false;
+}
+
+}  // namespace fenceline::model
+
+namespace fenceline::model {
+
+namespace {
+
+// Approximate heap bytes of the memo tables (FENCELINE_MEMSTATS): a hash
+// node is its value, a next pointer and the allocator's 16-byte header; a
+// vector its capacity.
+template <typename T>
+size_t heapBytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+template <typename K, typename V>
+size_t heapBytes(const std::unordered_map<K, V>& m) {
+  return m.size() * (sizeof(std::pair<const K, V>) + 24) + m.bucket_count() * sizeof(void*);
+}
+template <typename K, typename T>
+size_t heapBytes(const std::unordered_map<K, std::vector<T>>& m) {
+  size_t bytes = m.size() * (sizeof(std::pair<const K, std::vector<T>>) + 24) + m.bucket_count() * sizeof(void*);
+  for (const auto& [key, v] : m) bytes += heapBytes(v);
+  return bytes;
+}
+
+}  // namespace
+
+std::string ProtocolModel::memoStats() const {
+  std::vector<std::tuple<size_t, size_t, std::string_view>> tables = {
+      {pairs_.bytes(), pairs_.size(), "pairs"},
+      {aliasEvidence_.bytes(), aliasEvidence_.size(), "aliasEvidence"},
+      {aliasEvidenceStore_.size() * sizeof(AliasEvidence), aliasEvidenceStore_.size(), "aliasEvidenceStore"},
+      {decidedReader_.bytes(), decidedReader_.size(), "decidedReader"},
+      {guardedReadMayRead_.bytes(), guardedReadMayRead_.size(), "guardedReadMayRead"},
+      {partnerChoice_.bytes(), partnerChoice_.size(), "partnerChoice"},
+      {readsPartnerWrites_.bytes(), readsPartnerWrites_.size(), "readsPartnerWrites"},
+      {guardedReadBytes_ + heapBytes(guardedRead_), guardedRead_.size(), "guardedRead"},
+      {heapBytes(partnerWrites_), partnerWrites_.size(), "partnerWrites"},
+      {heapBytes(ticketPartnerWrites_), ticketPartnerWrites_.size(), "ticketPartnerWrites"},
+      {heapBytes(ticketReadsAll_), ticketReadsAll_.size(), "ticketReadsAll"},
+      {heapBytes(pollsOfSignal_), pollsOfSignal_.size(), "pollsOfSignal"},
+      {heapBytes(pollsOfWord_), pollsOfWord_.size(), "pollsOfWord"},
+      {heapBytes(signalsForPoll_), signalsForPoll_.size(), "signalsForPoll"},
+      {heapBytes(observedReach_), observedReach_.size(), "observedReach"},
+      {heapBytes(root_), root_.size(), "root"},
+      {heapBytes(requiredScope_), requiredScope_.size(), "requiredScope"},
+      {heapBytes(accessBase_), accessBase_.size(), "accessBase"},
+  };
+  size_t afterWaitBytes = heapBytes(afterWait_);
+  for (const AfterWait& w : afterWait_)
+    afterWaitBytes += heapBytes(w.guardedReads) + (w.sortedGuardedReads ? heapBytes(*w.sortedGuardedReads) : 0);
+  tables.emplace_back(afterWaitBytes, afterWait_.size(), "afterWait");
+  std::sort(tables.begin(), tables.end(), [](const auto& x, const auto& y) { return std::get<0>(x) > std::get<0>(y); });
+  std::string out;
+  for (const auto& [bytes, entries, name] : tables)
+    if (bytes >= (size_t(256) << 10)) out += fmt::format(" {}={}K/{}", name, bytes >> 10, entries);
+  return out;
 }
 
 }  // namespace fenceline::model

@@ -54,6 +54,9 @@ class ProtocolModel {
   explicit ProtocolModel(const FunctionModel& function);
 
   const FunctionModel& function() const { return fn_; }
+  // The memo tables' sizes, largest first ("name=KiB/entries ..."), for
+  // FENCELINE_MEMSTATS: which pairwise answers a function's checks kept.
+  std::string memoStats() const;
   const std::vector<SpinLoop>& spins() const { return spins_; }
   // Signals some poll of this function may observe (sorted).
   const std::vector<InstId>& signals() const { return signals_; }
@@ -546,12 +549,25 @@ class ProtocolModel {
   Alias computeAlias(InstId a, InstId b) const;
   const std::vector<InstId>& pollsOf(InstId signal) const;
   bool guardedReadMayRead(InstId poll, InstId write) const;
-  mutable PairMap<Alias> alias_;
+  // alias, aliasFacts and writeReadEvidence, memoized in one table: one
+  // entry per unordered pair {lo, hi} (lo <= hi), since the three are asked
+  // of the same pairs (aliasFacts asks alias, writeReadEvidence both). Its
+  // 32 bits (0 in a field: not asked yet):
+  //   0-2    alias(lo, hi) + 1
+  //   3-12   aliasFacts(lo, hi): 1 | result << 1 | decided << 3 | how << 4
+  //          (how: index in aliasHows_, under kPairHows)
+  //   13-22  aliasFacts(hi, lo), the same
+  //   23-25  writeReadEvidence(lo, hi) (packPairEvidence)
+  //   26-28  writeReadEvidence(hi, lo)
+  // Three maps of millions of pairs each (NVSHMEM's put-with-signal dispatch)
+  // were a third of its function's memory (issue 35).
+  static constexpr unsigned kPairHows = 64;
+  mutable PairMap<uint32_t> pairs_;
+  uint32_t pairBits(InstId lo, InstId hi) const;
+  void setPairBits(InstId lo, InstId hi, uint32_t mask, uint32_t bits) const;
   mutable PairMap<uint32_t> aliasEvidence_;                 // aliasEvidence(a, b), memoized: its index in
   mutable std::deque<AliasEvidence> aliasEvidenceStore_;  // (references stay valid)
-  // aliasFacts, memoized: result | decided << 2 | (index of `how` in aliasHows_) << 3.
-  mutable PairMap<uint16_t> aliasFacts_;
-  mutable std::deque<std::string> aliasHows_;  // each `how` met, once (views stay valid)
+  mutable std::deque<std::string> aliasHows_;  // each `how` aliasFacts met, once (views stay valid)
   // readerOf's answer for one (write, read) pair: whether the read may read the
   // write, whether that is decided, and how (aliasEvidence, an opaque call, a
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.
@@ -563,7 +579,6 @@ class ProtocolModel {
   };
   PairEvidence writeReadEvidence(InstId write, InstId read) const;
   AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair) const;
-  mutable PairMap<PairEvidence> writeRead_;
   // hasDecidedReader: per signal, the number of its set of decidedly guarded
   // reads; the sets (sorted, distinct), by number; the answer per (set, write).
   uint32_t decidedReadSet(InstId signal) const;

@@ -54,10 +54,12 @@ Outcome runEchoed(const std::vector<std::string>& arguments, const std::string& 
 }
 
 // `.entry NAME(` names in a PTX text.
-std::set<std::string> entriesOf(std::string_view ptx) {
+std::set<std::string> entriesOf(std::string_view ptx, const MappedFile* mapped) {
   std::set<std::string> names;
   auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
-  for (size_t at = ptx.find(".entry"); at != std::string::npos; at = ptx.find(".entry", at + 6)) {
+  auto next = [&](size_t from) { return mapped ? mapped->find(".entry", from) : ptx.find(".entry", from); };
+  for (size_t at = next(0); at != std::string::npos; at = next(at + 6)) {
+    if (mapped) mapped->dropBefore(at);
     size_t begin = ptx.find_first_not_of(" \t\r\n", at + 6);
     if (begin == std::string::npos || begin == at + 6) continue;
     size_t end = begin;
@@ -217,7 +219,7 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
   std::set<std::string> defined;
   for (const auto& file : files) {
     const MappedFile mapped(file.string());  // not read into the heap (see PtxSources.cpp)
-    auto names = entriesOf(mapped.ok() ? mapped.text() : std::string_view(readWhole(file)));
+    auto names = mapped.ok() ? entriesOf(mapped.text(), &mapped) : entriesOf(readWhole(file), nullptr);
     defined.insert(names.begin(), names.end());
     contents.ptx.push_back({file.filename().string(), file.string()});
   }
@@ -254,6 +256,27 @@ MappedFile::~MappedFile() {
 
 void MappedFile::drop() const {
   if (data_) ::madvise(data_, size_, MADV_DONTNEED);
+  dropped_ = 0;
+}
+
+size_t MappedFile::find(std::string_view needle, size_t from) const {
+  const std::string_view all = text();
+  constexpr size_t kWindow = size_t(1) << 20;
+  for (size_t start = from; start < all.size(); start += kWindow) {
+    const size_t found = all.substr(start, kWindow + needle.size() - 1).find(needle);
+    if (found != std::string_view::npos) return start + found;
+    dropBefore(start + kWindow);
+  }
+  return std::string_view::npos;
+}
+
+void MappedFile::dropBefore(size_t offset) const {
+  if (!data_) return;
+  if (offset < dropped_) dropped_ = 0;  // a new pass from the start
+  const size_t end = std::min(offset, size_) & ~size_t(4095);
+  if (end < dropped_ + (size_t(4) << 20)) return;
+  ::madvise(static_cast<char*>(data_) + dropped_, end - dropped_, MADV_DONTNEED);
+  dropped_ = end;
 }
 
 }  // namespace fenceline::driver

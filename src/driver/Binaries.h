@@ -66,11 +66,20 @@ class MappedFile {
   std::string_view text() const { return {static_cast<const char*>(data_), size_}; }
   // Returns the pages read so far (they are read again if touched).
   void drop() const;
+  // For a pass over the text: returns the pages wholly before `offset`, once
+  // they are 4 MiB or more (an offset below the last one starts a new pass),
+  // so that a scan holds a few MiB of the image, not the whole of it.
+  void dropBefore(size_t offset) const;
+  // text().find(needle, from), a MiB at a time, giving back the pages it
+  // passes (a search that crosses a 20 MB image finds nothing for most of
+  // it: the whole image would be resident at its end).
+  size_t find(std::string_view needle, size_t from) const;
 
  private:
   void* data_ = nullptr;
   size_t size_ = 0;
   bool ok_ = false;
+  mutable size_t dropped_ = 0;  // dropBefore: pages before this are given back
 };
 
 }  // namespace fenceline::driver

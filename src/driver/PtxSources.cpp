@@ -75,8 +75,9 @@ std::pair<int, std::string> targetOf(std::string_view ptx) {
 }
 
 // The functions a PTX text defines with a body (`.entry k(...) {`, `.func
-// (.param ...) f(...) {`), by name; declarations (`;`) are not.
-std::set<std::string> definedFunctions(std::string_view ptx) {
+// (.param ...) f(...) {`), by name; declarations (`;`) are not. A mapped
+// text gives back its pages behind the scan.
+std::set<std::string> definedFunctions(std::string_view ptx, const MappedFile* mapped) {
   std::set<std::string> names;
   auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
   auto skipSpace = [&](size_t at) {
@@ -93,7 +94,9 @@ std::set<std::string> definedFunctions(std::string_view ptx) {
   };
   for (const char* directive : {".entry", ".func"}) {
     const size_t length = std::strlen(directive);
-    for (size_t at = ptx.find(directive); at != std::string::npos; at = ptx.find(directive, at + length)) {
+    auto next = [&](size_t from) { return mapped ? mapped->find(directive, from) : ptx.find(directive, from); };
+    for (size_t at = next(0); at != std::string::npos; at = next(at + length)) {
+      if (mapped) mapped->dropBefore(at);
       size_t begin = at + length;
       if (begin >= ptx.size() || !std::isspace(static_cast<unsigned char>(ptx[begin]))) continue;
       begin = skipSpace(begin);
@@ -130,7 +133,7 @@ PtxOfInput readBinaryInput(const Input& input, const CheckOptions& options, cons
     const std::string copy = mapped.ok() ? std::string() : readWholeFile(contents.ptx[i].file);
     const std::string_view text = mapped.ok() ? mapped.text() : std::string_view(copy);
     targets.push_back(targetOf(text));
-    defined.push_back(definedFunctions(text));
+    defined.push_back(definedFunctions(text, mapped.ok() ? &mapped : nullptr));
     if (options.allTargets) continue;
     for (const auto& name : defined[i]) {
       auto [it, added] = newest.try_emplace(name, i);

@@ -216,7 +216,9 @@ InputResult checkInput(const Input& input, const InputSettings& settings, const 
     try {
       // Parse the module level: PTX text to function headers, globals and
       // debug names (malformed input throws ParseError).
-      ptx::ModuleReader reader(text, unit.path);
+      ptx::ModuleReader reader(text, unit.path, mapped ? std::function<void(size_t)>([&mapped](size_t offset) {
+        mapped->dropBefore(offset);
+      }) : std::function<void(size_t)>());
       const ptx::Module& module = reader.module();
       std::function<void()> giveBack;
       if (mapped) {

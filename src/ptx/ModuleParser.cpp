@@ -142,9 +142,12 @@ void ModuleParser::skipPast(char punct, const char* context) {
 
 // ---------------------------------------------------------------- module
 
-void ModuleParser::readModule() {
+void ModuleParser::readModule(const std::function<void(size_t)>& progress) {
   try {
-    while (peek().kind != TokenKind::End) parseTopLevel();
+    while (peek().kind != TokenKind::End) {
+      parseTopLevel();
+      if (progress) progress(lexer_.position().offset);
+    }
   } catch (const ParseError& error) {
     failFirst(error, bodies_.size());
   }
@@ -544,10 +547,10 @@ void checkSize(std::string_view text, const std::string& path) {
 
 }  // namespace
 
-ModuleReader::ModuleReader(std::string_view text, std::string path) {
+ModuleReader::ModuleReader(std::string_view text, std::string path, const std::function<void(size_t)>& progress) {
   checkSize(text, path);
   parser_ = std::make_unique<ModuleParser>(text, std::move(path));
-  parser_->readModule();
+  parser_->readModule(progress);
 }
 
 ModuleReader::~ModuleReader() = default;

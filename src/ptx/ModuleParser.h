@@ -16,6 +16,7 @@
 #pragma once
 
 #include <optional>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,8 +33,10 @@ namespace fenceline::ptx {
 class ModuleParser {
  public:
   ModuleParser(std::string_view text, std::string path);
-  // The first pass: everything but function bodies.
-  void readModule();
+  // The first pass: everything but function bodies. `progress`, when set,
+  // is told the offset reached after each top-level statement (a caller that
+  // maps the text gives back the pages behind it).
+  void readModule(const std::function<void(size_t)>& progress = {});
   Module& module() { return module_; }
   // Parses the body of module().functions[index] into it (it has a body).
   void loadBody(size_t index);

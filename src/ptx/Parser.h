@@ -1,6 +1,7 @@
 // Entry point of the PTX front end: text in, syntax tree out.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -33,7 +34,8 @@ class ModuleParser;
 // load(); the error is the file's first, as if it had been read in one pass.
 class ModuleReader {
  public:
-  ModuleReader(std::string_view text, std::string path);
+  // `progress`: see ModuleParser::readModule.
+  ModuleReader(std::string_view text, std::string path, const std::function<void(size_t)>& progress = {});
   ~ModuleReader();
   ModuleReader(const ModuleReader&) = delete;
   ModuleReader& operator=(const ModuleReader&) = delete;

@@ -89,7 +89,10 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   // is no hazard; only a write of this kernel (or of another rank's copy,
   // exhibited by partnerWriteRead) decides that they are.
   const bool nonCoherent = fn.instructions[read].hasModifier("nc");
-  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && signal.evidence.decided &&
+  // Not for a strong pair (isStrongPair): the write the read is paired
+  // with hands nothing weak, and presuming another is no evidence.
+  const bool strongPair = write.inst >= 0 && write.evidence.how == "strong-pair";
+  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && !strongPair && signal.evidence.decided &&
       ctx.goesThroughPeerPointer(signal.inst) && ctx.readsThroughPeerPointer(read)) {
     d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
                                       "the read is of another rank's memory (through a peer pointer), which that rank "
@@ -156,9 +159,11 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
   int asked = 0;
   auto decidedData = [&](InstId read) {
     if (++asked > kMaxReads) return false;
-    if (peerPartner && !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read))
-      return true;
-    return ctx.partnerWriteRead(read, poll).evidence.decided;
+    const ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
+    if (write.evidence.decided) return true;
+    const bool strongPair = write.inst >= 0 && write.evidence.how == "strong-pair";
+    return peerPartner && !strongPair && !ctx.function().instructions[read].hasModifier("nc") &&
+           ctx.readsThroughPeerPointer(read);
   };
   InstId better = model::findReachable(
       ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop,

@@ -85,6 +85,10 @@ class ProtocolModel {
   const std::string& addressRootOf(InstId inst) const;
   // Signals whose partner is outside the kernel (sorted; see isOutboundSignal).
   const std::vector<InstId>& outboundSignals() const { return outboundSignals_; }
+  // A flag for the host or a later kernel on clear evidence: one word of a
+  // parameter object, the same for every thread (`*done`), written by a
+  // volatile/relaxed/stronger store, a .sys atomic or a launch-value publish.
+  bool isOutboundSignal(InstId inst) const;
 
   // The spin loop whose poll `inst` is, or null. O(1).
   const SpinLoop* spinContaining(InstId inst) const;
@@ -495,7 +499,6 @@ class ProtocolModel {
   // arrival a group barrier's crossing needs); memoized per poll.
   bool pollMayHaveArrivals(InstId poll) const;
   mutable std::unordered_map<InstId, bool> pollMayHaveArrivals_;
-  bool isOutboundSignal(InstId inst) const;
   bool isLaunchValuePublish(InstId inst) const;
   bool isProtocolStateOfOutboundFlag(InstId write, InstId signal) const;
   bool mayBeWrittenByKernel(InstId read) const;  // memoized

@@ -494,9 +494,16 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
                              who, what, constant ? "counter" : "counter or phase word", describeUser(fn, read), between),
         before ? fmt::format("insert {} after the other threads' reads and before the rewrite", sync)
                : fmt::format("insert {} after the rewrite, before the other threads read the word again", sync));
-    addNote(d, fn, read,
-            before ? "read by threads other than the writer; no barrier orders this read before the rewrite"
-                   : "read by threads other than the writer; no barrier orders the rewrite before this read");
+    if (warpBarrierOnly)
+      addNote(d, fn, read,
+              before ? "read by threads other than the writer; only a warp barrier (bar.warp.sync) lies between this "
+                       "read and the rewrite: it orders them if the reading threads are in the writer's warp"
+                     : "read by threads other than the writer; only a warp barrier (bar.warp.sync) lies between the "
+                       "rewrite and this read: it orders them if the reading threads are in the writer's warp");
+    else
+      addNote(d, fn, read,
+              before ? "read by threads other than the writer; no barrier orders this read before the rewrite"
+                     : "read by threads other than the writer; no barrier orders the rewrite before this read");
     d.fixRequest = noMachineFix(fmt::format(
         "a {} {} the rewrite must be reached by every thread it waits for; place it by hand", sync,
         before ? "before" : "after"));

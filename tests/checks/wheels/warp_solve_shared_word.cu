@@ -18,6 +18,9 @@
 // RUN: not %fenceline check --arch sm_90a --strict --format json %s | FileCheck %s
 // CHECK-DAG: "how": "warp-barrier-only"
 // CHECK-DAG: "how": "no-barrier-before"
+// RUN: not %fenceline check --arch sm_90a --strict %s 2>&1 | FileCheck --check-prefix=NOTE %s
+// NOTE: note: read by threads other than the writer; only a warp barrier (bar.warp.sync) lies between this read and the rewrite
+// NOTE: note: read by threads other than the writer; no barrier orders this read before the rewrite
 
 template <bool kSyncBeforeNextWrite>
 __device__ __forceinline__ void solve(const double* lower, double* x, int n) {

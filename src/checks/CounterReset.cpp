@@ -496,26 +496,41 @@ bool readByWriterOnBarrierFreePaths(const FunctionModel& fn, InstId write, InstI
     writerValues.push_back(g.value);
   }
   if (writerGuards.empty()) return false;
-  int writers = 0, readers = 0;
-  for (int64_t z = 0; z < 64; ++z)
-    for (int64_t y = 0; (y + 1) * (z + 1) <= 1024; ++y)
-      for (int64_t x = 0; (x + 1) * (y + 1) * (z + 1) <= 1024; ++x) {
-        bool writes = true;
-        for (size_t k = 0; k < writerGuards.size() && writes; ++k) {
-          const std::optional<bool> v = writerGuards[k](x, y, z);
-          if (!v) return false;  // the writer's thread-index guard is not decided
-          writes = *v == writerValues[k];
-        }
-        bool mayRead = true;
-        for (size_t k = 0; k < readerGuards.size() && mayRead; ++k) {
-          const std::optional<bool> v = readerGuards[k](x, y, z);
-          mayRead = !v || *v == readerValues[k];
-        }
-        if (mayRead && !writes) return false;
-        writers += writes;
-        readers += mayRead;
-      }
-  return readers > 0 && (writers == 1 || constant);
+  // The writer's threads: nothing when its guards are not decided for `t`.
+  auto writes = [&](int64_t x, int64_t y, int64_t z) -> std::optional<bool> {
+    for (size_t k = 0; k < writerGuards.size(); ++k) {
+      const std::optional<bool> v = writerGuards[k](x, y, z);
+      if (!v) return std::nullopt;
+      if (*v != writerValues[k]) return false;
+    }
+    return true;
+  };
+  auto forEachThread = [](const std::function<bool(int64_t, int64_t, int64_t)>& visit) {
+    for (int64_t z = 0; z < 64; ++z)
+      for (int64_t y = 0; (y + 1) * (z + 1) <= 1024; ++y)
+        for (int64_t x = 0; (x + 1) * (y + 1) * (z + 1) <= 1024; ++x)
+          if (!visit(x, y, z)) return false;
+    return true;
+  };
+  int readers = 0;
+  const bool ownReads = forEachThread([&](int64_t x, int64_t y, int64_t z) {
+    for (size_t k = 0; k < readerGuards.size(); ++k) {
+      const std::optional<bool> v = readerGuards[k](x, y, z);
+      if (v && *v != readerValues[k]) return true;  // not a reader
+    }
+    ++readers;
+    return writes(x, y, z) == true;
+  });
+  if (!ownReads || readers == 0) return false;
+  if (constant) return true;
+  int writers = 0;
+  forEachThread([&](int64_t x, int64_t y, int64_t z) {
+    const std::optional<bool> w = writes(x, y, z);
+    if (!w) writers = 2;  // not decided: take it for several
+    else writers += *w;
+    return writers <= 1;
+  });
+  return writers == 1;
 }
 
 void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& out) {

@@ -31,6 +31,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -42,6 +43,7 @@
 #include "model/Operands.h"
 #include "model/Paths.h"
 #include "model/SpinLoops.h"
+#include "model/ThreadDecidedBranches.h"
 #include "model/ThreadRoles.h"
 #include "model/Values.h"
 
@@ -392,6 +394,145 @@ bool uniformAddress(const FunctionModel& fn, InstId access, bool perWarp) {
   return true;
 }
 
+// The guards of `inst` on the way from the function's entry: its own
+// predicate, and each branch whose edge enters a block that dominates it
+// (not a loop's exit), with the value that edge needs.
+struct Guard {
+  InstId at;
+  model::ValueReg predicate;
+  bool value;
+};
+std::vector<Guard> guardsOf(const FunctionModel& fn, InstId inst) {
+  std::vector<Guard> guards;
+  const auto& own = fn.instructions[inst].guard;
+  if (own && own->reg >= 0) guards.push_back({inst, own->reg, !own->negated});
+  const BlockId home = fn.blockOf[inst];
+  for (BlockId b = 0; b < static_cast<BlockId>(fn.blocks.size()); ++b) {
+    const InstId br = model::conditionalBranch(fn, b);
+    if (br < 0 || fn.instructions[br].guard->reg < 0) continue;
+    const auto& g = fn.instructions[br].guard;
+    for (bool value : {true, false}) {
+      const BlockId s = model::branchTarget(fn, br, value);
+      if (s < 0 || s == model::branchTarget(fn, br, !value) || fn.blocks[s].predecessors.size() != 1 ||
+          !fn.dominates(s, home))
+        continue;
+      bool exit = false;
+      for (int32_t l = b < static_cast<BlockId>(fn.loopOf.size()) ? fn.loopOf[b] : -1; l >= 0 && !exit;
+           l = fn.loops[l].parent)
+        exit = !std::binary_search(fn.loops[l].blocks.begin(), fn.loops[l].blocks.end(), s);
+      if (!exit) guards.push_back({br, g->reg, g->negated ? !value : value});
+    }
+  }
+  return guards;
+}
+
+// The instructions reached from `from` (forward) or reaching it (backward)
+// on paths that pass no instruction satisfying `stop` (`from` excluded).
+std::vector<char> barrierFreeRegion(const FunctionModel& fn, InstId from, bool forward,
+                                    const std::function<bool(InstId)>& stop) {
+  std::vector<char> in(fn.instructions.size(), 0);
+  std::vector<char> entered(fn.blocks.size(), 0);
+  std::vector<BlockId> work;
+  auto scan = [&](BlockId b, InstId start) {  // start: the first instruction to look at
+    if (forward) {
+      for (InstId i = start; i < fn.blocks[b].last; ++i) {
+        if (stop(i)) return;
+        in[i] = 1;
+      }
+      for (BlockId n : fn.blocks[b].successors)
+        if (!entered[n]) entered[n] = 1, work.push_back(n);
+    } else {
+      for (InstId i = start; i >= fn.blocks[b].first; --i) {
+        if (stop(i)) return;
+        in[i] = 1;
+      }
+      for (BlockId p : fn.blocks[b].predecessors)
+        if (!entered[p]) entered[p] = 1, work.push_back(p);
+    }
+  };
+  const BlockId home = fn.blockOf[from];
+  scan(home, forward ? from + 1 : from - 1);
+  while (!work.empty()) {
+    model::poll();
+    const BlockId b = work.back();
+    work.pop_back();
+    scan(b, forward ? fn.blocks[b].first : fn.blocks[b].last - 1);
+  }
+  return in;
+}
+
+// A read after the rewrite that only the writer's own threads make on the
+// paths from the rewrite that pass no barrier (issue 34, cuSOLVER's potrf:
+// thread (0, 0) initializes a word before the loop over columns, and the read
+// is the diagonal thread's of column j, `tid.y == j && tid.x == tid.y`; on a
+// path with no barrier j is its first value, 0, and the reader is (0, 0)).
+// The read's guards (its predicate, and the branches whose edges enter the
+// blocks that dominate it) are evaluated with each register at its
+// definitions on such paths (one must remain): a definition that lies on a
+// barrier-free path from the rewrite to the read, or one outside them that
+// dominates the rewrite. Every thread index of a block of at most 1024
+// threads is tried ((x+1)(y+1)(z+1) <= 1024): each one the read's guards may
+// admit must be one the rewrite's thread-index guards select. Several
+// writers must store one constant.
+bool readByWriterOnBarrierFreePaths(const FunctionModel& fn, InstId write, InstId read, bool constant,
+                                    const std::function<bool(InstId)>& barrier) {
+  const std::vector<char> after = barrierFreeRegion(fn, write, true, barrier);
+  const std::vector<char> before = barrierFreeRegion(fn, read, false, barrier);
+  const BlockId wb = fn.blockOf[write];
+  const std::function<bool(InstId)> allowed = [&](InstId d) {
+    if (after[d]) return before[d] != 0;
+    const BlockId db = fn.blockOf[d];
+    return db == wb ? d < write : fn.dominates(db, wb);
+  };
+  std::vector<model::ThreadPredicate> readerGuards, writerGuards;
+  std::vector<bool> readerValues, writerValues;
+  for (const Guard& g : guardsOf(fn, read)) {
+    readerGuards.emplace_back(fn, g.predicate, g.at, &allowed);
+    readerValues.push_back(g.value);
+  }
+  for (const Guard& g : guardsOf(fn, write)) {
+    if (!dependsOnThreadIndex(fn, g.predicate, g.at)) continue;  // a data guard: fewer writes, never more
+    writerGuards.emplace_back(fn, g.predicate, g.at);
+    writerValues.push_back(g.value);
+  }
+  if (writerGuards.empty()) return false;
+  // The writer's threads: nothing when its guards are not decided for `t`.
+  auto writes = [&](int64_t x, int64_t y, int64_t z) -> std::optional<bool> {
+    for (size_t k = 0; k < writerGuards.size(); ++k) {
+      const std::optional<bool> v = writerGuards[k](x, y, z);
+      if (!v) return std::nullopt;
+      if (*v != writerValues[k]) return false;
+    }
+    return true;
+  };
+  auto forEachThread = [](const std::function<bool(int64_t, int64_t, int64_t)>& visit) {
+    for (int64_t z = 0; z < 64; ++z)
+      for (int64_t y = 0; (y + 1) * (z + 1) <= 1024; ++y)
+        for (int64_t x = 0; (x + 1) * (y + 1) * (z + 1) <= 1024; ++x)
+          if (!visit(x, y, z)) return false;
+    return true;
+  };
+  int readers = 0;
+  const bool ownReads = forEachThread([&](int64_t x, int64_t y, int64_t z) {
+    for (size_t k = 0; k < readerGuards.size(); ++k) {
+      const std::optional<bool> v = readerGuards[k](x, y, z);
+      if (v && *v != readerValues[k]) return true;  // not a reader
+    }
+    ++readers;
+    return writes(x, y, z) == true;
+  });
+  if (!ownReads || readers == 0) return false;
+  if (constant) return true;
+  int writers = 0;
+  forEachThread([&](int64_t x, int64_t y, int64_t z) {
+    const std::optional<bool> w = writes(x, y, z);
+    if (!w) writers = 2;  // not decided: take it for several
+    else writers += *w;
+    return writers <= 1;
+  });
+  return writers == 1;
+}
+
 void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& out) {
   if (!fn.roles) return;
   const auto count = static_cast<InstId>(fn.instructions.size());
@@ -464,9 +605,19 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
         decided = d;
       }
     };
+    // After the rewrite, a read that only the writer's own threads make on the
+    // paths that pass no barrier reads their own store.
+    std::unordered_map<InstId, bool> ownFirstTrip;
+    auto otherThreadsReadAfter = [&](InstId i) {
+      if (!otherThreadsRead(i)) return false;
+      auto [known, fresh] = ownFirstTrip.try_emplace(i, false);
+      if (fresh) known->second = readByWriterOnBarrierFreePaths(fn, s, i, constant.has_value(), orderingBy(false));
+      return !known->second;
+    };
     auto search = [&](bool withWarp) {
       for (InstId r : model::findReachingBackward(fn, s, otherThreadsRead, orderingBy(withWarp))) consider(r, true);
-      for (InstId r : model::findAllReachable(fn, s, otherThreadsRead, orderingBy(withWarp), 8)) consider(r, false);
+      for (InstId r : model::findAllReachable(fn, s, otherThreadsReadAfter, orderingBy(withWarp), 8))
+        consider(r, false);
     };
     search(/*withWarp=*/true);
     // Only warp barriers between the read and the rewrite (one thread of the
@@ -494,9 +645,16 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
                              who, what, constant ? "counter" : "counter or phase word", describeUser(fn, read), between),
         before ? fmt::format("insert {} after the other threads' reads and before the rewrite", sync)
                : fmt::format("insert {} after the rewrite, before the other threads read the word again", sync));
-    addNote(d, fn, read,
-            before ? "read by threads other than the writer; no barrier orders this read before the rewrite"
-                   : "read by threads other than the writer; no barrier orders the rewrite before this read");
+    if (warpBarrierOnly)
+      addNote(d, fn, read,
+              before ? "read by threads other than the writer; only a warp barrier (bar.warp.sync) lies between this "
+                       "read and the rewrite: it orders them if the reading threads are in the writer's warp"
+                     : "read by threads other than the writer; only a warp barrier (bar.warp.sync) lies between the "
+                       "rewrite and this read: it orders them if the reading threads are in the writer's warp");
+    else
+      addNote(d, fn, read,
+              before ? "read by threads other than the writer; no barrier orders this read before the rewrite"
+                     : "read by threads other than the writer; no barrier orders the rewrite before this read");
     d.fixRequest = noMachineFix(fmt::format(
         "a {} {} the rewrite must be reached by every thread it waits for; place it by hand", sync,
         before ? "before" : "after"));

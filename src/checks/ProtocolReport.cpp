@@ -89,7 +89,10 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   // is no hazard; only a write of this kernel (or of another rank's copy,
   // exhibited by partnerWriteRead) decides that they are.
   const bool nonCoherent = fn.instructions[read].hasModifier("nc");
-  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && signal.evidence.decided &&
+  // Not for a strong pair (isStrongPair): the write the read is paired
+  // with hands nothing weak, and presuming another is no evidence.
+  const bool strongPair = write.inst >= 0 && write.evidence.how == "strong-pair";
+  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && !strongPair && signal.evidence.decided &&
       ctx.goesThroughPeerPointer(signal.inst) && ctx.readsThroughPeerPointer(read)) {
     d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
                                       "the read is of another rank's memory (through a peer pointer), which that rank "
@@ -107,7 +110,7 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   d.evidence.push_back(report::link(fn, LinkKind::GuardedRead, read, "after-the-wait"));
 }
 
-void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId write) {
+void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId write, bool forScope) {
   using report::LinkKind;
   const FunctionModel& fn = ctx.function();
   d.evidence.push_back(report::link(fn, LinkKind::DataWrite, write, "before-the-signal"));
@@ -120,6 +123,27 @@ void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId s
   }
   // The reader is outside the PTX: the next launch, the host, another device.
   if (reader.poll >= 0) d.evidence.push_back(report::link(fn, LinkKind::Poll, reader.poll, "end-of-kernel-wait"));
+  // For the scope, who reads decides: scopes are about threads (issue 34,
+  // NVSHMEM's D: GPUNetIO's .gpu fence before a NIC doorbell).
+  if (forScope && fn.instructions[signal].hasModifier("mmio")) {
+    d.evidence.push_back(report::undecidedLink(
+        fn, LinkKind::Partner, -1, "mmio-device",
+        "the signal is a store to memory-mapped I/O (st.mmio): its reader is a device, not a thread, and the PTX "
+        "model's scopes do not say which fence orders a device's reads (the field orders them with a .gpu fence "
+        "when the data is in GPU memory)"));
+    return;
+  }
+  const bool peerNextLaunch =
+      reader.endOfKernel && (ctx.goesThroughPeerPointer(signal) || peerTable(ctx, signal, reader.poll));
+  if (forScope && !peerNextLaunch && !ctx.isOutboundSignal(signal) &&
+      (ctx.isSystemScopeSignal(signal) || (reader.poll < 0 && ctx.isFifoTrigger(signal)))) {
+    d.evidence.push_back(report::undecidedLink(
+        fn, LinkKind::Partner, -1, "device-or-host",
+        "no wait of this kernel reads the signal, and nothing shows that a thread does: the host's threads need "
+        ".sys, but a device (a NIC reading a doorbell record or a work ring in GPU memory) is no thread of the PTX "
+        "model, and the field orders its reads with a .gpu fence"));
+    return;
+  }
   if (ctx.isSystemScopeSignal(signal))
     d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "sys-scope-signal",
                                       "the signal is a .sys store or atomic: the kernel states that the host or "
@@ -129,7 +153,7 @@ void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId s
                                       "the signal is stored into the ring slot that a reservation atomic's returned "
                                       "value indexes, and no wait of this kernel reads it: the host (or a proxy "
                                       "thread) polls it, and its reads are not in the PTX"));
-  else if (reader.endOfKernel && (ctx.goesThroughPeerPointer(signal) || peerTable(ctx, signal, reader.poll)))
+  else if (peerNextLaunch)
     d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "peer-next-launch",
                                       "the signal goes to another GPU, whose next kernel reads the data after the "
                                       "wait (those reads are not in the PTX)"));
@@ -156,9 +180,11 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
   int asked = 0;
   auto decidedData = [&](InstId read) {
     if (++asked > kMaxReads) return false;
-    if (peerPartner && !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read))
-      return true;
-    return ctx.partnerWriteRead(read, poll).evidence.decided;
+    const ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
+    if (write.evidence.decided) return true;
+    const bool strongPair = write.inst >= 0 && write.evidence.how == "strong-pair";
+    return peerPartner && !strongPair && !ctx.function().instructions[read].hasModifier("nc") &&
+           ctx.readsThroughPeerPointer(read);
   };
   InstId better = model::findReachable(
       ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop,
@@ -168,9 +194,9 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
 
 InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId nearest,
                                     const std::function<bool(InstId)>& published,
-                                    const std::function<bool(InstId)>& stop) {
+                                    const std::function<bool(InstId)>& stop, bool forScope) {
   const size_t mark = d.evidence.size();
-  addSignalEvidence(d, ctx, signal, nearest);
+  addSignalEvidence(d, ctx, signal, nearest, forScope);
   if (d.tier() == report::Tier::Default) return nearest;
   std::vector<InstId> all;
   model::findReachingBackward(
@@ -193,14 +219,14 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& 
     if (!decided && !ctx.hasReader(w, signal)) {
       if (!unreadDecided) {
         report::Diagnostic probe;
-        addSignalEvidence(probe, ctx, signal, w);
+        addSignalEvidence(probe, ctx, signal, w, forScope);
         unreadDecided = probe.tier() == report::Tier::Default;
       }
       decided = *unreadDecided;
     }
     if (!decided) continue;
     report::Diagnostic probe;
-    addSignalEvidence(probe, ctx, signal, w);
+    addSignalEvidence(probe, ctx, signal, w, forScope);
     if (probe.tier() != report::Tier::Default) continue;
     d.evidence.resize(mark);
     for (auto& link : probe.evidence) d.evidence.push_back(std::move(link));

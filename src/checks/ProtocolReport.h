@@ -43,7 +43,13 @@ void addWaitEvidence(report::Diagnostic& diagnostic, const ProtocolModel& ctx, I
 // Release side: the write, the signal, and the reader: a wait on the signal
 // and a read after it of what was written, or a partner outside the kernel
 // (decided only when the signal is .sys, or for a peer's next launch).
-void addSignalEvidence(report::Diagnostic& diagnostic, const ProtocolModel& ctx, InstId signal, InstId write);
+// `forScope` (scope-too-narrow): a partner outside the kernel is decided only
+// when it is shown to be a thread (a parameter's flag word, another GPU's next
+// launch); a .mmio store's reader is a device, and a .sys signal's or a FIFO
+// slot's may be one (a NIC reading a doorbell or a work ring), for which the
+// scopes of the PTX model say nothing: undecided.
+void addSignalEvidence(report::Diagnostic& diagnostic, const ProtocolModel& ctx, InstId signal, InstId write,
+                       bool forScope = false);
 
 // The read to report after `poll`: `first` (the nearest guarded read the
 // walk found), or a later one, reached from the poll without passing `stop`,
@@ -62,7 +68,7 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
 // Returns the write shown.
 InstId addSignalEvidenceOfBestWrite(report::Diagnostic& diagnostic, const ProtocolModel& ctx, InstId signal,
                                     InstId nearest, const std::function<bool(InstId)>& published,
-                                    const std::function<bool(InstId)>& stop);
+                                    const std::function<bool(InstId)>& stop, bool forScope = false);
 
 // Which threads execute an instruction, as far as its guards on the thread
 // index tell, with each instruction's part computed once: a check that asks

@@ -114,7 +114,7 @@ void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported,
     d.fixRequest = widenScope(fn, narrow, scopeOf(narrow), need);
     if (narrow != signal) addNote(d, fn, signal, "the signal the release should order the writes before");
     std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, kNever);
-    if (!writes.empty()) addSignalEvidenceOfBestWrite(d, ctx, signal, writes.front(), published, kNever);
+    if (!writes.empty()) addSignalEvidenceOfBestWrite(d, ctx, signal, writes.front(), published, kNever, /*forScope=*/true);
     addScopeEvidence(d, ctx, narrow, signal);
     out.push_back(std::move(d));
   }

@@ -720,6 +720,7 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read) const {
     e.decided = false;
     e.how = "non-coherent-root";
   }
+  if (e.decided && isStrongPair(w, read)) return strongPairEvidence();
   return e;
 }
 
@@ -787,6 +788,10 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
         pair.decided = true;
         pair.how = PairEvidence::How::PeerMirror;
       }
+      if (pair.decided && isStrongPair(write, read)) {
+        pair.decided = false;
+        pair.how = PairEvidence::How::StrongPair;
+      }
     }
   }
   const uint32_t packed = pair.mayRead ? 2 + (pair.decided ? 1u : 0u) + 2 * static_cast<uint32_t>(pair.how) : 1;
@@ -800,6 +805,7 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     e.how = "opaque-call";
     return e;
   }
+  if (pair.how == PairEvidence::How::StrongPair) return strongPairEvidence();
   e = aliasEvidence(write, read);
   if (e.result == Alias::No) {  // see writeReadEvidence
     e.result = Alias::May;
@@ -1673,10 +1679,57 @@ ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) c
       e.decided = false;
       e.how = "non-coherent-root";
     }
+    if (e.decided && isStrongPair(w, read)) e = strongPairEvidence();
     if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, e};
     if (e.decided) break;
   }
   return best;
+}
+
+// --- Strong pairs (issue 34) ------------------------------------------------
+
+bool ProtocolModel::isStrongPair(InstId write, InstId read) const {
+  const Inst& w = fn_.instructions[write];
+  const Inst& r = fn_.instructions[read];
+  const MemoryEffect& we = w.effect;
+  const MemoryEffect& re = r.effect;
+  auto strongSemantics = [](Semantics s) { return s != Semantics::None && s != Semantics::Weak; };
+  const bool strongWrite = (w.opcode() == "atom" || w.opcode() == "red")
+                               ? we.kind == EffectKind::ReadModifyWrite
+                               : w.opcode() == "st" && we.kind == EffectKind::Store && strongSemantics(we.semantics);
+  const bool strongRead = r.opcode() == "atom" ? re.kind == EffectKind::ReadModifyWrite
+                                               : r.opcode() == "ld" && re.kind == EffectKind::Load &&
+                                                     strongSemantics(re.semantics) && !r.hasModifier("nc");
+  if (!strongWrite || !strongRead) return false;
+  if (we.proxy == model::Proxy::Async || re.proxy == model::Proxy::Async) return false;
+  if (we.address < 0 || re.address < 0) return false;
+  // Shared memory is the CTA's: no partner of a flag protocol shares it.
+  auto global = [&](InstId i, const MemoryEffect& e) {
+    Space s = fn_.values ? fn_.values->addressSpace(i, e.address) : e.space;
+    return s == Space::Global || s == Space::Generic;
+  };
+  if (!global(write, we) || !global(read, re)) return false;
+  // Scalars of one size: a vector access is several element accesses, and a
+  // narrower read of a wider word overlaps it only in part.
+  for (const Inst* i : {&w, &r})
+    for (std::string_view v : {"v2", "v4", "v8"})
+      if (i->hasModifier(v)) return false;
+  const int64_t size = memory_.accessSize(write, we.address);
+  if (size <= 0 || size != memory_.accessSize(read, re.address)) return false;
+  const Scope need =
+      goesThroughPeerPointer(write) || readsThroughPeerPointer(read) ? Scope::Sys : Scope::Gpu;
+  return scopeOf(write) >= need && scopeOf(read) >= need;
+}
+
+AliasEvidence ProtocolModel::strongPairEvidence() {
+  AliasEvidence e;
+  e.result = Alias::May;
+  e.decided = false;
+  e.how = "strong-pair";
+  e.detail = "the write and the read are strong accesses of one word (atomic, relaxed or volatile; one size, "
+             "scopes that include the partner): no data race, the read returns one of the word's values; whether "
+             "an older one breaks the protocol (a counter read as a bound) is not decided";
+  return e;
 }
 
 // --- Ordering and scope ---------------------------------------------------

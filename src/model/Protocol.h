@@ -88,6 +88,10 @@ class ProtocolModel {
   const std::string& addressRootOf(InstId inst) const;
   // Signals whose partner is outside the kernel (sorted; see isOutboundSignal).
   const std::vector<InstId>& outboundSignals() const { return outboundSignals_; }
+  // A flag for the host or a later kernel on clear evidence: one word of a
+  // parameter object, the same for every thread (`*done`), written by a
+  // volatile/relaxed/stronger store, a .sys atomic or a launch-value publish.
+  bool isOutboundSignal(InstId inst) const;
 
   // The spin loop whose poll `inst` is, or null. O(1).
   const SpinLoop* spinContaining(InstId inst) const;
@@ -184,6 +188,20 @@ class ProtocolModel {
   // partner write it reads (partnerWrites), decidedly when one is; an opaque
   // call (which may write anything) is never decided.
   Link partnerWriteRead(InstId read, InstId poll) const;
+  // A data link that hands nothing weak (issue 34, NVSHMEM's C, NCCL's U):
+  // the write is an atomic or a relaxed-or-stronger (or volatile) store, the
+  // read a relaxed-or-stronger (or volatile) load or an atomic, both scalar
+  // generic-proxy accesses of global memory of one size at scopes that
+  // include the partner (.gpu, or .sys when either goes through a peer
+  // pointer). Naturally aligned accesses of one size that overlap are the same
+  // location, so the two are morally strong: no data race, and the read
+  // returns one of the word's values in coherence order. Whether an older
+  // value breaks the protocol (a counter read as a lower bound, or a value
+  // handed as a message) is not in the PTX: the pair's link is undecided
+  // (`strong-pair`) wherever a read is paired with a write as data.
+  bool isStrongPair(InstId write, InstId read) const;
+  // The undecided evidence of such a pair.
+  static AliasEvidence strongPairEvidence();
   // For a write published by `signal`: a read after a wait on the signal's
   // word that may read it, with that wait's poll; decidedly when one is.
   // `endOfKernel` when the only wait is one no data access follows (the
@@ -484,7 +502,6 @@ class ProtocolModel {
   // arrival a group barrier's crossing needs); memoized per poll.
   bool pollMayHaveArrivals(InstId poll) const;
   mutable std::unordered_map<InstId, bool> pollMayHaveArrivals_;
-  bool isOutboundSignal(InstId inst) const;
   bool isLaunchValuePublish(InstId inst) const;
   bool isProtocolStateOfOutboundFlag(InstId write, InstId signal) const;
   bool mayBeWrittenByKernel(InstId read) const;  // memoized
@@ -572,7 +589,7 @@ class ProtocolModel {
   // write, whether that is decided, and how (aliasEvidence, an opaque call, a
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.
   struct PairEvidence {
-    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror };
+    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair };
     bool mayRead = false;
     bool decided = false;
     How how = How::Alias;

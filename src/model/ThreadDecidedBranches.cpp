@@ -4,6 +4,8 @@
 // index its guards allow.
 #include "model/ThreadDecidedBranches.h"
 
+#include <algorithm>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -52,6 +54,11 @@ std::pair<int, bool> typeOf(const Inst& in) {
 class Compiler {
  public:
   explicit Compiler(const FunctionModel& fn) : fn_(fn) {}
+  // threeDims: %tid.y and %tid.z are thread-index nodes too (Node::constant
+  // names the dimension). allowed: of a register's several reaching
+  // definitions, only those it accepts count.
+  Compiler(const FunctionModel& fn, bool threeDims, const std::function<bool(InstId)>* allowed)
+      : fn_(fn), threeDims_(threeDims), allowed_(allowed) {}
   std::vector<Node> nodes;
 
   // An integer operand's node, or -1 when it is not a function of %tid.x
@@ -59,12 +66,18 @@ class Compiler {
   // value is not such a function, so that `p && q` is decided by a false p.
   int operand(const ptx::Operand& op, InstId at, int depth) {
     if (op.kind == Kind::Integer) return add(Node(Node::Op::Constant, 64, false, static_cast<uint64_t>(op.intValue)));
-    if (op.kind == Kind::Special) return op.text == "%tid.x" ? add(Node(Node::Op::ThreadIndex)) : -1;
+    if (op.kind == Kind::Special) {
+      if (op.text == "%tid.x") return add(Node(Node::Op::ThreadIndex));
+      if (threeDims_ && (op.text == "%tid.y" || op.text == "%tid.z"))
+        return add(Node(Node::Op::ThreadIndex, 32, false, op.text == "%tid.y" ? 1 : 2));
+      return -1;
+    }
     if (op.kind != Kind::Register || op.reg < 0) return -1;
     const bool predicate = static_cast<size_t>(op.reg) < fn_.registerTypes.size() && fn_.registerTypes[op.reg] == ".pred";
     int node = -1;
     if (depth <= kMaxDepth) {
-      const std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
+      std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
+      if (defs.size() > 1 && allowed_) defs.erase(std::remove_if(defs.begin(), defs.end(), [&](InstId d) { return !(*allowed_)(d); }), defs.end());
       if (defs.size() == 1) node = definition(defs[0], depth + 1);
     }
     return node < 0 && predicate ? add(Node(Node::Op::Unknown)) : node;
@@ -75,6 +88,7 @@ class Compiler {
     nodes.push_back(n);
     return static_cast<int>(nodes.size()) - 1;
   }
+
 
   int definition(InstId def, int depth) {
     const Inst& in = fn_.instructions[def];
@@ -166,11 +180,14 @@ class Compiler {
   }
 
   const FunctionModel& fn_;
+  bool threeDims_ = false;
+  const std::function<bool(InstId)>* allowed_ = nullptr;
 };
 
-// The value of node `k` for thread index `t` (integers: the low `width`
-// bits; predicates: 0 or 1), or nothing where it rests on an Unknown.
-std::optional<uint64_t> evaluate(const std::vector<Node>& nodes, int k, int64_t t) {
+// The value of node `k` for thread index `t` (%tid.x, y, z; integers: the
+// low `width` bits; predicates: 0 or 1), or nothing where it rests on an
+// Unknown.
+std::optional<uint64_t> evaluate(const std::vector<Node>& nodes, int k, const int64_t (&t)[3]) {
   const Node& n = nodes[k];
   using Op = Node::Op;
   auto v = [&](int i) { return evaluate(nodes, i, t); };
@@ -208,7 +225,7 @@ std::optional<uint64_t> evaluate(const std::vector<Node>& nodes, int k, int64_t 
     default: break;
   }
   if (n.op == Op::Constant) return n.constant;
-  if (n.op == Op::ThreadIndex) return static_cast<uint64_t>(t);
+  if (n.op == Op::ThreadIndex) return static_cast<uint64_t>(t[n.constant]);
   const std::optional<uint64_t> oa = v(n.a);
   if (!oa) return std::nullopt;
   const uint64_t a = *oa;
@@ -277,10 +294,10 @@ std::optional<bool> decidedPredicate(const FunctionModel& fn, InstId branch) {
   if (root < 0 || !mentionsThreadIndex(compiler.nodes)) return std::nullopt;
   const auto [low, high] = guardedRangeAtBlock(fn, br.block, "%tid.x", specialRegisterRange("%tid.x", fn.function));
   if (low > high || high - low + 1 > kMostThreadsTried) return std::nullopt;
-  const std::optional<uint64_t> first = evaluate(compiler.nodes, root, low);
+  const std::optional<uint64_t> first = evaluate(compiler.nodes, root, {low, 0, 0});
   if (!first) return std::nullopt;
   for (int64_t t = low + 1; t <= high; ++t)
-    if (evaluate(compiler.nodes, root, t) != first) return std::nullopt;
+    if (evaluate(compiler.nodes, root, {t, 0, 0}) != first) return std::nullopt;
   return *first != 0;
 }
 
@@ -294,7 +311,32 @@ std::optional<bool> predicateForThreadIndex(const FunctionModel& fn, ValueReg pr
   op.reg = predicate;
   const int root = compiler.operand(op, at, 0);
   if (root < 0) return std::nullopt;
-  const std::optional<uint64_t> value = evaluate(compiler.nodes, root, tid);
+  const std::optional<uint64_t> value = evaluate(compiler.nodes, root, {tid, 0, 0});
+  if (!value) return std::nullopt;
+  return *value != 0;
+}
+
+struct ThreadPredicate::Compiled {
+  std::vector<Node> nodes;
+  int root = -1;
+};
+
+ThreadPredicate::ThreadPredicate(const FunctionModel& fn, ValueReg predicate, InstId at,
+                                 const std::function<bool(InstId)>* allowed)
+    : compiled_(std::make_shared<Compiled>()) {
+  if (!fn.values || predicate < 0) return;
+  Compiler compiler(fn, /*threeDims=*/true, allowed);
+  ptx::Operand op;
+  op.kind = Kind::Register;
+  op.reg = predicate;
+  compiled_->root = compiler.operand(op, at, 0);
+  compiled_->nodes = std::move(compiler.nodes);
+}
+
+std::optional<bool> ThreadPredicate::operator()(int64_t x, int64_t y, int64_t z) const {
+  if (compiled_->root < 0) return std::nullopt;
+  const int64_t t[3] = {x, y, z};
+  const std::optional<uint64_t> value = evaluate(compiled_->nodes, compiled_->root, t);
   if (!value) return std::nullopt;
   return *value != 0;
 }

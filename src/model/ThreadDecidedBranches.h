@@ -22,6 +22,8 @@
 // thread takes never run.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -34,6 +36,22 @@ namespace fenceline::model {
 // (and/or/not of such comparisons: one false operand decides an and);
 // nothing otherwise. The same evaluation decides the branches.
 std::optional<bool> predicateForThreadIndex(const FunctionModel& fn, ValueReg predicate, InstId at, int64_t tid);
+
+// The same evaluation over the three thread-index dimensions (%tid.x, y,
+// z), compiled once: the value the predicate has for the thread (x, y, z).
+// With `allowed`, of a register's several reaching definitions only those it
+// accepts count (counter-reset: the definitions on the paths from a rewrite
+// to a read that pass no barrier); still one must remain.
+class ThreadPredicate {
+ public:
+  ThreadPredicate(const FunctionModel& fn, ValueReg predicate, InstId at,
+                  const std::function<bool(InstId)>* allowed = nullptr);
+  std::optional<bool> operator()(int64_t x, int64_t y, int64_t z) const;
+
+ private:
+  struct Compiled;
+  std::shared_ptr<Compiled> compiled_;
+};
 
 // Per block: 1 when no thread runs it (FunctionModel::noThreadRuns).
 std::vector<char> blocksNoThreadRuns(const FunctionModel& fn);

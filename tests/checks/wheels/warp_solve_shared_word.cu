@@ -46,3 +46,8 @@ __device__ __forceinline__ void solve(const double* lower, double* x, int n) {
 
 __global__ void warp_solve_synced(const double* lower, double* x, int n) { solve<true>(lower, x, n); }
 __global__ void warp_solve_unsynced(const double* lower, double* x, int n) { solve<false>(lower, x, n); }
+
+// The notes on the reads (the warp-barrier-only one names the warp barrier).
+// RUN: not %fenceline check --arch sm_90a --strict %s 2>&1 | FileCheck --check-prefix=NOTE %s
+// NOTE: note: read by threads other than the writer; only a warp barrier (bar.warp.sync) lies between this read and the rewrite
+// NOTE: note: read by threads other than the writer; no barrier orders this read before the rewrite

@@ -762,11 +762,12 @@ uint32_t ProtocolModel::partnerWriteSet(InstId poll) const {
 // few bits per pair (NVSHMEM's put-with-signal dispatch asks millions of
 // pairs): the evidence text is rebuilt by writeReadDetail for the pairs shown.
 ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstId read) const {
-  // Three bits: 0 not asked, 1 the read cannot read the write, else
+  // Four bits: 0 not asked, 1 the read cannot read the write, else
   // 2 + decided + 2 * how.
+  static_assert(2 + 1 + 2 * static_cast<unsigned>(PairEvidence::How::StrongPair) < 16);
   const InstId lo = std::min(write, read), hi = std::max(write, read);
-  const unsigned shift = write <= read ? 23 : 26;
-  if (const uint32_t known = (pairBits(lo, hi) >> shift) & 7) {
+  const unsigned shift = write <= read ? 23 : 27;
+  if (const uint32_t known = (pairBits(lo, hi) >> shift) & 15) {
     PairEvidence pair;
     if (known == 1) return pair;
     pair.mayRead = true;
@@ -795,7 +796,7 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
     }
   }
   const uint32_t packed = pair.mayRead ? 2 + (pair.decided ? 1u : 0u) + 2 * static_cast<uint32_t>(pair.how) : 1;
-  setPairBits(lo, hi, 7u << shift, packed << shift);
+  setPairBits(lo, hi, 15u << shift, packed << shift);
   return pair;
 }
 

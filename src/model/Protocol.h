@@ -574,8 +574,8 @@ class ProtocolModel {
   //   3-12   aliasFacts(lo, hi): 1 | result << 1 | decided << 3 | how << 4
   //          (how: index in aliasHows_, under kPairHows)
   //   13-22  aliasFacts(hi, lo), the same
-  //   23-25  writeReadEvidence(lo, hi) (packPairEvidence)
-  //   26-28  writeReadEvidence(hi, lo)
+  //   23-26  writeReadEvidence(lo, hi) (see there)
+  //   27-30  writeReadEvidence(hi, lo)
   // Three maps of millions of pairs each (NVSHMEM's put-with-signal dispatch)
   // were a third of its function's memory (issue 35).
   static constexpr unsigned kPairHows = 64;
@@ -589,7 +589,7 @@ class ProtocolModel {
   // write, whether that is decided, and how (aliasEvidence, an opaque call, a
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.
   struct PairEvidence {
-    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair };
+    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair };  // kept in 4 bits with `decided`
     bool mayRead = false;
     bool decided = false;
     How how = How::Alias;

@@ -363,8 +363,9 @@ ProtocolModel::Peer ProtocolModel::peerPointerLoad(InstId load, int depth) const
   // A field of a struct reached through a pointer read from memory: a peer's
   // struct when that pointer is a peer pointer.
   if (outer == kNotWalked) outer = pointerLoad(load);
-  if (outer < 0) return Peer::Unknown;
+  if (outer < 0) return own == Peer::Record ? own : Peer::Unknown;
   const Peer up = peerPointerLoad(outer, depth + 1);
+  if (own == Peer::Record && up != Peer::Yes) return own;  // see recordDefinitions
   return up == Peer::No ? own : up;
 }
 
@@ -518,7 +519,7 @@ ProtocolModel::Peer ProtocolModel::recordDefinitions(ValueReg reg, InstId at, in
     }
     if (table < 0) return Peer::Yes;
     const Peer up = peerPointerLoad(table, depth + 1);
-    if (up == Peer::Yes || up == Peer::Unknown) return up;
+    if (up == Peer::Yes) return up;  // a peer's table (one not traced is no evidence: the record decides)
   }
   return Peer::Record;
 }

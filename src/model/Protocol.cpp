@@ -1800,6 +1800,15 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
       return undecided("block-group-pointer",
                        "the flag's pointer is read from a table at an index computed from the block's position alone (an "
                        "entry per group of blocks, or a peer per group): nothing shows that another GPU touches it");
+    // One field of a record, at an index that is not the block's position, of
+    // a table the kernel writes into (issue 34, NVSHMEM's queue-pair
+    // descriptors): a per-destination descriptor that holds this GPU's
+    // queues, or a peer's pointer; the PTX does not show which.
+    if (peer == Peer::Record)
+      return undecided("record-field-pointer",
+                       "the flag's pointer is a field of a record in a table that the kernel writes into (a "
+                       "per-destination descriptor, not an array of peer pointers): nothing shows that another GPU "
+                       "touches it");
     e.how = "peer-pointer";
     e.detail = "the flag is reached through a peer pointer: another GPU touches it";
     return e;
@@ -1839,7 +1848,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
                  "writes this flag";
       return e;
     }
-    bool untraced = false, blockGroup = false;
+    bool untraced = false, blockGroup = false, record = false;
     for (InstId s : inKernelSignalsFor(access)) {
       const Peer peer = peerPointer(s);
       if (peer == Peer::No || !aliasFacts(s, access).same()) continue;
@@ -1849,6 +1858,10 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
       }
       if (peer == Peer::BlockGroup) {
         blockGroup = true;
+        continue;
+      }
+      if (peer == Peer::Record) {
+        record = true;
         continue;
       }
       e.how = "peer-signal";
@@ -1863,6 +1876,10 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
       return undecided("block-group-signal-pointer",
                        "the flag is raised through a pointer read from a table at an index computed from the block's "
                        "position alone: it may be another GPU's, or this GPU's entry for a group of blocks");
+    if (record)
+      return undecided("record-field-signal-pointer",
+                       "the flag is raised through a pointer that is a field of a record in a table that the kernel "
+                       "writes into (a per-destination descriptor): it may be another GPU's, or this GPU's");
     return undecided("peer-flags-elsewhere",
                      "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one");
   }

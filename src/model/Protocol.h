@@ -423,7 +423,19 @@ class ProtocolModel {
   // group (`channels[blockIdx.x % npeers]`) alike; which one, only the table's
   // contents say. A rank added to the block index (`(rank + blockIdx.x) %
   // world`) makes it Yes. goesThroughPeerPointer is Yes or Unknown.
-  enum class Peer : int8_t { No, Yes, Unknown, BlockGroup };
+  // Record (issue 34, NVSHMEM's queue-pair descriptors) when the pointer is
+  // one field of a record larger than a pointer, in a table at an index that
+  // is not the block's position (`qps[pe * n + warp % n].cq`), and the kernel
+  // writes into that table (a lock, a counter of the records): working state,
+  // a per-destination descriptor that holds this GPU's queues or a peer's
+  // buffers; the PTX does not show which, so it decides nothing, as
+  // BlockGroup. Several definitions of the record's address (two tables, a
+  // warp broadcast of lane 0's choice) are each looked at. A table of pointers
+  // at such an index (`peers[next]`, `ptrs[rank]`, `heap_base[pe]`: the index
+  // steps by the pointer's size), or records the kernel only reads (an address
+  // book set up before the launch, `slots[2 * peer]`), is how peer mappings
+  // are kept: Yes.
+  enum class Peer : int8_t { No, Yes, Unknown, BlockGroup, Record };
   Peer peerPointer(InstId access) const;
   // The same, also for an access whose address the identity walk loses (a
   // pointer carried around a loop): the pointer its memory object was read
@@ -482,6 +494,14 @@ class ProtocolModel {
   // The pointer load reads a peer-table entry (see goesThroughPeerPointer).
   bool isPeerPointerLoad(InstId pointerLoad, int depth) const;
   Peer peerPointerLoad(InstId pointerLoad, int depth) const;
+  // A slot whose address register is assigned on several paths: Record
+  // when every definition gives a record field (see Peer::Record).
+  Peer mergedRecordSlot(InstId pointerLoad, int operand, int depth) const;
+  Peer recordDefinitions(ValueReg reg, InstId at, int64_t size, int depth, int& budget) const;
+  bool broadcastPointer(InstId def, ValueReg& source, InstId& unpack) const;
+  bool writesIntoTable(InstId slotLoad) const;
+  mutable std::unordered_map<InstId, bool> writesIntoTable_;
+  mutable std::optional<std::unordered_map<ValueReg, std::vector<InstId>>> writesThrough_;  // writesIntoTable's
   // Whether the pointer load's slot is indexed by a group of blocks only (see
   // Peer::BlockGroup), and the load that read the table's own pointer (-1: a
   // named table, a kernel parameter or a global symbol); memoized.

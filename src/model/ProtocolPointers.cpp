@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/Protocol.h"
+#include "model/SpinLoops.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -233,6 +234,29 @@ class IndexClassifier {
   std::unordered_map<InstId, int8_t>& memo_;
 };
 
+// A pointer read as one field of a record in a table (issue 34, NVSHMEM's
+// queue-pair descriptors, 184 and 424 bytes a record): every index term that
+// is not the block's position steps by a multiple of a stride larger than
+// the pointer read (the greatest common divisor of their coefficients). An
+// array of pointers (`peers[next]`, `ptrs[rank]`: the stride is the
+// pointer's size), or an index the value analysis could not scale (a
+// coefficient of 1), is not.
+bool isRecordField(const AbstractValue& slot, int64_t pointerSize) {
+  if (pointerSize <= 0) return false;
+  int64_t stride = 0;
+  for (const auto& t : slot.terms) {
+    if (isBlockPosition(t)) continue;
+    int64_t c = t.coefficient < 0 ? -t.coefficient : t.coefficient;
+    for (int64_t a = stride; a != 0;) {  // stride = gcd(stride, c)
+      const int64_t r = c % a;
+      c = a;
+      a = r;
+    }
+    stride = c;
+  }
+  return stride > pointerSize;
+}
+
 }  // namespace
 
 ProtocolModel::Peer ProtocolModel::peerPointer(InstId access) const {
@@ -298,7 +322,7 @@ ProtocolModel::Peer ProtocolModel::computePeerPointer(InstId access) const {
       const Peer p = peerPointerLoad(load, 0);
       if (p == Peer::Yes) return Peer::Yes;
       if (p == Peer::Unknown) result = Peer::Unknown;
-      if (p == Peer::BlockGroup && result == Peer::No) result = Peer::BlockGroup;
+      if ((p == Peer::BlockGroup || p == Peer::Record) && result == Peer::No) result = p;
     }
   }
   return result;
@@ -309,7 +333,10 @@ ProtocolModel::Peer ProtocolModel::peerPointerLoad(InstId load, int depth) const
   const int operand = addressOf(fn_, load);
   if (depth > kMaxDepth || operand < 0) return Peer::Unknown;
   const AbstractValue& slot = fn_.values->keptOperandValue(load, operand);
-  if (!slot.known) return Peer::Unknown;
+  // Not traced: unless every definition of the address is a record field
+  // (mergedRecordSlot), as when the value analysis loses a pointer merged
+  // from several paths.
+  if (!slot.known) return mergedRecordSlot(load, operand, depth) == Peer::Record ? Peer::Record : Peer::Unknown;
   // A table read at an index other than the block's position (a rank, a peer,
   // a loop over peers), unless the index is computed from the block's
   // position alone (an entry per group of blocks, or a peer per group: not
@@ -318,19 +345,183 @@ ProtocolModel::Peer ProtocolModel::peerPointerLoad(InstId load, int depth) const
   InstId outer = kNotWalked;
   if (std::any_of(slot.terms.begin(), slot.terms.end(), [](const auto& t) { return !isBlockPosition(t); })) {
     const BlockGroupIndex& group = blockGroupIndex(load);
-    if (!group.grouped) return Peer::Yes;
-    own = Peer::BlockGroup;
-    if (group.table < 0) return own;  // a named table: a kernel parameter or a global symbol
-    outer = group.table;
+    if (group.grouped) {
+      own = Peer::BlockGroup;
+      if (group.table < 0) return own;  // a named table: a kernel parameter or a global symbol
+      outer = group.table;
+    } else if (!isRecordField(slot, memory_.accessSize(load, operand)) || !writesIntoTable(load)) {
+      return mergedRecordSlot(load, operand, depth);
+    } else {
+      // A field of a per-destination record: the record table's own pointer
+      // may still be a peer's (walked below, as a struct field's).
+      own = Peer::Record;
+      if (slot.baseKind != AbstractValue::BaseKind::Loaded) return own;
+    }
   } else if (slot.baseKind != AbstractValue::BaseKind::Loaded) {
     return own;
   }
   // A field of a struct reached through a pointer read from memory: a peer's
   // struct when that pointer is a peer pointer.
   if (outer == kNotWalked) outer = pointerLoad(load);
-  if (outer < 0) return Peer::Unknown;
+  if (outer < 0) return own == Peer::Record ? own : Peer::Unknown;
   const Peer up = peerPointerLoad(outer, depth + 1);
+  if (own == Peer::Record && up != Peer::Yes) return own;  // see recordDefinitions
   return up == Peer::No ? own : up;
+}
+
+// A pointer one lane broadcast to its warp, 32 bits at a time
+// (`__shfl_sync(mask, ptr, lane)` on a pointer: `mov.b64 {lo, hi}, p`, a
+// shfl.sync.idx of each half, `mov.b64 q, {lo', hi'}`): the register the
+// source lane's pointer was in, and where it was unpacked. A lane's pointer is
+// computed as this lane's is, so it is classified alike.
+bool ProtocolModel::broadcastPointer(InstId def, ValueReg& source, InstId& unpack) const {
+  const Inst& pack = fn_.instructions[def];
+  if (pack.opcode() != "mov" || pack.operands.size() != 2 || pack.operands[1].kind != ptx::Operand::Kind::Vector ||
+      pack.operands[1].elements.size() != 2)
+    return false;
+  ValueReg halves[2];
+  for (int k = 0; k < 2; ++k) {
+    const ptx::Operand& e = pack.operands[1].elements[k];
+    if (e.kind != ptx::Operand::Kind::Register) return false;
+    const InstId shfl = fn_.values->definition(e.reg, def);
+    if (shfl < 0 || fn_.instructions[shfl].opcode() != "shfl" || !fn_.instructions[shfl].hasModifier("idx") ||
+        fn_.instructions[shfl].operands.size() < 2 || fn_.instructions[shfl].operands[1].kind != ptx::Operand::Kind::Register)
+      return false;
+    halves[k] = fn_.instructions[shfl].operands[1].reg;
+    const InstId split = fn_.values->definition(halves[k], shfl);
+    if (split < 0 || (k == 1 && split != unpack)) return false;
+    unpack = split;
+  }
+  const Inst& split = fn_.instructions[unpack];
+  if (split.opcode() != "mov" || split.operands.size() != 2 || split.operands[0].kind != ptx::Operand::Kind::Vector ||
+      split.operands[0].elements.size() != 2 || split.operands[0].elements[0].kind != ptx::Operand::Kind::Register ||
+      split.operands[0].elements[1].kind != ptx::Operand::Kind::Register ||
+      split.operands[0].elements[0].reg != halves[0] || split.operands[0].elements[1].reg != halves[1] ||
+      split.operands[1].kind != ptx::Operand::Kind::Register)
+    return false;
+  source = split.operands[1].reg;
+  return true;
+}
+
+// A slot whose address register is assigned on several paths (NVSHMEM picks
+// a queue pair from one of two record tables, `near + 184 * i` or
+// `far + 184 * j`, and broadcasts lane 0's choice to the warp): Record when
+// the value each definition gives is a record field at an index that is not
+// the block's position, and no record table's own pointer is a peer's; Yes
+// otherwise (a table of pointers on some path, or a definition not read).
+ProtocolModel::Peer ProtocolModel::mergedRecordSlot(InstId load, int operand, int depth) const {
+  const ValueReg reg = fn_.instructions[load].operands[operand].valueRegister();
+  if (reg < 0) return Peer::Yes;
+  int budget = 16;  // definitions looked at, broadcasts followed included
+  const Peer p = recordDefinitions(reg, load, memory_.accessSize(load, operand), depth, budget);
+  return p == Peer::Record && !writesIntoTable(load) ? Peer::Yes : p;
+}
+
+// The kernel updates or synchronizes on another field of the record the slot
+// is read from (a write, an atomic, a volatile or relaxed read: a lock, a
+// counter): the table is working state, not an address book set up before
+// the launch (tables of peer pointers are exchanged by the host and only
+// read, weakly, on the device). The access goes through the slot's own
+// address register, with the same definitions reaching it (`[qp+104]`
+// beside `[qp+72]`), directly or through one `add` of a constant. Every
+// access of the function is looked at, not the protocol's writes_
+// (peerPointer is asked while they are collected).
+bool ProtocolModel::writesIntoTable(InstId slotLoad) const {
+  auto [memo, fresh] = writesIntoTable_.try_emplace(slotLoad, false);
+  if (!fresh) return memo->second;
+  const int operand = addressOf(fn_, slotLoad);
+  const ValueReg reg = operand >= 0 ? fn_.instructions[slotLoad].operands[operand].valueRegister() : -1;
+  if (reg < 0) return false;
+  if (!writesThrough_) {  // per address register: the global writes through it (or through reg + constant)
+    writesThrough_.emplace();
+    for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i) {
+      const MemoryEffect& e = fn_.instructions[i].effect;
+      const bool strongRead = e.kind == EffectKind::Load && e.semantics != Semantics::Weak &&
+                              e.semantics != Semantics::None && (e.space == Space::Global || e.space == Space::Generic);
+      if (!strongRead && !writesGlobalMemory(fn_, i)) continue;
+      const int k = addressOf(fn_, i);
+      const ValueReg r = k >= 0 ? fn_.instructions[i].operands[k].valueRegister() : -1;
+      if (r < 0) continue;
+      (*writesThrough_)[r].push_back(i);
+      const InstId def = fn_.values->definition(r, i);
+      if (def < 0) continue;
+      const Inst& add = fn_.instructions[def];
+      if (add.opcode() == "add" && !add.guard && add.operands.size() == 3 &&
+          add.operands[1].kind == ptx::Operand::Kind::Register && add.operands[2].kind == ptx::Operand::Kind::Integer)
+        (*writesThrough_)[add.operands[1].reg].push_back(def);  // the add stands for the write
+    }
+  }
+  const auto found = writesThrough_->find(reg);
+  if (found == writesThrough_->end()) return false;
+  const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, slotLoad);
+  if (defs.empty()) return false;
+  const bool written = std::any_of(found->second.begin(), found->second.end(),
+                                   [&](InstId w) { return fn_.values->reachingDefinitions(reg, w) == defs; });
+  return writesIntoTable_[slotLoad] = written;
+}
+
+ProtocolModel::Peer ProtocolModel::recordDefinitions(ValueReg reg, InstId at, int64_t size, int depth,
+                                                     int& budget) const {
+  const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, at);
+  if (defs.empty() || defs.size() > 8) return Peer::Yes;
+  for (InstId d : defs) {
+    if (--budget < 0) return Peer::Yes;
+    ValueReg source = -1;
+    InstId unpack = -1;
+    if (broadcastPointer(d, source, unpack)) {
+      const Peer p = recordDefinitions(source, unpack, size, depth, budget);
+      if (p != Peer::Record) return p;
+      continue;
+    }
+    // The definition's own value: the table's pointer (an operand read
+    // from memory) plus an offset (the other operand) that steps by records.
+    const Inst& def = fn_.instructions[d];
+    const std::string_view op = def.opcode();
+    if ((op == "mov" || op == "cvta") && def.operands.size() == 2 && def.operands[1].kind == ptx::Operand::Kind::Register &&
+        !def.guard) {
+      const Peer p = recordDefinitions(def.operands[1].reg, d, size, depth, budget);
+      if (p != Peer::Record) return p;
+      continue;
+    }
+    if (op != "add" || def.guard || def.operands.size() != 3) return Peer::Yes;
+    int carrierOperand = -1;
+    for (int k = 1; k < 3; ++k) {
+      const AbstractValue& w = fn_.values->keptOperandValue(d, k);
+      if (w.known && w.baseKind == AbstractValue::BaseKind::Loaded && def.operands[k].kind == ptx::Operand::Kind::Register)
+        carrierOperand = carrierOperand < 0 ? k : 0;
+    }
+    if (carrierOperand <= 0) return Peer::Yes;
+    const AbstractValue v = fn_.values->keptOperandValue(d, carrierOperand);
+    const AbstractValue& offset = fn_.values->keptOperandValue(d, 3 - carrierOperand);
+    if (!offset.known || offset.hasBase() ||
+        std::all_of(offset.terms.begin(), offset.terms.end(), [](const auto& t) { return isBlockPosition(t); }) ||
+        !isRecordField(offset, size))
+      return Peer::Yes;
+    // The record table's own pointer: walked back along the operand that
+    // carries the table (add, mad, cvta) to its load.
+    InstId walk = fn_.values->definition(def.operands[carrierOperand].reg, d), table = -1;
+    for (int step = 0; step < 64 && walk >= 0; ++step) {
+      const Inst& in = fn_.instructions[walk];
+      if (in.effect.kind == EffectKind::Load) {
+        table = walk;
+        break;
+      }
+      if (in.guard || in.effect.kind != EffectKind::None) break;
+      ValueReg carrier = -1;
+      for (int k = 1; k < static_cast<int>(in.operands.size()) && carrier < 0; ++k) {
+        const AbstractValue& w = fn_.values->keptOperandValue(walk, k);
+        if (w.known && w.baseKind == AbstractValue::BaseKind::Loaded && w.base == v.base &&
+            in.operands[k].kind == ptx::Operand::Kind::Register)
+          carrier = in.operands[k].reg;
+      }
+      if (carrier < 0) break;
+      walk = fn_.values->definition(carrier, walk);
+    }
+    if (table < 0) return Peer::Yes;
+    const Peer up = peerPointerLoad(table, depth + 1);
+    if (up == Peer::Yes) return up;  // a peer's table (one not traced is no evidence: the record decides)
+  }
+  return Peer::Record;
 }
 
 // The walk from the load's address back to the table (the load of its

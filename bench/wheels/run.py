@@ -127,11 +127,32 @@ def extract(cuobjdump, library, folder):
     return sorted(os.listdir(folder))
 
 
+CALL = re.compile(r"\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$%][A-Za-z0-9_$%]*)")
+
+
+def inlined_size(function, sizes, calls, memo=None, open_=None):
+    """A function's PTX bytes with every call to a function of its image counted as the callee's
+    own inlined bytes: what fenceline models after inlining (a recursive call counts once)."""
+    memo = {} if memo is None else memo
+    open_ = set() if open_ is None else open_
+    if function in memo:
+        return memo[function]
+    open_.add(function)
+    size = sizes[function]
+    for callee in calls.get(function, []):
+        if callee in sizes and callee not in open_:
+            size += inlined_size(callee, sizes, calls, memo, open_)
+    open_.discard(function)
+    memo[function] = size
+    return size
+
+
 def read_images(folder, names):
     """Images, MB, the largest function's PTX bytes, and the images fenceline checks: those holding
     the newest PTX target of some kernel (name -> target)."""
-    images, total, largest, newest, targets = 0, 0, 0, {}, {}
+    images, total, largest, largest_inlined, newest, targets = 0, 0, 0, 0, {}, {}
     for name in names:
+        sizes, calls = {}, {}
         text = open(os.path.join(folder, name), errors="replace").read()
         images += 1
         total += len(text)
@@ -153,11 +174,16 @@ def read_images(folder, names):
                         break
                 at += 1
             largest = max(largest, at - match.start())
+            sizes[match.group(2)] = at - match.start()
+            calls[match.group(2)] = CALL.findall(text, body, at)
             if match.group(2) not in newest or key > newest[match.group(2)][0]:
                 newest[match.group(2)] = (key, name)
+        memo = {}
+        largest_inlined = max([largest_inlined] + [inlined_size(f, sizes, calls, memo) for f in sizes])
     checked = sorted({image for _, image in newest.values()})
     stats = {"ptx_images": images, "ptx_mb": round(total / 1e6, 1), "images_checked": len(checked),
-             "functions_defined": len(newest), "largest_function_kb": round(largest / 1e3, 1)}
+             "functions_defined": len(newest), "largest_function_kb": round(largest / 1e3, 1),
+             "largest_inlined_function_kb": round(largest_inlined / 1e3, 1)}
     return stats, {name: targets[name] for name in checked}
 
 

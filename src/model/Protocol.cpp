@@ -1695,9 +1695,14 @@ bool ProtocolModel::isStrongPair(InstId write, InstId read) const {
   const MemoryEffect& we = w.effect;
   const MemoryEffect& re = r.effect;
   auto strongSemantics = [](Semantics s) { return s != Semantics::None && s != Semantics::Weak; };
+  // The write is itself a synchronization operation: an atomic (a counter,
+  // a lock word) or a release store (a flag). A relaxed or volatile store is
+  // how pre-Volta code writes data (`st.volatile` of a result, read with
+  // `ld.volatile` after the poll): a stale value there is a wrong result, and
+  // the missing acquire is the hazard (docs/real-code.md, class V).
   const bool strongWrite = (w.opcode() == "atom" || w.opcode() == "red")
                                ? we.kind == EffectKind::ReadModifyWrite
-                               : w.opcode() == "st" && we.kind == EffectKind::Store && strongSemantics(we.semantics);
+                               : w.opcode() == "st" && we.kind == EffectKind::Store && hasReleaseSemantics(we);
   const bool strongRead = r.opcode() == "atom" ? re.kind == EffectKind::ReadModifyWrite
                                                : r.opcode() == "ld" && re.kind == EffectKind::Load &&
                                                      strongSemantics(re.semantics) && !r.hasModifier("nc");

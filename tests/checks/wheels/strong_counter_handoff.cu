@@ -117,3 +117,24 @@ __global__ void publish_count_and_value(unsigned long long* count, unsigned long
     out[blockIdx.x] = ld_volatile(count) + *value_word;
   }
 }
+// True (default tier): data written with a volatile store, not an atomic or a release: the
+// pre-Volta idiom of a serialized reduction (block 0 stores its result, fences, raises the flag;
+// the others wait and read the result with a volatile load, no fence after the wait). Both
+// accesses are strong, but the read may be ordered before the wait's observation and return
+// the value from before the store: a wrong result, the missing acquire is the hazard.
+__device__ __forceinline__ void st_volatile64(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__global__ void publish_volatile_result(unsigned long long* result, unsigned int* flag, unsigned long long value,
+                                        unsigned long long* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    st_volatile64(result, value);
+    __threadfence();
+    st_volatile(flag, 1);
+  } else {
+    while (ld_volatile32(flag) == 0) {  // expect: acquire-missing
+    }
+    out[blockIdx.x] = ld_volatile(result);
+  }
+}

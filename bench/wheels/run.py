@@ -7,9 +7,8 @@ library: wall and CPU time, fenceline's own peak resident memory (VmHWM of
 its process, polled; cuobjdump's memory is not fenceline's), functions and
 instructions checked, findings per check and notifications per kind (limit
 errors). With --ptx-stats, also the library's PTX (cuobjdump -xptx all):
-images, MB, the images fenceline checks (the newest target of each kernel)
-the largest function's PTX bytes, and
-the same with its calls inlined. Writes a summary of numbers only.
+images, MB, the images fenceline checks (the newest target of each kernel),
+the largest function's PTX bytes and the same with its calls inlined. Writes a summary of numbers only.
 
     bench/wheels/run.py --fenceline build/fenceline --cuobjdump PATH \
         [--scratch /work/scratch/wheels] [-j 2] [--ptx-stats] [--only NAME] -o summary.json

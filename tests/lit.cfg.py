@@ -30,7 +30,8 @@ if getattr(config, "allocator", False):
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")
 
 # cuobjdump for the binary-input tests (tests/inputs): $FENCELINE_CUOBJDUMP,
-# PATH, next to nvcc, the toolkit, or pip's nvidia-cuda-cuobjdump in this Python.
+# PATH, next to nvcc, the toolkit, or pip's nvidia-cuda-cuobjdump in this Python
+# or in the tests' venv (scripts/test-requirements.txt).
 import glob
 import importlib.util
 import shutil
@@ -38,6 +39,8 @@ _nvcc_dir = os.path.dirname(shutil.which(config.nvcc) or config.nvcc)
 _pip_nvidia = importlib.util.find_spec("nvidia")
 _pip_cuobjdump = [p for d in (_pip_nvidia.submodule_search_locations if _pip_nvidia else [])
                   for p in sorted(glob.glob(os.path.join(d, "*", "bin", "cuobjdump")))]
+_pip_cuobjdump += sorted(glob.glob(os.path.join(config.test_venv, "lib", "python*", "site-packages", "nvidia", "*",
+                                                "bin", "cuobjdump")))
 _cuobjdump = os.environ.get("FENCELINE_CUOBJDUMP") or shutil.which("cuobjdump") or next(
     (p for p in (os.path.join(_nvcc_dir, "cuobjdump"), "/usr/local/cuda/bin/cuobjdump", *_pip_cuobjdump)
      if os.access(p, os.X_OK)), None)

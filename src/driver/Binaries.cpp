@@ -59,7 +59,6 @@ std::set<std::string> entriesOf(std::string_view ptx, const MappedFile* mapped) 
   auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; };
   auto next = [&](size_t from) { return mapped ? mapped->find(".entry", from) : ptx.find(".entry", from); };
   for (size_t at = next(0); at != std::string::npos; at = next(at + 6)) {
-    if (mapped) mapped->dropBefore(at);
     size_t begin = ptx.find_first_not_of(" \t\r\n", at + 6);
     if (begin == std::string::npos || begin == at + 6) continue;
     size_t end = begin;
@@ -264,7 +263,10 @@ size_t MappedFile::find(std::string_view needle, size_t from) const {
   constexpr size_t kWindow = size_t(1) << 20;
   for (size_t start = from; start < all.size(); start += kWindow) {
     const size_t found = all.substr(start, kWindow + needle.size() - 1).find(needle);
-    if (found != std::string_view::npos) return start + found;
+    if (found != std::string_view::npos) {
+      dropBefore(start + found);
+      return start + found;
+    }
     dropBefore(start + kWindow);
   }
   return std::string_view::npos;

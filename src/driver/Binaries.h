@@ -70,9 +70,10 @@ class MappedFile {
   // they are 4 MiB or more (an offset below the last one starts a new pass),
   // so that a scan holds a few MiB of the image, not the whole of it.
   void dropBefore(size_t offset) const;
-  // text().find(needle, from), a MiB at a time, giving back the pages it
-  // passes (a search that crosses a 20 MB image finds nothing for most of
-  // it: the whole image would be resident at its end).
+  // text().find(needle, from), a MiB at a time, giving back the pages before
+  // the match as it goes (dropBefore; a search that crosses a 20 MB image
+  // finds nothing for most of it: the whole image would be resident at its
+  // end).
   size_t find(std::string_view needle, size_t from) const;
 
  private:

@@ -96,7 +96,6 @@ std::set<std::string> definedFunctions(std::string_view ptx, const MappedFile* m
     const size_t length = std::strlen(directive);
     auto next = [&](size_t from) { return mapped ? mapped->find(directive, from) : ptx.find(directive, from); };
     for (size_t at = next(0); at != std::string::npos; at = next(at + length)) {
-      if (mapped) mapped->dropBefore(at);
       size_t begin = at + length;
       if (begin >= ptx.size() || !std::isspace(static_cast<unsigned char>(ptx[begin]))) continue;
       begin = skipSpace(begin);

@@ -1995,10 +1995,6 @@ bool ProtocolModel::isFloatingPointData(InstId inst) const {
   return false;
 }
 
-}  // namespace fenceline::model
-
-namespace fenceline::model {
-
 namespace {
 
 // Approximate heap bytes of the memo tables (FENCELINE_MEMSTATS): a hash

@@ -77,7 +77,8 @@ class Compiler {
     int node = -1;
     if (depth <= kMaxDepth) {
       std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
-      if (defs.size() > 1 && allowed_) defs.erase(std::remove_if(defs.begin(), defs.end(), [&](InstId d) { return !(*allowed_)(d); }), defs.end());
+      if (defs.size() > 1 && allowed_)
+        defs.erase(std::remove_if(defs.begin(), defs.end(), [&](InstId d) { return !(*allowed_)(d); }), defs.end());
       if (defs.size() == 1) node = definition(defs[0], depth + 1);
     }
     return node < 0 && predicate ? add(Node(Node::Op::Unknown)) : node;
@@ -88,7 +89,6 @@ class Compiler {
     nodes.push_back(n);
     return static_cast<int>(nodes.size()) - 1;
   }
-
 
   int definition(InstId def, int depth) {
     const Inst& in = fn_.instructions[def];

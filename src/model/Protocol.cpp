@@ -1732,7 +1732,7 @@ AliasEvidence ProtocolModel::strongPairEvidence() {
   e.result = Alias::May;
   e.decided = false;
   e.how = "strong-pair";
-  e.detail = "the write and the read are strong accesses of one word (atomic, relaxed or volatile; one size, "
+  e.detail = "the write is an atomic or a release store and the read a strong access of the same word (one size, "
              "scopes that include the partner): no data race, the read returns one of the word's values; whether "
              "an older one breaks the protocol (a counter read as a bound) is not decided";
   return e;

@@ -2,6 +2,7 @@
 #include "driver/Deduplicate.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -82,14 +83,26 @@ std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diag
   return mergeInstantiations(dropUnrolledCopies(std::move(diagnostics)));
 }
 
+KeyHash keyHash(std::string_view text) {
+  // FNV-1a, and the standard library's string hash (of this process only:
+  // the keys are compared within one run).
+  uint64_t fnv = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    fnv ^= c;
+    fnv *= 1099511628211ull;
+  }
+  return {fnv, std::hash<std::string_view>{}(text)};
+}
+
 FindingKeys keysOf(const report::Diagnostic& diagnostic) {
-  return FindingKeys{copyKey(diagnostic), siteKey(diagnostic), diagnostic.function, diagnostic.severity};
+  return FindingKeys{keyHash(copyKey(diagnostic)), keyHash(siteKey(diagnostic)), keyHash(diagnostic.function),
+                     diagnostic.severity};
 }
 
 // The two steps of deduplicate(), on the keys: the copies that
 // dropUnrolledCopies keeps, then those mergeInstantiations keeps.
 size_t countDeduplicated(const std::vector<FindingKeys>& keys) {
-  std::map<std::string_view, size_t> seen;
+  std::map<KeyHash, size_t> seen;
   std::vector<const FindingKeys*> kept;
   for (const auto& k : keys) {
     auto [it, inserted] = seen.try_emplace(k.copy, kept.size());
@@ -98,7 +111,7 @@ size_t countDeduplicated(const std::vector<FindingKeys>& keys) {
     else if (kept[it->second]->severity < k.severity)
       kept[it->second] = &k;
   }
-  std::map<std::string_view, std::vector<std::string_view>> sites;
+  std::map<KeyHash, std::vector<KeyHash>> sites;
   size_t count = 0;
   for (const FindingKeys* k : kept) {
     auto& kernels = sites[k->site];

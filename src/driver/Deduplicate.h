@@ -15,9 +15,12 @@
 // kernel that reached the site, the reported one first.
 #pragma once
 
+#include <compare>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/Diagnostic.h"
@@ -29,8 +32,17 @@ std::vector<report::Diagnostic> deduplicate(std::vector<report::Diagnostic> diag
 // What deduplicate() reads of a finding: a strict-tier finding that is not
 // reported (no --strict) is kept as these only, to be counted, not its 4 KB
 // of locations and evidence (docs/performance.md, session 16).
+// Each key is kept as two independent 64-bit hashes of its text (a copy
+// key spells every inlined frame: a KB on NVSHMEM's transfer functions, of
+// which an image hides 10,000): equal texts give equal keys, and two texts
+// give equal keys with a probability of about 2^-128.
+struct KeyHash {
+  uint64_t first = 0, second = 0;
+  auto operator<=>(const KeyHash&) const = default;
+};
+KeyHash keyHash(std::string_view text);
 struct FindingKeys {
-  std::string copy, site, function;
+  KeyHash copy, site, function;
   report::Severity severity = report::Severity::Warning;
 };
 FindingKeys keysOf(const report::Diagnostic& diagnostic);

@@ -144,8 +144,10 @@ class ProtocolModel {
   // kernel). Writes to the signal's own word and other signals on the same
   // flag object are not published data.
   bool isPublishedWrite(InstId write, InstId signal) const;
-  // Alias of two memory accesses (their MemoryEffect::address operands).
-  Alias alias(InstId a, InstId b) const;
+  // Alias of two memory accesses (their MemoryEffect::address operands),
+  // kept in the pair table unless `keep` is false (a scan whose own answer
+  // is kept asks each pair once: a known answer is used, a new one not kept).
+  Alias alias(InstId a, InstId b, bool keep = true) const;
   // The two accesses may touch the same word.
   bool maySameWord(InstId a, InstId b) const;
 
@@ -540,7 +542,7 @@ class ProtocolModel {
   // `read` may read what `write` wrote (an opaque call: anything not
   // provably immutable; a non-coherent read: only a write through its own
   // root, or any write when the root is a loaded pointer).
-  bool mayReadWrite(InstId read, InstId write) const;
+  bool mayReadWrite(InstId read, InstId write, bool keep = true) const;
   // The register operand was defined by a volatile, relaxed or stronger
   // load: a flag or counter value (pointers are read with weak loads).
   bool isFlagValue(InstId at, int operand) const;

@@ -127,7 +127,7 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
   spinOfPoll_.assign(fn_.instructions.size(), -1);
   writtenByKernel_.assign(fn_.instructions.size(), -1);
   pointerLoad_.assign(fn_.instructions.size(), kNotWalked);
-  root_.resize(fn_.instructions.size());
+  rootOf_.assign(fn_.instructions.size(), 0);
   for (size_t s = 0; s < spins_.size(); ++s)
     for (InstId poll : spins_[s].polls)
       if (spinOfPoll_[poll] < 0) spinOfPoll_[poll] = static_cast<int32_t>(s);
@@ -377,12 +377,17 @@ bool ProtocolModel::disjointFields(InstId a, int oa, InstId b, int ob) const {
 }
 
 const MemoryObject& ProtocolModel::root(InstId inst) const {
-  std::optional<MemoryObject>& cached = root_[inst];
-  if (!cached) {
-    int operand = addressOf(fn_, inst);
-    cached = operand < 0 ? MemoryObject() : memory_.rootOf(inst, operand);
-  }
-  return *cached;
+  if (const uint32_t known = rootOf_[inst]) return roots_[known - 1];
+  const int operand = addressOf(fn_, inst);
+  MemoryObject object = operand < 0 ? MemoryObject() : memory_.rootOf(inst, operand);
+  // A choice's name spells its alternatives (MemoryObject::alternatives).
+  auto [id, added] = rootIds_.try_emplace(
+      std::make_tuple(static_cast<int>(object.kind), static_cast<int>(object.space), object.alternatives.size(),
+                      object.name),
+      static_cast<uint32_t>(roots_.size()));
+  if (added) roots_.push_back(std::move(object));
+  rootOf_[inst] = id->second + 1;
+  return roots_[id->second];
 }
 
 // model/Memory's answer, with one coarsening: pointers read from memory
@@ -1674,10 +1679,12 @@ bool ProtocolModel::isTicketPublishedWrite(InstId write, InstId ticket) const {
   return std::any_of(reads->second.begin(), reads->second.end(), [&](InstId r) { return mayReadWrite(r, write); });
 }
 
+// The choice is made on the alias facts and the evidence, with its text,
+// built for the chosen write only: a ticket's reads are asked against every
+// partner write (NCCL's symmetric kernels kept 35,000 evidence texts, 3 MB
+// of a function's 39, for the few shown; issue 35).
 ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) const {
-  Link best;
-  for (InstId w : ticketPartnerWrites(ticket)) {
-    if (!mayReadWrite(read, w)) continue;
+  auto evidence = [&](InstId w) {
     AliasEvidence e = opaqueCallMayFence(w) ? AliasEvidence{} : aliasEvidence(w, read);
     if (opaqueCallMayFence(w)) e.how = "opaque-call";
     if (e.result == Alias::No) {  // a non-coherent read of the same root (as in partnerWriteRead)
@@ -1686,10 +1693,25 @@ ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) c
       e.how = "non-coherent-root";
     }
     if (e.decided && isStrongPair(w, read)) e = strongPairEvidence();
-    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, e};
-    if (e.decided) break;
+    return e;
+  };
+  // evidence(w).decided, from the facts.
+  auto decided = [&](InstId w) {
+    if (opaqueCallMayFence(w)) return false;
+    const AliasFacts facts = aliasFacts(w, read);
+    return facts.decided && facts.result != Alias::No && !isStrongPair(w, read);
+  };
+  InstId best = -1;
+  for (InstId w : ticketPartnerWrites(ticket)) {
+    if (!mayReadWrite(read, w)) continue;
+    if (best < 0) best = w;
+    if (decided(w)) {
+      best = w;
+      break;
+    }
   }
-  return best;
+  if (best < 0) return {};
+  return {best, evidence(best)};
 }
 
 // --- Strong pairs (issue 34) ------------------------------------------------
@@ -2039,7 +2061,7 @@ std::string ProtocolModel::memoStats() const {
       {heapBytes(pollsOfWord_), pollsOfWord_.size(), "pollsOfWord"},
       {heapBytes(signalsForPoll_), signalsForPoll_.size(), "signalsForPoll"},
       {heapBytes(observedReach_), observedReach_.size(), "observedReach"},
-      {heapBytes(root_), root_.size(), "root"},
+      {heapBytes(rootOf_) + roots_.size() * sizeof(MemoryObject), roots_.size(), "root"},
       {heapBytes(requiredScope_), requiredScope_.size(), "requiredScope"},
       {heapBytes(accessBase_), accessBase_.size(), "accessBase"},
   };

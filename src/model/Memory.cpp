@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <numeric>
 #include <limits>
 #include <tuple>
@@ -305,14 +306,20 @@ struct MemoryAnalysis::OperandFacts {
   mutable std::optional<std::vector<int64_t>> startsCache;
 };
 
+struct MemoryAnalysis::FactsStore {
+  std::deque<OperandFacts> facts;
+};
+
 MemoryAnalysis::~MemoryAnalysis() = default;
 
 const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int operand) const {
   const uint64_t key = (uint64_t(uint32_t(inst)) << 8) | uint8_t(operand);
-  auto& slot = facts_[key];
-  if (slot) return *slot;
-  slot = std::make_unique<OperandFacts>();
-  OperandFacts& f = *slot;
+  if (!facts_) facts_ = std::make_unique<FactsStore>();
+  if (const uint32_t* known = factsIndex_.find(key)) return facts_->facts[*known];
+  // Numbered before it is filled in, as a question asked again while it is
+  // computed finds it (the map's slot did so before).
+  factsIndex_.insert(key, static_cast<uint32_t>(facts_->facts.size()));
+  OperandFacts& f = facts_->facts.emplace_back();
   if (!fn_.values || inst < 0 || static_cast<size_t>(inst) >= fn_.instructions.size() || operand < 0 ||
       static_cast<size_t>(operand) >= fn_.instructions[inst].operands.size())
     return f;
@@ -868,9 +875,10 @@ const MemoryObject& MemoryAnalysis::objectOf(InstId inst, int operand) const {
   static const MemoryObject kUnknown;
   if (!fn_.values) return kUnknown;
   const uint64_t key = (uint64_t(uint32_t(inst)) << 8) | uint8_t(operand);
-  if (auto known = objects_.find(key); known != objects_.end()) return known->second;
+  if (const uint32_t* known = objectIndex_.find(key)) return objects_[*known];
   MemoryObject object = objectFromValue(fn_, fn_.values->keptOperandValue(inst, operand), inst);
-  return objects_.emplace(key, std::move(object)).first->second;
+  objectIndex_.insert(key, static_cast<uint32_t>(objects_.size()));
+  return objects_.emplace_back(std::move(object));
 }
 
 MemoryObject MemoryAnalysis::rootOf(InstId inst, int operand) const {

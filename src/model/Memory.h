@@ -26,6 +26,7 @@
 #pragma once
 
 #include <compare>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <cstdint>
@@ -33,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "model/PairMap.h"
 #include "model/Program.h"
 
 namespace fenceline::model {
@@ -240,8 +242,15 @@ class MemoryAnalysis {
   MemoryObject objectOfValue(const AbstractValue& value, InstId at) const;
 
   const FunctionModel& fn_;
-  mutable std::unordered_map<uint64_t, std::unique_ptr<OperandFacts>> facts_;
-  mutable std::unordered_map<uint64_t, MemoryObject> objects_;  // objectOf, by facts_'s key
+  // facts() and objectOf(), once per (instruction, operand): the number of
+  // each answer by its key, the answers in order of first use (references
+  // stay valid). Asked for every pair an alias question compares, so a flat
+  // table, not a node per entry (issue 34).
+  struct FactsStore;
+  mutable PairMap<uint32_t> factsIndex_;
+  mutable std::unique_ptr<FactsStore> facts_;
+  mutable PairMap<uint32_t> objectIndex_;
+  mutable std::deque<MemoryObject> objects_;
   mutable std::optional<std::vector<InstId>> tensorCopies_;  // every tensor copy, found once
   mutable std::optional<std::vector<std::string>> arrayIndexParameters_;  // sorted, found once
 

@@ -179,10 +179,14 @@ void UniformModes::implied(ValueReg reg, InstId at, bool value, int depth, std::
 }
 
 const std::vector<UniformModes::Fact>& UniformModes::blockFacts(BlockId block) const {
-  if (auto known = blockFacts_.find(block); known != blockFacts_.end()) return known->second;
+  if (blockKnown_.empty()) {
+    blockKnown_.assign(fn_.blocks.size(), 0);
+    blockFacts_.resize(fn_.blocks.size());
+  }
+  if (blockKnown_[block]) return blockFacts_[block];
   // The dominator chain up to a block already known (or the entry).
   std::vector<BlockId> chain;
-  for (BlockId b = block; b >= 0 && !blockFacts_.count(b); b = fn_.idom[b]) {
+  for (BlockId b = block; b >= 0 && !blockKnown_[b]; b = fn_.idom[b]) {
     chain.push_back(b);
     if (fn_.idom[b] == b) break;
   }
@@ -190,7 +194,7 @@ const std::vector<UniformModes::Fact>& UniformModes::blockFacts(BlockId block) c
     const BlockId b = *it;
     std::vector<Fact> facts;
     const BlockId up = fn_.idom[b];
-    if (up >= 0 && up != b) facts = blockFacts_.at(up);
+    if (up >= 0 && up != b) facts = blockFacts_[up];
     // The one edge every path into b takes (its other predecessors are back edges).
     BlockId from = -1;
     int entries = 0;
@@ -201,33 +205,47 @@ const std::vector<UniformModes::Fact>& UniformModes::blockFacts(BlockId block) c
         implied(edge->predicate, edge->branch, edge->value, 0, facts);
     std::sort(facts.begin(), facts.end());
     facts.erase(std::unique(facts.begin(), facts.end()), facts.end());
-    blockFacts_.emplace(b, std::move(facts));
+    blockFacts_[b] = std::move(facts);
+    blockKnown_[b] = 1;
   }
   return blockFacts_[block];
 }
 
-std::vector<UniformModes::Fact> UniformModes::guardFacts(InstId inst) const {
-  std::vector<Fact> facts;
+const std::vector<UniformModes::Fact>& UniformModes::guardFacts(InstId inst) const {
+  static const std::vector<Fact> kNone;
   const auto& guard = fn_.instructions[inst].guard;
-  if (guard && guard->reg >= 0) implied(guard->reg, inst, !guard->negated, 0, facts);
-  return facts;
+  if (!guard || guard->reg < 0) return kNone;
+  auto [known, fresh] = guardFacts_.try_emplace(inst);
+  if (fresh) {
+    std::vector<Fact> facts;  // implied may ask again while it runs: filled in after
+    implied(guard->reg, inst, !guard->negated, 0, facts);
+    known = guardFacts_.find(inst);
+    known->second = std::move(facts);
+  }
+  return known->second;
 }
 
-std::string UniformModes::separatingCondition(InstId a, InstId b) const {
-  if (a < 0 || b < 0 || a == b) return {};
+int UniformModes::separatingKey(InstId a, InstId b) const {
+  if (a < 0 || b < 0 || a == b) return -1;
   const std::vector<Fact>& ba = blockFacts(fn_.blockOf[a]);
   const std::vector<Fact>& bb = blockFacts(fn_.blockOf[b]);
-  const std::vector<Fact> ga = guardFacts(a), gb = guardFacts(b);
-  if ((ba.empty() && ga.empty()) || (bb.empty() && gb.empty())) return {};
+  const std::vector<Fact>& ga = guardFacts(a);
+  const std::vector<Fact>& gb = guardFacts(b);
+  if ((ba.empty() && ga.empty()) || (bb.empty() && gb.empty())) return -1;
   auto holdsAtB = [&](const Fact& f) {
     return std::binary_search(bb.begin(), bb.end(), f) || std::find(gb.begin(), gb.end(), f) != gb.end();
   };
   for (const auto* list : {&ba, &ga})
     for (const Fact& f : *list)
-      if (holdsAtB(Fact{f.key, !f.value})) return keys_[f.key];
-  return {};
+      if (holdsAtB(Fact{f.key, !f.value})) return f.key;
+  return -1;
 }
 
-bool UniformModes::exclusive(InstId a, InstId b) const { return !separatingCondition(a, b).empty(); }
+std::string UniformModes::separatingCondition(InstId a, InstId b) const {
+  const int key = separatingKey(a, b);
+  return key < 0 ? std::string() : keys_[key];
+}
+
+bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b) >= 0; }
 
 }  // namespace fenceline::model

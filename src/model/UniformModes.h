@@ -52,7 +52,9 @@ class UniformModes {
     bool operator==(const Fact& o) const { return key == o.key && value == o.value; }
   };
   const std::vector<Fact>& blockFacts(BlockId block) const;
-  std::vector<Fact> guardFacts(InstId inst) const;  // implied by the instruction's own guard
+  const std::vector<Fact>& guardFacts(InstId inst) const;  // implied by the instruction's own guard
+  // The key of a comparison that separates a and b, or -1.
+  int separatingKey(InstId a, InstId b) const;
   // The uniform comparisons implied by predicate `reg` having `value` at `at`.
   void implied(ValueReg reg, InstId at, bool value, int depth, std::vector<Fact>& out) const;
   // A canonical text of a uniform value, or "" when it is not uniform.
@@ -61,7 +63,11 @@ class UniformModes {
   int keyOf(const std::string& text) const;
 
   const FunctionModel& fn_;
-  mutable std::unordered_map<BlockId, std::vector<Fact>> blockFacts_;
+  // Asked for every pair the protocol model tests (issue 34): per block and
+  // per guarded instruction, once.
+  mutable std::vector<std::vector<Fact>> blockFacts_;
+  mutable std::vector<char> blockKnown_;
+  mutable std::unordered_map<InstId, std::vector<Fact>> guardFacts_;
   mutable std::unordered_map<std::string, int> keyIds_;
   mutable std::vector<std::string> keys_;
   mutable std::unordered_map<InstId, std::string> definitionText_;  // "" when not uniform

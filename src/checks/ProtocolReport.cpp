@@ -180,10 +180,10 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
   int asked = 0;
   auto decidedData = [&](InstId read) {
     if (++asked > kMaxReads) return false;
-    const ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
-    if (write.evidence.decided) return true;
-    const bool strongPair = write.inst >= 0 && write.evidence.how == "strong-pair";
-    return peerPartner && !strongPair && !ctx.function().instructions[read].hasModifier("nc") &&
+    // The link's facts, not its text: up to kMaxReads reads per wait.
+    const ProtocolModel::PartnerFacts write = ctx.partnerWriteFacts(read, poll);
+    if (write.decided) return true;
+    return peerPartner && !write.strongPair && !ctx.function().instructions[read].hasModifier("nc") &&
            ctx.readsThroughPeerPointer(read);
   };
   InstId better = model::findReachable(

@@ -399,11 +399,11 @@ const MemoryObject& ProtocolModel::root(InstId inst) const {
 // Asked for the same pairs from many walks (every signal's backward walk
 // meets the same writes and reads, and a signal's polls are the poll's
 // signals): answered once per pair, in either order (the answer is symmetric).
-Alias ProtocolModel::alias(InstId a, InstId b, bool keep) const {
+Alias ProtocolModel::alias(InstId a, InstId b, bool keepNo) const {
   if (b < a) std::swap(a, b);
   if (const uint32_t known = pairBits(a, b) & 7) return static_cast<Alias>(known - 1);
   const Alias result = computeAlias(a, b);
-  if (!keep) return result;
+  if (!keepNo && result == Alias::No) return result;
   setPairBits(a, b, 7, static_cast<uint32_t>(result) + 1);
   return result;
 }
@@ -544,7 +544,10 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
   return precise;
 }
 
-bool ProtocolModel::exclusiveModes(InstId a, InstId b) const { return !modeCondition(a, b).empty(); }
+bool ProtocolModel::exclusiveModes(InstId a, InstId b) const {
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  return modes_->exclusive(a, b);
+}
 
 std::string ProtocolModel::modeCondition(InstId a, InstId b) const {
   if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
@@ -666,41 +669,61 @@ InstId ProtocolModel::peerMirrorSignal(InstId poll) const {
   return mirror;
 }
 
-ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) const {
+ProtocolModel::PartnerPick ProtocolModel::pickPartnerWrite(InstId read, InstId poll) const {
   // A call given both the flag and this buffer (a put with signal): the
   // peers' copies write the data and raise the flag in it.
   for (InstId call : calls_)
-    if (callPasses(call, poll) && callPasses(call, read)) {
-      AliasEvidence e;
-      e.result = Alias::May;
-      e.decided = true;
-      e.how = "call-argument";
-      e.detail = "the kernel passes this buffer and the flag to one call (a put with signal of a communication "
-                 "library): the peers' copies of this kernel write the data and raise the flag there";
-      return {call, e};
-    }
+    if (callPasses(call, poll) && callPasses(call, read)) return {call, true};
   // The first write of the set that the read may read, and the first whose
   // link is decided, depend on the set and the read alone: kept per (read,
   // set), since every wait of a barrier inlined many times asks them again.
   // They are the answer unless the wait's own mode excludes one of them.
-  const std::vector<InstId>& writes = partnerWrites(poll);
   const PartnerChoice choice = partnerChoice(read, poll);
-  auto linkTo = [&](InstId w) -> Link { return {w, partnerWriteEvidence(w, read)}; };
   const bool firstExcluded = choice.first >= 0 && exclusiveModes(choice.first, poll);
   const bool decidedExcluded = choice.firstDecided >= 0 && exclusiveModes(choice.firstDecided, poll);
-  if (!firstExcluded && !decidedExcluded) {
-    if (choice.firstDecided >= 0) return linkTo(choice.firstDecided);
-    return choice.first >= 0 ? linkTo(choice.first) : Link{};
-  }
+  if (!firstExcluded && !decidedExcluded) return {choice.firstDecided >= 0 ? choice.firstDecided : choice.first};
   // This wait runs in one mode of the launch: walk the set with it.
-  Link best;
-  for (InstId w : writes) {
+  InstId best = -1;
+  bool bestDecided = false;
+  for (InstId w : partnerWrites(poll)) {
     if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll)) continue;
-    AliasEvidence e = partnerWriteEvidence(w, read);
-    if (best.inst < 0 || (e.decided && !best.evidence.decided)) best = {w, std::move(e)};
-    if (best.evidence.decided) break;
+    const bool decided = partnerWriteDecided(w, read);
+    if (best < 0 || (decided && !bestDecided)) {
+      best = w;
+      bestDecided = decided;
+    }
+    if (bestDecided) break;
   }
-  return best;
+  return {best};
+}
+
+ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) const {
+  const PartnerPick pick = pickPartnerWrite(read, poll);
+  if (pick.viaCall) {
+    AliasEvidence e;
+    e.result = Alias::May;
+    e.decided = true;
+    e.how = "call-argument";
+    e.detail = "the kernel passes this buffer and the flag to one call (a put with signal of a communication "
+               "library): the peers' copies of this kernel write the data and raise the flag there";
+    return {pick.inst, e};
+  }
+  if (pick.inst < 0) return {};
+  return {pick.inst, partnerWriteEvidence(pick.inst, read)};
+}
+
+// partnerWriteEvidence(w, read) is decided exactly when partnerWriteDecided
+// is, and a strong pair exactly when writeReadEvidence says so of a pair
+// that may alias (the same alias facts, peer-mirror and strong-pair tests;
+// a decided No is partnerWriteEvidence's undecided "non-coherent-root").
+ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId poll) const {
+  const PartnerPick pick = pickPartnerWrite(read, poll);
+  if (pick.viaCall) return {pick.inst, true, false};
+  if (pick.inst < 0) return {};
+  const bool opaque = opaqueCallMayFence(pick.inst);
+  return {pick.inst, partnerWriteDecided(pick.inst, read),
+          !opaque && writeReadEvidence(pick.inst, read).how == PairEvidence::How::StrongPair &&
+              aliasFacts(pick.inst, read).result != Alias::No};
 }
 
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
@@ -743,10 +766,11 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
   // The choice is kept per (read, set), so the pairs the scan passes over
   // are not kept in the pair table: no other question asks most of them
   // (NVSHMEM's put-with-signal dispatch: 280,000 of its 820,000 pairs, a
-  // sixth of the function's peak; issue 35).
+  // sixth of the function's peak; issue 35). The launch's mode is asked
+  // first: a write of the other mode needs no alias answer.
   PartnerChoice choice;
   for (InstId w : partnerWrites(poll)) {
-    if (!mayReadWrite(read, w, /*keep=*/false) || exclusiveModes(w, read)) continue;
+    if (exclusiveModes(w, read) || !mayReadWrite(read, w, /*keepNo=*/false)) continue;
     if (choice.first < 0) choice.first = w;
     if (partnerWriteDecided(w, read)) {
       choice.firstDecided = w;
@@ -1204,13 +1228,13 @@ bool ProtocolModel::isFlagOnlyCall(InstId call, InstId poll) const {
   return passesFlag;
 }
 
-bool ProtocolModel::mayReadWrite(InstId read, InstId write, bool keep) const {
+bool ProtocolModel::mayReadWrite(InstId read, InstId write, bool keepNo) const {
   if (opaqueCallMayFence(write)) return !readsImmutableInput(read);  // an opaque call may write anything
   if (isNonCoherent(fn_.instructions[read])) {
     MemoryObject object = root(read);
     return !object.known() || isLoaded(object) || root(write) == object;
   }
-  return alias(write, read, keep) != Alias::No;
+  return alias(write, read, keepNo) != Alias::No;
 }
 
 bool ProtocolModel::readsAfterObservation(InstId read, InstId poll) const {

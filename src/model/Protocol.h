@@ -146,9 +146,10 @@ class ProtocolModel {
   // flag object are not published data.
   bool isPublishedWrite(InstId write, InstId signal) const;
   // Alias of two memory accesses (their MemoryEffect::address operands),
-  // kept in the pair table unless `keep` is false (a scan whose own answer
-  // is kept asks each pair once: a known answer is used, a new one not kept).
-  Alias alias(InstId a, InstId b, bool keep = true) const;
+  // kept in the pair table; a No only when `keepNo` (a scan whose own answer
+  // is kept passes over pairs no other question asks: their No need not be
+  // kept; a May is asked again by the scan's next step).
+  Alias alias(InstId a, InstId b, bool keepNo = true) const;
   // The two accesses may touch the same word.
   bool maySameWord(InstId a, InstId b) const;
 
@@ -191,6 +192,15 @@ class ProtocolModel {
   // partner write it reads (partnerWrites), decidedly when one is; an opaque
   // call (which may write anything) is never decided.
   Link partnerWriteRead(InstId read, InstId poll) const;
+  // What partnerWriteRead's link is, without its evidence text: the write
+  // (-1: none), whether the link is decided, whether it is a strong pair
+  // (isStrongPair). For searches that ask many reads and show one.
+  struct PartnerFacts {
+    InstId inst = -1;
+    bool decided = false;
+    bool strongPair = false;
+  };
+  PartnerFacts partnerWriteFacts(InstId read, InstId poll) const;
   // A data link that hands nothing weak (issue 34, NVSHMEM's C, NCCL's U):
   // the write is an atomic or a relaxed-or-stronger (or volatile) store, the
   // read a relaxed-or-stronger (or volatile) load or an atomic, both scalar
@@ -543,7 +553,7 @@ class ProtocolModel {
   // `read` may read what `write` wrote (an opaque call: anything not
   // provably immutable; a non-coherent read: only a write through its own
   // root, or any write when the root is a loaded pointer).
-  bool mayReadWrite(InstId read, InstId write, bool keep = true) const;
+  bool mayReadWrite(InstId read, InstId write, bool keepNo = true) const;
   // The register operand was defined by a volatile, relaxed or stronger
   // load: a flag or counter value (pointers are read with weak loads).
   bool isFlagValue(InstId at, int operand) const;
@@ -644,6 +654,14 @@ class ProtocolModel {
     InstId firstDecided = -1;
   };
   PartnerChoice partnerChoice(InstId read, InstId poll) const;
+  // partnerWriteRead's write: a call passed the flag and the read's buffer
+  // (`viaCall`), else the first decided write the wait's modes allow, else
+  // the first write they allow (-1: none).
+  struct PartnerPick {
+    InstId inst = -1;
+    bool viaCall = false;
+  };
+  PartnerPick pickPartnerWrite(InstId read, InstId poll) const;
   AliasEvidence partnerWriteEvidence(InstId write, InstId read) const;
   bool partnerWriteDecided(InstId write, InstId read) const;
   uint32_t partnerWriteSet(InstId poll) const;  // the number of partnerWrites(poll)'s set

@@ -1,4 +1,5 @@
-// Shape B of NCCL's GIN descriptors (docs/real-code.md, "NCCL: the descriptor's fields (session 19)"):
+// Shape B of NCCL's GIN descriptors (docs/real-code.md, "NCCL: first look at f634c49 and the
+// descriptor's fields"):
 // per-context queue descriptors, 296-byte records in an array that a group record points to; the
 // group record is picked from a by-value table in the kernel's parameters at an index computed
 // from the block's position (a mask or a division, as the launch says). Each branch reads the
@@ -10,11 +11,17 @@
 // the record size, whatever the descriptor indices. No default-tier finding.
 // The twin also hands a weak field over (`note`, +24, a plain store before the relaxed signal, a
 // plain load after the relaxed wait): release-missing and acquire-missing in the default tier.
-// (NCCL reaches its group table through a pointer the value analysis keeps as a term of its own
-// load, which this kernel does not reproduce with nvcc 13.0: main is silent on the safe kernel too;
-// the NCCL images are the measure, docs/real-code.md.)
+// The group index and the record index are computed once, before the roles branch; each role
+// reads the group's descriptor pointer itself. In the twin, the consumer's wait names the completed
+// count's relaxed max as its signal (main named the reservation's atomicAdd at +0, a field the
+// wait does not read). Main is silent on the safe kernel too: with nothing else written, the
+// configuration read is no guarded read here, where NCCL's kernels write elsewhere; the NCCL
+// images are the measure (docs/real-code.md).
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --strict --arch sm_90a --verify %s
+// RUN: not %fenceline check --arch sm_90a --color never %s 2>&1 | FileCheck %s
+// CHECK: descriptor_fields_two_reads.cu:[[@LINE+37]]:3: warning: spin loop exits on a relaxed load
+// CHECK: descriptor_fields_two_reads.cu:[[@LINE+45]]:3: note: evidence: the signal
 
 struct Desc {                    // 296 bytes
   unsigned long long reserved;   // +0: slot reservations (atomicAdd)
@@ -38,15 +45,14 @@ struct Args {
   int* ctx;
   unsigned long long* out;
   unsigned char pow2, n;
-  unsigned char stride[8];       // per group
 };
 
 // The block's group: by a mask or by a division, as the launch says.
 __device__ __forceinline__ unsigned char groupIndex(const Args& args) {
   return args.pow2 ? (blockIdx.x & (args.n - 1)) : (blockIdx.x % 3);
 }
-__device__ __forceinline__ Group* group(const Args& args, unsigned char k) {
-  return args.groups[k] + (blockIdx.x >> args.stride[k]);
+__device__ __forceinline__ unsigned int groupRecord(const Args& args) {
+  return args.pow2 ? blockIdx.x >> 2 : blockIdx.x / 3;
 }
 
 __device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long* p) {
@@ -66,14 +72,15 @@ __device__ __forceinline__ void max_relaxed(unsigned long long* p, unsigned long
 template <bool kTwin>
 __device__ __forceinline__ void run(const Args& args) {
   const unsigned char k = groupIndex(args);
+  const unsigned int r = groupRecord(args);
   if (threadIdx.x == 0) {
-    Desc* d = group(args, k)->descs + args.ctx[blockIdx.x];
+    Desc* d = args.groups[k][r].descs + args.ctx[blockIdx.x];
     unsigned long long slot = atomicAdd(&d->reserved, 1ull);
     while (cas_relaxed(&d->claimed, slot, slot + 1) != slot) {}
     if (kTwin) d->note = slot;
     max_relaxed(&d->done, slot + 1);
   } else if (threadIdx.x == 32) {
-    Desc* d = group(args, k)->descs + args.ctx[blockIdx.x + 1];
+    Desc* d = args.groups[k][r].descs + args.ctx[blockIdx.x + 1];
     const unsigned long long want = args.out[blockIdx.x];
     while (ld_relaxed(&d->done) < want) {}
     args.out[blockIdx.x] = kTwin ? d->note : d->config;

@@ -86,7 +86,7 @@ bool ProtocolModel::entriesOfOneTable(InstId a, InstId b) const {
   if (!va.known || !vb.known || va.constant != vb.constant || va.terms.empty() || vb.terms.empty() ||
       memory_.accessSize(la, addressOf(fn_, la)) != memory_.accessSize(lb, addressOf(fn_, lb)))
     return false;
-  if (va.hasBase()) return va.baseKind == vb.baseKind && va.base == vb.base;
+  if (va.hasBase() || vb.hasBase()) return va.baseKind == vb.baseKind && va.base == vb.base;
   return readsOfOneSlotExpression(a, b, va, vb);
 }
 
@@ -95,7 +95,7 @@ bool ProtocolModel::throughOneSlotExpression(InstId a, InstId b) const {
   if (la < 0 || lb < 0) return false;
   const AbstractValue &va = fn_.values->keptOperandValue(la, addressOf(fn_, la)),
                       &vb = fn_.values->keptOperandValue(lb, addressOf(fn_, lb));
-  return va.known && vb.known && !va.hasBase() && !vb.hasBase() && readsOfOneSlotExpression(a, b, va, vb);
+  return va.known && vb.known && !va.hasBase() && !vb.hasBase() && entriesOfOneTable(a, b);
 }
 
 // A table whose own base pointer is read at an index the value analysis

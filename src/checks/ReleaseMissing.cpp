@@ -403,7 +403,13 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
         release);
     std::sort(reaching.begin(), reaching.end());
     for (InstId t : tickets) {
+      // A count and a flag reached through two reads of one slot expression
+      // (ProtocolModel::throughOneSlotExpression: fields of one record of a
+      // table read twice) stay out as before the fields were told apart:
+      // such a count is a queue's reservation, not an arrival count (NCCL's
+      // GIN descriptors, shape T in docs/real-code.md; not decided).
       if (t == signal || fn.memory->sameWord(t, signal) || ctx.maySameWord(t, signal) ||
+          ctx.throughOneSlotExpression(t, signal) ||
           !std::binary_search(reaching.begin(), reaching.end(), t))
         continue;
       InstId best = -1;

@@ -398,6 +398,16 @@ class ProtocolModel {
   // backfills beyond the grid, `flags[tid] + 8 * s + rank`, against the one
   // it polls, `flags[rank] + 8 * blockIdx.x + t`).
   bool entriesOfOneTable(InstId a, InstId b) const;
+  // entriesOfOneTable's case of a table whose base is itself read at an
+  // index the value analysis keeps as a term (`def:<load>`): the two
+  // accesses' pointers carry one model/Memory name (one load expression).
+  bool readsOfOneSlotExpression(InstId a, InstId b, const AbstractValue& va, const AbstractValue& vb) const;
+
+  // The two accesses go through pointers that readsOfOneSlotExpression
+  // compares (two reads of one slot expression of a table whose base is
+  // itself read at an index): release-missing's ticket rule keeps taking a
+  // count and a flag reached so for one word, as before that rule.
+  bool throughOneSlotExpression(InstId a, InstId b) const;
   // The two accesses go through the pointer of one slot that the kernel
   // cannot write: a word at one constant address (no index) in constant
   // space, or read non-coherently (ld.global.nc states that the kernel does

@@ -83,9 +83,46 @@ bool ProtocolModel::entriesOfOneTable(InstId a, InstId b) const {
   if (la < 0 || lb < 0) return false;
   const AbstractValue &va = fn_.values->keptOperandValue(la, addressOf(fn_, la)),
                       &vb = fn_.values->keptOperandValue(lb, addressOf(fn_, lb));
-  return va.known && vb.known && va.hasBase() && va.baseKind == vb.baseKind && va.base == vb.base &&
-         va.constant == vb.constant && !va.terms.empty() && !vb.terms.empty() &&
-         memory_.accessSize(la, addressOf(fn_, la)) == memory_.accessSize(lb, addressOf(fn_, lb));
+  if (!va.known || !vb.known || va.constant != vb.constant || va.terms.empty() || vb.terms.empty() ||
+      memory_.accessSize(la, addressOf(fn_, la)) != memory_.accessSize(lb, addressOf(fn_, lb)))
+    return false;
+  if (va.hasBase() || vb.hasBase()) return va.baseKind == vb.baseKind && va.base == vb.base;
+  return readsOfOneSlotExpression(a, b, va, vb);
+}
+
+bool ProtocolModel::throughOneSlotExpression(InstId a, InstId b) const {
+  const InstId la = pointerLoad(a), lb = pointerLoad(b);
+  if (la < 0 || lb < 0) return false;
+  const AbstractValue &va = fn_.values->keptOperandValue(la, addressOf(fn_, la)),
+                      &vb = fn_.values->keptOperandValue(lb, addressOf(fn_, lb));
+  return va.known && vb.known && !va.hasBase() && !vb.hasBase() && entriesOfOneTable(a, b);
+}
+
+// A table whose own base pointer is read at an index the value analysis
+// cannot name (a by-value parameter array indexed by the block's group,
+// `args.groups[k]`, then `groups->descs[ctx]`): each read of the table's
+// base is a term of its own (`def:<load>`), so two reads of one slot have no
+// base in common. model/Memory names a pointer read from memory by the
+// address expression of its load (`loaded:load([...])`), the base's reads
+// included: two accesses whose pointers carry one such name were read at
+// one expression of one table's slot, with an index term (a variable slot,
+// not one fixed word the kernel may rewrite between the reads). On another
+// thread or rank the index may pick another entry: entries of one table, as
+// above (issue 34, NCCL's GIN descriptors: `descs + 296 * ctx` reached
+// through two reads of one group record in two branches).
+bool ProtocolModel::readsOfOneSlotExpression(InstId a, InstId b, const AbstractValue& va,
+                                             const AbstractValue& vb) const {
+  const int oa = addressOf(fn_, a), ob = addressOf(fn_, b);
+  if (oa < 0 || ob < 0) return false;
+  const AbstractValue &pa = fn_.values->keptOperandValue(a, oa), &pb = fn_.values->keptOperandValue(b, ob);
+  if (!pa.known || !pb.known || pa.baseKind != AbstractValue::BaseKind::Loaded || pa.baseKind != pb.baseKind ||
+      pa.base != pb.base || !pa.alternatives.empty() || !pb.alternatives.empty())
+    return false;
+  auto indexed = [](const AbstractValue& v) {
+    return std::any_of(v.terms.begin(), v.terms.end(),
+                       [](const AbstractValue::Term& t) { return t.coefficient != 0 && !t.name.starts_with("def:"); });
+  };
+  return indexed(va) && indexed(vb);
 }
 
 bool ProtocolModel::throughOneFixedPointer(InstId a, InstId b) const {

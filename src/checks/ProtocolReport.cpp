@@ -287,17 +287,19 @@ bool ThreadGuards::possiblyOneThread(InstId inst) {
   };
   const auto& guard = fn.instructions[inst].guard;
   bool result = guard && guard->reg >= 0 && single(guard->reg, inst, !guard->negated);
-  const model::BlockId there = fn.blockOf[inst];
-  for (model::BlockId b = 0; !result && b < static_cast<model::BlockId>(fn.blocks.size()); ++b) {
+  // A branch whose target has it as its one predecessor and dominates the
+  // instruction: the targets are the blocks of the dominator chain.
+  for (model::BlockId s = fn.blockOf[inst]; !result && s >= 0;) {
     model::poll();
-    const InstId br = model::conditionalBranch(fn, b);
-    if (br < 0) continue;
-    const auto& g = fn.instructions[br].guard;
-    for (bool value : {true, false}) {
-      const model::BlockId s = model::branchTarget(fn, br, value);
-      if (s < 0 || fn.blocks[s].predecessors.size() != 1 || !fn.dominates(s, there)) continue;
-      if (single(g->reg, br, g->negated ? !value : value)) result = true;
-    }
+    if (fn.blocks[s].predecessors.size() == 1)
+      if (const InstId br = model::conditionalBranch(fn, fn.blocks[s].predecessors[0]); br >= 0) {
+        const auto& g = fn.instructions[br].guard;
+        for (bool value : {true, false})
+          if (model::branchTarget(fn, br, value) == s && single(g->reg, br, g->negated ? !value : value)) result = true;
+      }
+    const model::BlockId up = fn.idom[s];
+    if (up == s) break;
+    s = up;
   }
   cached->second = result;
   return result;

@@ -745,7 +745,7 @@ bool MemoryAnalysis::slotsMayCoincide(const MemoryObject& a, const MemoryObject&
   const InstId la = fn_.values->pointerLoad(a.name), lb = fn_.values->pointerLoad(b.name);
   if (la < 0 || lb < 0) return false;
   const int oa = fn_.instructions[la].effect.address, ob = fn_.instructions[lb].effect.address;
-  const MemoryLocation sa = location(la, oa), sb = location(lb, ob);
+  const MemoryLocation &sa = accessLocation(la, oa), &sb = accessLocation(lb, ob);
   if (!sa.bytes || !sb.bytes || sa.bytes->end == kUnbounded || sb.bytes->end == kUnbounded) return false;
   ++slotDepth_;
   const bool coincide = alias(la, oa, lb, ob) != AliasResult::No;

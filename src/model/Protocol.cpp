@@ -477,12 +477,12 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
     e.detail = "an access whose address the analysis cannot read";
     return e;
   }
-  AliasEvidence precise = memory_.aliasEvidence(memory_.location(a, oa), memory_.location(b, ob), withDetail);
+  AliasEvidence precise = memory_.aliasEvidence(memory_.accessLocation(a, oa), memory_.accessLocation(b, ob), withDetail);
   if (precise.decided && precise.result != Alias::No) return precise;
   // The partner model's coarsening: pointers read from one table (or two
   // choices of one by-value table that share an entry), at least one of them
   // reached by a rank- or peer-varying index.
-  const MemoryObject oaObject = memory_.objectOf(a, oa), obObject = memory_.objectOf(b, ob);
+  const MemoryObject &oaObject = memory_.objectOf(a, oa), &obObject = memory_.objectOf(b, ob);
   // The table a pointer was read from: the root its load's address is based
   // on, through any pointers read on the way (`boxes[peer]->inbound` and
   // `boxes[rank]->inbound` are both the `inbound` field of an entry of
@@ -781,11 +781,33 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
   return choice;
 }
 
+// Each distinct list of partner writes is kept once, numbered: the waits of
+// one barrier inlined many times share it.
 uint32_t ProtocolModel::partnerWriteSet(InstId poll) const {
-  auto [known, fresh] = partnerWriteSetOf_.try_emplace(poll, 0);
-  if (!fresh) return known->second;
-  auto [set, added] = partnerWriteSets_.try_emplace(partnerWrites(poll), static_cast<uint32_t>(partnerWriteSets_.size()));
-  known->second = set->second;
+  if (const auto known = partnerWriteSetOf_.find(poll); known != partnerWriteSetOf_.end()) return known->second;
+  // The writes and calls before some signal depend on the set of signals
+  // alone (kept per set); the calls that only raise this wait's flag are not
+  // data (isFlagOnlyCall).
+  std::vector<InstId> signals = inKernelSignalsFor(poll);
+  std::sort(signals.begin(), signals.end());
+  signals.erase(std::unique(signals.begin(), signals.end()), signals.end());
+  auto [before, added] = beforeSignals_.try_emplace(std::move(signals));
+  if (added) before->second = computeBeforeSignals(before->first);
+  const BeforeSignals& found = before->second;
+  uint32_t set = found.all;
+  if (std::any_of(found.calls.begin(), found.calls.end(), [&](InstId c) { return isFlagOnlyCall(c, poll); })) {
+    std::vector<InstId> kept = *partnerWriteLists_[found.all];
+    for (InstId c : found.calls)  // the call's own entry (a call may be in writes_ too)
+      if (isFlagOnlyCall(c, poll)) kept.erase(std::find(kept.begin(), kept.end(), c));
+    set = numberPartnerWrites(std::move(kept));
+  }
+  partnerWriteSetOf_.emplace(poll, set);
+  return set;
+}
+
+uint32_t ProtocolModel::numberPartnerWrites(std::vector<InstId> writes) const {
+  auto [set, added] = partnerWriteSets_.try_emplace(std::move(writes), static_cast<uint32_t>(partnerWriteSets_.size()));
+  if (added) partnerWriteLists_.push_back(&set->first);
   return set->second;
 }
 
@@ -1153,14 +1175,15 @@ bool ProtocolModel::hasPartnerInKernel(InstId poll) const {
 }
 
 const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
-  auto [cached, inserted] = partnerWrites_.try_emplace(poll);
-  if (!inserted) return cached->second;
+  return *partnerWriteLists_[partnerWriteSet(poll)];
+}
+
+ProtocolModel::BeforeSignals ProtocolModel::computeBeforeSignals(const std::vector<InstId>& signals) const {
   // Every block from which some signal on the polled word is reachable, and
   // the part of the signal's own block before it.
   std::vector<char> before(fn_.blocks.size(), 0);
-  const std::vector<InstId>& signalsHere = inKernelSignalsFor(poll);
   std::vector<BlockId> work;
-  for (InstId s : signalsHere)
+  for (InstId s : signals)
     for (BlockId p : fn_.blocks[fn_.blockOf[s]].predecessors) work.push_back(p);
   while (!work.empty()) {
     model::poll();
@@ -1170,22 +1193,30 @@ const std::vector<InstId>& ProtocolModel::partnerWrites(InstId poll) const {
     before[b] = 1;
     for (BlockId p : fn_.blocks[b].predecessors) work.push_back(p);
   }
-  // The flag writes on this wait's word (the signals of every phase of a
-  // dissemination barrier) announce, they are not data.
-  auto isFlagAccess = [&](InstId w) {
-    return isPollAccess(w) || std::find(signalsHere.begin(), signalsHere.end(), w) != signalsHere.end();
-  };
+  std::unordered_map<BlockId, InstId> lastSignal;  // per block, its last signal
+  for (InstId s : signals) {
+    InstId& last = lastSignal.try_emplace(fn_.blockOf[s], s).first->second;
+    last = std::max(last, s);
+  }
   auto precedesSomeSignal = [&](InstId w) {
     if (before[fn_.blockOf[w]]) return true;
-    return std::any_of(signalsHere.begin(), signalsHere.end(),
-                       [&](InstId s) { return fn_.blockOf[s] == fn_.blockOf[w] && w < s; });
+    const auto last = lastSignal.find(fn_.blockOf[w]);
+    return last != lastSignal.end() && w < last->second;
   };
+  // The flag writes on this wait's word (the signals of every phase of a
+  // dissemination barrier) announce, they are not data.
+  std::vector<InstId> all;
   for (InstId w : writes_)
-    if (!isFlagAccess(w) && precedesSomeSignal(w)) cached->second.push_back(w);
+    if (!isPollAccess(w) && !std::binary_search(signals.begin(), signals.end(), w) && precedesSomeSignal(w))
+      all.push_back(w);
+  BeforeSignals found;
   for (InstId c : calls_)
-    if (!isFlagOnlyCall(c, poll) && precedesSomeSignal(c)) cached->second.push_back(c);
-  std::sort(cached->second.begin(), cached->second.end());
-  return cached->second;
+    if (precedesSomeSignal(c)) found.calls.push_back(c);
+  all.insert(all.end(), found.calls.begin(), found.calls.end());
+  std::sort(all.begin(), all.end());
+  std::sort(found.calls.begin(), found.calls.end());
+  found.all = numberPartnerWrites(std::move(all));
+  return found;
 }
 
 // The waits of one barrier inlined many times share one set of partner
@@ -2078,7 +2109,6 @@ std::string ProtocolModel::memoStats() const {
       {partnerChoice_.bytes(), partnerChoice_.size(), "partnerChoice"},
       {readsPartnerWrites_.bytes(), readsPartnerWrites_.size(), "readsPartnerWrites"},
       {guardedReadBytes_ + heapBytes(guardedRead_), guardedRead_.size(), "guardedRead"},
-      {heapBytes(partnerWrites_), partnerWrites_.size(), "partnerWrites"},
       {heapBytes(ticketPartnerWrites_), ticketPartnerWrites_.size(), "ticketPartnerWrites"},
       {heapBytes(ticketReadsAll_), ticketReadsAll_.size(), "ticketReadsAll"},
       {heapBytes(pollsOfSignal_), pollsOfSignal_.size(), "pollsOfSignal"},

@@ -602,7 +602,15 @@ class ProtocolModel {
   uint32_t dataReadCount_ = 0;
   mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
   mutable std::unordered_map<InstId, bool> partnerInKernel_;
-  mutable std::unordered_map<InstId, std::vector<InstId>> partnerWrites_;
+  // partnerWrites before the filter of flag-only calls: the writes and calls
+  // before some signal of a set of signals (sorted), kept per set (the polls
+  // of one word share it): their set's number, and the calls among them.
+  struct BeforeSignals {
+    uint32_t all = 0;
+    std::vector<InstId> calls;
+  };
+  BeforeSignals computeBeforeSignals(const std::vector<InstId>& signals) const;
+  mutable std::map<std::vector<InstId>, BeforeSignals> beforeSignals_;
   std::optional<MemoryLocation> indexedWord(InstId inst) const;
   WordIndex pollIndex_, signalIndex_;
   // Memoized answers (see alias, pollsOf, guardedReadMayRead).
@@ -686,6 +694,8 @@ class ProtocolModel {
   mutable std::deque<MemoryObject> roots_;
   mutable std::map<std::tuple<int, int, size_t, std::string>, uint32_t> rootIds_;  // (kind, space, choices, name)
   mutable std::map<std::vector<InstId>, uint32_t> partnerWriteSets_;  // each distinct partnerWrites set, numbered
+  mutable std::vector<const std::vector<InstId>*> partnerWriteLists_;  // partnerWriteSets_' keys, by number
+  uint32_t numberPartnerWrites(std::vector<InstId> writes) const;
   mutable PairMap<bool> readsPartnerWrites_;  // (read, set) -> may read one of them
   // Per-poll and per-access answers the checks ask again for every finding
   // and every walk (issue 34): observedSignal, peerMirrorSignal,

@@ -520,18 +520,37 @@ bool ValueIdentity::isLoadedPointer(InstId at, int operand) const {
   return addressRoot(at, operand).starts_with("loaded(");
 }
 
+int32_t ValueIdentity::addressIdentity(InstId at) const {
+  if (addressIds_.empty()) addressIds_.assign(fn_.instructions.size(), 0);
+  if (const int32_t known = addressIds_[at]) return known - 2;
+  int32_t id = -1;
+  if (const int operand = fn_.instructions[at].effect.address; operand >= 0)
+    if (std::string key = addressKey(at, operand); !key.empty())
+      id = interned_.try_emplace(std::move(key), static_cast<int32_t>(interned_.size())).first->second;
+  addressIds_[at] = id + 2;
+  return id;
+}
+
 bool ValueIdentity::sameAddress(InstId a, InstId b) const {
-  int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
-  if (oa < 0 || ob < 0) return false;
-  std::string ka = addressKey(a, oa), kb = addressKey(b, ob);
-  return !ka.empty() && ka == kb;
+  const int32_t ia = addressIdentity(a);
+  return ia >= 0 && ia == addressIdentity(b);
+}
+
+int32_t ValueIdentity::addressRootIdentity(InstId at) const {
+  if (rootIds_.empty()) rootIds_.assign(fn_.instructions.size(), 0);
+  if (const int32_t known = rootIds_[at]) return known - 2;
+  int32_t id = -1;
+  if (const int operand = fn_.instructions[at].effect.address; operand >= 0)
+    if (const std::string& root = addressRoot(at, operand); !root.empty())
+      id = internedRoots_.try_emplace(root, static_cast<int32_t>(internedRoots_.size())).first->second;
+  rootIds_[at] = id + 2;
+  return id;
 }
 
 bool ValueIdentity::mayShareObject(InstId a, InstId b) const {
-  int oa = fn_.instructions[a].effect.address, ob = fn_.instructions[b].effect.address;
-  if (oa < 0 || ob < 0) return false;
-  const std::string &ra = addressRoot(a, oa), &rb = addressRoot(b, ob);
-  return ra.empty() || rb.empty() || ra == rb;
+  if (fn_.instructions[a].effect.address < 0 || fn_.instructions[b].effect.address < 0) return false;
+  const int32_t ra = addressRootIdentity(a), rb = addressRootIdentity(b);
+  return ra < 0 || rb < 0 || ra == rb;
 }
 
 

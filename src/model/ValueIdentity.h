@@ -52,9 +52,15 @@ class ValueIdentity {
 
   // Both instructions' memory operands (MemoryEffect::address) name the same
   // word for every thread: equal address keys.
+  // (Memoized per instruction: an id of its address key; the protocol model
+  // asks it for many pairs.)
   bool sameAddress(InstId a, InstId b) const;
   // Same root object (offsets may differ), or either root is unknown.
+  // (Compared by addressRootIdentity: asked for many pairs.)
   bool mayShareObject(InstId a, InstId b) const;
+  // A small integer per distinct addressRoot of the instruction's memory
+  // address operand, kept per instruction; -1 when the root is unknown.
+  int32_t addressRootIdentity(InstId at) const;
 
   // Facts read off the forms (ValueAnalysis exposes them).
   std::optional<int64_t> constantOf(InstId at, int operand) const;
@@ -71,6 +77,9 @@ class ValueIdentity {
   bool isSpecialRegister(InstId at, int operand, std::string_view name) const;  // computed from an atomic's returned value
   // A small integer per distinct form (equal ids: equal values); -1 when none.
   int32_t identity(InstId at, int operand) const;
+  // identity() of the instruction's memory address operand (its address key,
+  // offset included), kept per instruction; -1 when it has none.
+  int32_t addressIdentity(InstId at) const;
 
  private:
   // Memoized (the reference stays valid as long as this object).
@@ -111,6 +120,9 @@ class ValueIdentity {
   // Per instruction: its key (bit 0) or root (bit 1) is being built.
   mutable std::vector<uint8_t> inProgress_;
   mutable std::unordered_map<std::string, int32_t> interned_;
+  mutable std::vector<int32_t> addressIds_;  // addressIdentity + 2; 0: not asked yet
+  mutable std::unordered_map<std::string, int32_t> internedRoots_;
+  mutable std::vector<int32_t> rootIds_;  // addressRootIdentity + 2; 0: not asked yet
   // The ids of long keys' symbolic parts (shortForm).
   mutable std::unordered_map<std::string, int32_t> shortIds_;
   // computeReaching's work list and visited blocks, reused between walks.

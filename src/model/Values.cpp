@@ -36,6 +36,7 @@
 #include "model/Comparisons.h"
 #include "model/IntegerDivision.h"
 #include "model/Operands.h"
+#include "model/PairMap.h"
 #include "model/ReachingDefinitions.h"
 #include "model/ValueAlgebra.h"
 #include "model/ValueIdentity.h"
@@ -248,7 +249,9 @@ struct ValueAnalysis::Impl {
   struct OverBudget {};
   // keptOperandValue's values, per mode (normal, simple): never freed before
   // the analysis, so that references handed out stay valid.
-  std::unordered_map<uint64_t, const AbstractValue*> keptOperands[2];
+  // (An open-addressing table: asked for both accesses of every pair the
+  // protocol model compares, issue 34.)
+  PairMap<const AbstractValue*> keptOperands[2];
   std::deque<AbstractValue> keptStore;
 
   explicit Impl(const FunctionModel& f) : fn(f) {
@@ -1589,11 +1592,10 @@ const AbstractValue& ValueAnalysis::keptOperandValue(InstId at, int k) const {
   if (at < 0 || static_cast<size_t>(at) >= insts.size() || k < 0 || static_cast<size_t>(k) >= insts[at].operands.size())
     return unknown;
   const uint64_t key = (uint64_t(uint32_t(at)) << 16) | uint16_t(k);
-  if (auto known = impl_->keptOperands[impl_->simple].find(key); known != impl_->keptOperands[impl_->simple].end())
-    return *known->second;
+  if (const AbstractValue* const* known = impl_->keptOperands[impl_->simple].find(key)) return **known;
   AbstractValue value = impl_->guarded([&] { return impl_->operand(at, insts[at].operands[k]); });
   const AbstractValue& kept = impl_->keptStore.emplace_back(std::move(value));
-  impl_->keptOperands[impl_->simple].emplace(key, &kept);  // the mode the answer was computed in
+  impl_->keptOperands[impl_->simple].insert(key, &kept);  // the mode the answer was computed in
   return kept;
 }
 

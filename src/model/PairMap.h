@@ -47,6 +47,31 @@ class PairMap {
     insert(key, value);
   }
 
+  // The value of `key`, added with T{} when it is not present: one probe
+  // for a read-modify-write. Valid until the next insert, assign or slot.
+  T& slot(uint64_t key) {
+    if (key == kEmpty) {
+      hasEmptyKey_ = true;
+      return emptyKeyValue_;
+    }
+    if (!keys_.empty())
+      for (size_t i = slotOf(key);; i = next(i)) {
+        if (keys_[i] == key) return values_[i].value;
+        if (keys_[i] == kEmpty) {
+          if (4 * (size_ + 1) > 3 * keys_.size()) break;  // grows first
+          keys_[i] = key;
+          ++size_;
+          return values_[i].value;
+        }
+      }
+    grow();
+    size_t i = slotOf(key);
+    while (keys_[i] != kEmpty) i = next(i);
+    keys_[i] = key;
+    ++size_;
+    return values_[i].value;
+  }
+
   // Adds `key` (not present yet) with `value`.
   void insert(uint64_t key, const T& value) {
     if (key == kEmpty) {

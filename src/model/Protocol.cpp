@@ -416,7 +416,8 @@ uint32_t ProtocolModel::pairBits(InstId lo, InstId hi) const {
 // Sets the bits of `mask` to `bits`: read again, since computing one field
 // may have set another of the same pair.
 void ProtocolModel::setPairBits(InstId lo, InstId hi, uint32_t mask, uint32_t bits) const {
-  pairs_.assign((uint64_t(uint32_t(lo)) << 32) | uint32_t(hi), (pairBits(lo, hi) & ~mask) | bits);
+  uint32_t& known = pairs_.slot((uint64_t(uint32_t(lo)) << 32) | uint32_t(hi));
+  known = (known & ~mask) | bits;
 }
 
 Alias ProtocolModel::computeAlias(InstId a, InstId b) const {

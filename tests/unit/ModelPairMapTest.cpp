@@ -46,6 +46,28 @@ TEST(PairMap, AssignAddsOrOverwrites) {
   EXPECT_EQ(*map.find(42), 3u);
 }
 
+TEST(PairMap, SlotAddsADefaultValueOrReturnsTheKeptOne) {
+  PairMap<uint32_t> map;
+  std::map<uint64_t, uint32_t> reference;
+  std::mt19937_64 random(36);
+  for (int i = 0; i < 50000; ++i) {  // read-modify-writes across growth
+    const uint64_t key = (random() % 3000) << 32 | (random() % 300);
+    const uint32_t bit = 1u << (random() % 32);
+    map.slot(key) |= bit;
+    reference[key] |= bit;
+  }
+  EXPECT_EQ(map.size(), reference.size());
+  for (const auto& [key, value] : reference) {
+    const uint32_t* found = map.find(key);
+    ASSERT_NE(found, nullptr);
+    EXPECT_EQ(*found, value);
+  }
+  EXPECT_EQ(map.slot(uint64_t(9000) << 32), 0u);  // a new key starts at T{}
+  EXPECT_EQ(map.size(), reference.size() + 1);
+  map.slot(~uint64_t(0)) = 5;
+  EXPECT_EQ(*map.find(~uint64_t(0)), 5u);
+}
+
 TEST(PairMap, TheAllOnesKeyIsAKeyToo) {
   PairMap<bool> map;
   const uint64_t allOnes = ~uint64_t(0);

@@ -133,12 +133,13 @@ class Gates {
       : fn_(ctx.function()), signal_(signal), release_(std::move(release)) {
     const std::vector<InstId>& mine = ctx.pollsOfWord(signal);
     if (mine.empty() || !std::binary_search(ctx.signals().begin(), ctx.signals().end(), signal)) return;
-    // The other signals some of these waits poll (ProtocolModel::signalsPolledBy).
-    for (InstId p : mine)
-      for (InstId s : ctx.signalsPolledBy(p))
-        if (s != signal && !model::hasReleaseSemantics(fn_.instructions[s].effect)) earlier_.push_back(s);
-    std::sort(earlier_.begin(), earlier_.end());
-    earlier_.erase(std::unique(earlier_.begin(), earlier_.end()), earlier_.end());
+    for (InstId s : ctx.signals()) {
+      if (s == signal || model::hasReleaseSemantics(fn_.instructions[s].effect)) continue;
+      const std::vector<InstId>& theirs = ctx.pollsOfWord(s);
+      if (std::any_of(theirs.begin(), theirs.end(),
+                      [&](InstId p) { return std::binary_search(mine.begin(), mine.end(), p); }))
+        earlier_.push_back(s);
+    }
   }
   bool empty() const { return earlier_.empty(); }
   bool gate(InstId i) const {

@@ -2038,17 +2038,6 @@ const std::vector<InstId>& ProtocolModel::pollsOfWord(InstId write) const {
   return it->second;
 }
 
-const std::vector<InstId>& ProtocolModel::signalsPolledBy(InstId poll) const {
-  static const std::vector<InstId> kNone;
-  if (!signalsPolledBy_) {
-    signalsPolledBy_.emplace();
-    for (InstId s : signals_)  // sorted: each list is too
-      for (InstId p : pollsOfWord(s)) (*signalsPolledBy_)[p].push_back(s);
-  }
-  const auto found = signalsPolledBy_->find(poll);
-  return found == signalsPolledBy_->end() ? kNone : found->second;
-}
-
 bool ProtocolModel::isPolledWordReset(InstId write) const {
   const std::optional<int64_t> value = storedConstant(write);
   if (!value || isPoll(write)) return false;

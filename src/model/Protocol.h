@@ -362,10 +362,6 @@ class ProtocolModel {
   bool isPolledWordReset(InstId write) const;
   // The polls that may read the word `write` writes (spin polls; sorted).
   const std::vector<InstId>& pollsOfWord(InstId write) const;
-  // The signals (of signals()) whose pollsOfWord holds `poll`, sorted: the
-  // other signals on a word a signal's waiters poll (release-missing's gates
-  // ask it for every signal; built for all polls at once).
-  const std::vector<InstId>& signalsPolledBy(InstId poll) const;
 
   // A floating-point atomic or store: a reduction into a workspace (split-K,
   // stream-K), never a flag.
@@ -666,7 +662,6 @@ class ProtocolModel {
   mutable std::unordered_map<InstId, std::optional<std::pair<int, std::string>>> accessBase_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
   mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfWord_;  // pollsOfWord, memoized
-  mutable std::optional<std::unordered_map<InstId, std::vector<InstId>>> signalsPolledBy_;
   mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
   mutable PairMap<bool> guardedReadMayRead_;
   bool mayReadPartnerWrites(InstId read, InstId poll) const;

@@ -795,13 +795,15 @@ uint32_t ProtocolModel::partnerWriteSet(InstId poll) const {
   auto [before, added] = beforeSignals_.try_emplace(std::move(signals));
   if (added) before->second = computeBeforeSignals(before->first);
   const BeforeSignals& found = before->second;
-  uint32_t set = found.all;
-  if (std::any_of(found.calls.begin(), found.calls.end(), [&](InstId c) { return isFlagOnlyCall(c, poll); })) {
-    std::vector<InstId> kept = *partnerWriteLists_[found.all];
-    for (InstId c : found.calls)  // the call's own entry (a call may be in writes_ too)
-      if (isFlagOnlyCall(c, poll)) kept.erase(std::find(kept.begin(), kept.end(), c));
-    set = numberPartnerWrites(std::move(kept));
-  }
+  std::vector<InstId> kept;
+  bool dropped = false;
+  for (InstId c : found.calls)
+    if (isFlagOnlyCall(c, poll)) {
+      if (!dropped) kept = *partnerWriteLists_[found.all];
+      dropped = true;
+      kept.erase(std::find(kept.begin(), kept.end(), c));  // the call's own entry (a call may be in writes_ too)
+    }
+  const uint32_t set = dropped ? numberPartnerWrites(std::move(kept)) : found.all;
   partnerWriteSetOf_.emplace(poll, set);
   return set;
 }
@@ -1194,16 +1196,9 @@ ProtocolModel::BeforeSignals ProtocolModel::computeBeforeSignals(const std::vect
     before[b] = 1;
     for (BlockId p : fn_.blocks[b].predecessors) work.push_back(p);
   }
-  std::unordered_map<BlockId, InstId> lastSignal;  // per block, its last signal
-  for (InstId s : signals) {
-    InstId& last = lastSignal.try_emplace(fn_.blockOf[s], s).first->second;
-    last = std::max(last, s);
-  }
-  auto precedesSomeSignal = [&](InstId w) {
-    if (before[fn_.blockOf[w]]) return true;
-    const auto last = lastSignal.find(fn_.blockOf[w]);
-    return last != lastSignal.end() && w < last->second;
-  };
+  std::vector<InstId> lastSignal(fn_.blocks.size(), -1);  // per block, its last signal
+  for (InstId s : signals) lastSignal[fn_.blockOf[s]] = std::max(lastSignal[fn_.blockOf[s]], s);
+  auto precedesSomeSignal = [&](InstId w) { return before[fn_.blockOf[w]] || w < lastSignal[fn_.blockOf[w]]; };
   // The flag writes on this wait's word (the signals of every phase of a
   // dissemination barrier) announce, they are not data.
   std::vector<InstId> all;

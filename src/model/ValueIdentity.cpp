@@ -520,15 +520,24 @@ bool ValueIdentity::isLoadedPointer(InstId at, int operand) const {
   return addressRoot(at, operand).starts_with("loaded(");
 }
 
-int32_t ValueIdentity::addressIdentity(InstId at) const {
-  if (addressIds_.empty()) addressIds_.assign(fn_.instructions.size(), 0);
-  if (const int32_t known = addressIds_[at]) return known - 2;
+// A per-instruction id of a text about its memory address operand (its key
+// or its root), kept in `ids` (id + 2; 0: not asked), numbered in `numbers`;
+// -1 where the instruction has no address or the text is empty.
+template <typename Text>
+int32_t ValueIdentity::addressId(std::vector<int32_t>& ids, std::unordered_map<std::string, int32_t>& numbers,
+                                 InstId at, Text text) const {
+  if (ids.empty()) ids.assign(fn_.instructions.size(), 0);
+  if (const int32_t known = ids[at]) return known - 2;
   int32_t id = -1;
   if (const int operand = fn_.instructions[at].effect.address; operand >= 0)
-    if (std::string key = addressKey(at, operand); !key.empty())
-      id = interned_.try_emplace(std::move(key), static_cast<int32_t>(interned_.size())).first->second;
-  addressIds_[at] = id + 2;
+    if (std::string form = text(operand); !form.empty())
+      id = numbers.try_emplace(std::move(form), static_cast<int32_t>(numbers.size())).first->second;
+  ids[at] = id + 2;
   return id;
+}
+
+int32_t ValueIdentity::addressIdentity(InstId at) const {
+  return addressId(addressIds_, interned_, at, [&](int operand) { return addressKey(at, operand); });
 }
 
 bool ValueIdentity::sameAddress(InstId a, InstId b) const {
@@ -537,14 +546,7 @@ bool ValueIdentity::sameAddress(InstId a, InstId b) const {
 }
 
 int32_t ValueIdentity::addressRootIdentity(InstId at) const {
-  if (rootIds_.empty()) rootIds_.assign(fn_.instructions.size(), 0);
-  if (const int32_t known = rootIds_[at]) return known - 2;
-  int32_t id = -1;
-  if (const int operand = fn_.instructions[at].effect.address; operand >= 0)
-    if (const std::string& root = addressRoot(at, operand); !root.empty())
-      id = internedRoots_.try_emplace(root, static_cast<int32_t>(internedRoots_.size())).first->second;
-  rootIds_[at] = id + 2;
-  return id;
+  return addressId(rootIds_, internedRoots_, at, [&](int operand) { return addressRoot(at, operand); });
 }
 
 bool ValueIdentity::mayShareObject(InstId a, InstId b) const {

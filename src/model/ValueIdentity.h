@@ -120,6 +120,9 @@ class ValueIdentity {
   // Per instruction: its key (bit 0) or root (bit 1) is being built.
   mutable std::vector<uint8_t> inProgress_;
   mutable std::unordered_map<std::string, int32_t> interned_;
+  template <typename Text>
+  int32_t addressId(std::vector<int32_t>& ids, std::unordered_map<std::string, int32_t>& numbers, InstId at,
+                    Text text) const;
   mutable std::vector<int32_t> addressIds_;  // addressIdentity + 2; 0: not asked yet
   mutable std::unordered_map<std::string, int32_t> internedRoots_;
   mutable std::vector<int32_t> rootIds_;  // addressRootIdentity + 2; 0: not asked yet

@@ -279,8 +279,9 @@ bool ThreadGuards::possiblyOneThread(InstId inst) {
   // At most one thread index in [0, 1024) for which the guard does not decidedly exclude it.
   auto single = [&](ptx::RegisterId predicate, InstId at, bool executesWhen) {
     int open = 0;
+    const auto value = model::ThreadPredicate::ofThreadIndex(fn, predicate, at);
     for (int64_t tid = 0; tid < 1024 && open <= 1; ++tid) {
-      std::optional<bool> v = model::predicateForThreadIndex(fn, predicate, at, tid);
+      std::optional<bool> v = value(tid);
       if (!v || *v == executesWhen) ++open;
     }
     return open <= 1;

@@ -161,9 +161,10 @@ class Gates {
     if (!signallers_.empty()) return signallers_;
     signallers_.assign(1024, 1);
     auto narrow = [&](ptx::RegisterId predicate, InstId at, bool executesWhen) {
+      const auto value = model::ThreadPredicate::ofThreadIndex(fn_, predicate, at);
       for (int64_t tid = 0; tid < 1024; ++tid) {
         if (!signallers_[tid]) continue;
-        std::optional<bool> v = model::predicateForThreadIndex(fn_, predicate, at, tid);
+        std::optional<bool> v = value(tid);
         if (v && *v != executesWhen) signallers_[tid] = 0;
       }
     };
@@ -201,9 +202,10 @@ class Gates {
     // Every signalling thread takes one side, decidedly.
     std::optional<bool> side;
     const std::vector<char>& who = signallers();
+    const auto value = model::ThreadPredicate::ofThreadIndex(fn_, g->reg, br);
     for (int64_t tid = 0; tid < 1024; ++tid) {
       if (!who[tid]) continue;
-      std::optional<bool> v = model::predicateForThreadIndex(fn_, g->reg, br, tid);
+      std::optional<bool> v = value(tid);
       if (!v) return false;
       const bool taken = g->negated ? !*v : *v;
       if (side && *side != taken) return false;
@@ -224,6 +226,20 @@ class Gates {
   std::vector<char> signallers_;
   std::unordered_map<InstId, bool> branch_;
 };
+
+// Every instruction at which a signal's Gates may hold, for any signal,
+// sorted (the walks' `mayStop`): the release points, the signals and the
+// blocks' conditional branches.
+std::vector<InstId> mayGate(const ProtocolModel& ctx) {
+  const FunctionModel& fn = ctx.function();
+  std::vector<InstId> all = ctx.releasePoints();
+  all.insert(all.end(), ctx.signals().begin(), ctx.signals().end());
+  for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn.blocks.size()); ++b)
+    if (const InstId br = model::conditionalBranch(fn, b); br >= 0) all.push_back(br);
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
 
 // The write is of an earlier trip of a loop around both it and the signal
 // (issue 34, F4's residual): every path from the write to the signal passes
@@ -331,8 +347,8 @@ class EarlierTrip {
   std::unordered_map<uint64_t, bool> answers_[2];                    // (write, signal), per acrossHeader
 };
 
-void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<std::string>& reported,
-                 ThreadGuards& guards, EarlierTrip& ofEarlierTrip, Findings& out) {
+void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const std::vector<InstId>& gateCandidates,
+                 std::set<std::string>& reported, ThreadGuards& guards, EarlierTrip& ofEarlierTrip, Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
   // Every wait of this kernel on the signal's word runs in the launch's other
@@ -352,8 +368,12 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, std::set<
   auto plainRelease = [&](InstId i) { return ctx.releasesFor(i, signal); };
   Gates gates(ctx, signal, plainRelease);
   std::function<bool(InstId)> release = plainRelease;
-  if (!ticket && !gates.empty()) release = [&](InstId i) { return gates(i); };
-  std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release);
+  const bool gated = !ticket && !gates.empty();
+  if (gated) release = [&](InstId i) { return gates(i); };
+  // The walk tests only the instructions where `published` and `release` may hold.
+  const std::vector<InstId>& mayPublish = ticket ? ctx.ticketPartnerWrites(signal) : ctx.globalWrites();
+  std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release, mayPublish,
+                                                          gated ? gateCandidates : ctx.releasePoints());
   InstId selfFence = -1;
   if (writes.empty() && fn.roles) {
     // Shape 2: the fences on the way are the writers' own; no barrier gathers them.
@@ -525,11 +545,15 @@ void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   // Thread-index guards of the function's instructions, found once for every signal.
   ThreadGuards guards(fn);
   EarlierTrip ofEarlierTrip(fn);
-  for (InstId signal : ctx.signals()) checkSignal(ctx, signal, false, reported, guards, ofEarlierTrip, out);
+  const std::vector<InstId> gateCandidates = mayGate(ctx);
+  auto check = [&](InstId signal, bool ticket) {
+    checkSignal(ctx, signal, ticket, gateCandidates, reported, guards, ofEarlierTrip, out);
+  };
+  for (InstId signal : ctx.signals()) check(signal, false);
   // The partner is outside the kernel (host, later kernel): judged on clear evidence only.
-  for (InstId signal : ctx.outboundSignals()) checkSignal(ctx, signal, false, reported, guards, ofEarlierTrip, out);
+  for (InstId signal : ctx.outboundSignals()) check(signal, false);
   // The last block does the work: the counting atomic is the signal (issue 30, shape 1).
-  for (InstId ticket : ctx.tickets()) checkSignal(ctx, ticket, true, reported, guards, ofEarlierTrip, out);
+  for (InstId ticket : ctx.tickets()) check(ticket, true);
 }
 
 }  // namespace fenceline::checks

@@ -91,17 +91,22 @@ void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported,
     Scope need = ctx.requiredScope(signal);
     auto published = [&](InstId i) { return ctx.isPublishedWrite(i, signal); };
     auto scopeOf = [&](InstId i) { return ctx.scopeOf(i); };
+    // The walks test only the candidates: the global writes and the release points.
+    const std::vector<InstId>& writes = ctx.globalWrites();
+    const std::vector<InstId>& releases = ctx.releasePoints();
+    const std::vector<InstId> none;
     InstId narrow = -1;
     if (model::hasReleaseSemantics(fn.instructions[signal].effect)) {
-      if (scopeOf(signal) < need && !model::findReachingBackward(fn, signal, published, kNever).empty())
+      if (scopeOf(signal) < need && !model::findReachingBackward(fn, signal, published, kNever, writes, none).empty())
         narrow = signal;
     } else {
       auto anyRelease = [&](InstId i) { return ctx.releasesFor(i, signal); };
       auto wide = [&](InstId i) { return ctx.releasesFor(i, signal) && scopeOf(i) >= need; };
-      if (!model::findReachingBackward(fn, signal, published, anyRelease).empty()) continue;  // release-missing's
-      if (model::findReachingBackward(fn, signal, published, wide).empty()) continue;
+      if (!model::findReachingBackward(fn, signal, published, anyRelease, writes, releases).empty())
+        continue;  // release-missing's
+      if (model::findReachingBackward(fn, signal, published, wide, writes, releases).empty()) continue;
       auto tooNarrow = [&](InstId i) { return ctx.releasesFor(i, signal) && scopeOf(i) < need; };
-      auto narrows = model::findReachingBackward(fn, signal, tooNarrow, wide);
+      auto narrows = model::findReachingBackward(fn, signal, tooNarrow, wide, releases, releases);
       if (!narrows.empty()) narrow = narrows.front();
     }
     if (narrow < 0 || !reported.insert(siteKey(fn, narrow)).second) continue;
@@ -113,8 +118,9 @@ void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported,
                          : fmt::format("use {} here", fenceSpelling(need)));
     d.fixRequest = widenScope(fn, narrow, scopeOf(narrow), need);
     if (narrow != signal) addNote(d, fn, signal, "the signal the release should order the writes before");
-    std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, kNever);
-    if (!writes.empty()) addSignalEvidenceOfBestWrite(d, ctx, signal, writes.front(), published, kNever, /*forScope=*/true);
+    const std::vector<InstId> reaching = model::findReachingBackward(fn, signal, published, kNever, writes, none);
+    if (!reaching.empty())
+      addSignalEvidenceOfBestWrite(d, ctx, signal, reaching.front(), published, kNever, /*forScope=*/true);
     addScopeEvidence(d, ctx, narrow, signal);
     out.push_back(std::move(d));
   }

@@ -220,6 +220,43 @@ std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
   return collectTargets(fn, to, -1, target, stop);
 }
 
+std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
+                                         const std::function<bool(InstId)>& target,
+                                         const std::function<bool(InstId)>& stop,
+                                         const std::vector<InstId>& mayTarget, const std::vector<InstId>& mayStop) {
+  std::vector<InstId> found;
+  // One segment [low, high] of a block in reverse program order: the
+  // candidates of both lists in it, merged; a target before a stop at one
+  // instruction (collectTargets' order).
+  auto segment = [&](InstId high, InstId low) {
+    auto t = std::upper_bound(mayTarget.begin(), mayTarget.end(), high);
+    auto s = std::upper_bound(mayStop.begin(), mayStop.end(), high);
+    while (true) {
+      const InstId nextTarget = t != mayTarget.begin() && *(t - 1) >= low ? *(t - 1) : low - 1;
+      const InstId nextStop = s != mayStop.begin() && *(s - 1) >= low ? *(s - 1) : low - 1;
+      const InstId i = std::max(nextTarget, nextStop);
+      if (i < low) return Step::Continue;
+      if (i == nextTarget) {
+        --t;
+        if (target(i)) {
+          found.push_back(i);
+          return Step::Cut;
+        }
+      }
+      if (i == nextStop) {
+        --s;
+        if (stop(i)) return Step::Cut;
+      }
+    }
+  };
+  walkBlocks(fn, to, -1, [&](BlockId b, bool entered) {
+    return segment(entered ? fn.blocks[b].last - 1 : to - 1, fn.blocks[b].first);
+  });
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
 TargetBlocks::TargetBlocks(const FunctionModel& fn, const std::vector<InstId>& targets, int direction)
     : live_(fn.blocks.size(), 0) {
   std::vector<BlockId> work;

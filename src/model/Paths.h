@@ -62,6 +62,16 @@ std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
                                          const std::function<bool(InstId)>& target,
                                          const std::function<bool(InstId)>& stop);
 
+// The same answer when `target` can hold only at the instructions of
+// `mayTarget` and `stop` only at those of `mayStop` (both sorted): the walk
+// tests those alone, a block at a time (release-missing's walk from every
+// signal meets thousands of instructions, its targets are the global writes
+// and its stops release points).
+std::vector<InstId> findReachingBackward(const FunctionModel& fn, InstId to,
+                                         const std::function<bool(InstId)>& target,
+                                         const std::function<bool(InstId)>& stop,
+                                         const std::vector<InstId>& mayTarget, const std::vector<InstId>& mayStop);
+
 // The blocks a backward walk for some targets needs to enter: those that hold
 // one of `targets` (every instruction that may satisfy the walk's `target`)
 // or are reached from one. Found once per function and target kind; a walk

@@ -62,7 +62,10 @@ bool sharesAChoice(const MemoryObject& a, const MemoryObject& b) {
 // `entry` is the root of pointers read from `table` (MemoryAnalysis names a
 // loaded root after the root it was read from).
 bool isEntryOf(const MemoryObject& entry, const MemoryObject& table) {
-  return isLoaded(entry) && table.known() && entry.name == "loaded(" + table.name + ")";
+  constexpr std::string_view kOpen = "loaded(";
+  const std::string_view name = entry.name;
+  return isLoaded(entry) && table.known() && name.size() == kOpen.size() + table.name.size() + 1 &&
+         name.starts_with(kOpen) && name.ends_with(')') && name.substr(kOpen.size(), table.name.size()) == table.name;
 }
 
 }  // namespace
@@ -165,7 +168,9 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     if (opaqueCallMayFence(i)) calls_.push_back(i);
     // A write no thread makes (a never-run remainder iteration) signals
     // nothing and publishes nothing.
-    if (!writesGlobalMemory(fn_, i) || neverRuns(fn_, i)) continue;
+    if (!writesGlobalMemory(fn_, i)) continue;
+    globalWrites_.push_back(i);
+    if (neverRuns(fn_, i)) continue;
     writes_.push_back(i);
     if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
     // A flag raised through a pointer of a table indexed by a group of blocks
@@ -426,7 +431,7 @@ Alias ProtocolModel::computeAlias(InstId a, InstId b) const {
   Alias precise = memory_.alias(a, oa, b, ob);
   if (precise == Alias::Must) return Alias::Must;
   if (precise == Alias::May && disjointFields(a, oa, b, ob)) return Alias::No;
-  MemoryObject ra = root(a), rb = root(b);
+  const MemoryObject &ra = root(a), &rb = root(b);
   if (!isLoaded(memory_.objectOf(a, oa)) && !isLoaded(memory_.objectOf(b, ob)) && !isLoaded(ra) && !isLoaded(rb))
     return precise;
   if (isEntryOf(ra, rb) || isEntryOf(rb, ra)) return Alias::No;
@@ -460,6 +465,40 @@ ProtocolModel::AliasFacts ProtocolModel::aliasFacts(InstId a, InstId b) const {
   return AliasFacts{e.result, e.decided, aliasHows_[how]};
 }
 
+// The table a pointer was read from: the root its load's address is based
+// on, through any pointers read on the way (`boxes[peer]->inbound` and
+// `boxes[rank]->inbound` are both the `inbound` field of an entry of
+// `boxes`), with the constant field offset read at each level; its number
+// in pointerTables_ (kNoTable: none). Found once per instruction
+// (aliasEvidence asks it for every pair of loaded pointers).
+uint32_t ProtocolModel::pointerTableOf(InstId inst, int operand) const {
+  auto compute = [&]() -> std::string {
+    std::string key;
+    std::string name = memory_.objectOf(inst, operand).name;
+    for (int depth = 0; depth < 4; ++depth) {
+      const InstId load = fn_.values->pointerLoad(name);
+      if (load < 0) return {};
+      const AbstractValue& slot = fn_.values->keptOperandValue(load, addressOf(fn_, load));
+      if (!slot.known || !slot.hasBase()) return {};
+      key += "+" + std::to_string(slot.constant);
+      if (slot.baseKind != AbstractValue::BaseKind::Loaded) return slot.base + key;
+      name = memory_.objectOf(load, addressOf(fn_, load)).name;
+    }
+    return {};
+  };
+  auto intern = [&](std::string table) {
+    auto [it, added] = pointerTableIds_.try_emplace(std::move(table), static_cast<uint32_t>(pointerTables_.size()));
+    if (added) pointerTables_.push_back(&it->first);
+    return it->second;
+  };
+  if (pointerTables_.empty()) intern({});  // kNoTable
+  if (operand != addressOf(fn_, inst)) return intern(compute());
+  if (pointerTable_.empty()) pointerTable_.assign(fn_.instructions.size(), 0);
+  uint32_t& known = pointerTable_[inst];
+  if (known == 0) known = intern(compute()) + 1;
+  return known - 1;
+}
+
 AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, bool withDetail) const {
   AliasEvidence e;
   const bool addresses = oa == addressOf(fn_, a) && ob == addressOf(fn_, b);
@@ -484,26 +523,9 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
   // choices of one by-value table that share an entry), at least one of them
   // reached by a rank- or peer-varying index.
   const MemoryObject &oaObject = memory_.objectOf(a, oa), &obObject = memory_.objectOf(b, ob);
-  // The table a pointer was read from: the root its load's address is based
-  // on, through any pointers read on the way (`boxes[peer]->inbound` and
-  // `boxes[rank]->inbound` are both the `inbound` field of an entry of
-  // `boxes`), with the constant field offset read at each level.
-  auto tableOf = [&](const MemoryObject& object) -> std::string {
-    std::string key;
-    std::string name = object.name;
-    for (int depth = 0; depth < 4; ++depth) {
-      const InstId load = fn_.values->pointerLoad(name);
-      if (load < 0) return {};
-      const AbstractValue& slot = fn_.values->keptOperandValue(load, addressOf(fn_, load));
-      if (!slot.known || !slot.hasBase()) return {};
-      key += "+" + std::to_string(slot.constant);
-      if (slot.baseKind != AbstractValue::BaseKind::Loaded) return slot.base + key;
-      name = memory_.objectOf(load, addressOf(fn_, load)).name;
-    }
-    return {};
-  };
-  const std::string table = isLoaded(oaObject) && isLoaded(obObject) ? tableOf(oaObject) : std::string();
-  const bool oneTable = (!table.empty() && table == tableOf(obObject)) || sharesAChoice(oaObject, obObject);
+  const uint32_t tableId = isLoaded(oaObject) && isLoaded(obObject) ? pointerTableOf(a, oa) : kNoTable;
+  const bool oneTable =
+      (tableId != kNoTable && tableId == pointerTableOf(b, ob)) || sharesAChoice(oaObject, obObject);
   if (sharesAChoice(oaObject, obObject)) {
     e.decided = true;
     e.how = "same-table-entry";
@@ -523,7 +545,7 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
     if (withDetail)
       e.detail = fmt::format("both go through entries of one pointer table ({}) at indices computed from the "
                              "block's position: the entry another block writes through is the one this block reads",
-                             table.empty() ? oaObject.toString() : table);
+                             tableId == kNoTable ? oaObject.toString() : *pointerTables_[tableId]);
     return e;
   }
   if (oneTable && (decidedPeer(peerA) || decidedPeer(peerB))) {
@@ -532,7 +554,7 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
     if (withDetail)
       e.detail = fmt::format("both go through entries of one pointer table ({}): on the partner's rank, the entry "
                              "it writes through is this rank's buffer",
-                             table.empty() ? oaObject.toString() : table);
+                             tableId == kNoTable ? oaObject.toString() : *pointerTables_[tableId]);
     return e;
   }
   if (precise.result == Alias::No) {
@@ -1831,6 +1853,19 @@ const std::vector<InstId>& ProtocolModel::acquirePoints() const {
       if (isAcquire(i)) acquirePoints_->push_back(i);
   }
   return *acquirePoints_;
+}
+
+const std::vector<InstId>& ProtocolModel::releasePoints() const {
+  if (!releasePoints_) {
+    releasePoints_.emplace();
+    for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i) {
+      const MemoryEffect& e = fn_.instructions[i].effect;
+      if (isReleaseFence(fn_, i) || opaqueCallMayFence(i) ||
+          (hasReleaseSemantics(e) && (e.kind == EffectKind::ReadModifyWrite || e.kind == EffectKind::Store)))
+        releasePoints_->push_back(i);
+    }
+  }
+  return *releasePoints_;
 }
 
 bool ProtocolModel::releasesFor(InstId inst, InstId signal) const {

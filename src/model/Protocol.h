@@ -145,6 +145,9 @@ class ProtocolModel {
   // kernel). Writes to the signal's own word and other signals on the same
   // flag object are not published data.
   bool isPublishedWrite(InstId write, InstId signal) const;
+  // Every instruction that writes global memory (those no thread makes too):
+  // isPublishedWrite holds at no other, sorted (a backward walk's `mayTarget`).
+  const std::vector<InstId>& globalWrites() const { return globalWrites_; }
   // Alias of two memory accesses (their MemoryEffect::address operands),
   // kept in the pair table; a No only when `keepNo` (a scan whose own answer
   // is kept passes over pairs no other question asks: their No need not be
@@ -326,6 +329,9 @@ class ProtocolModel {
   // signal is an RMW) a release store or RMW on the signal's own word earlier
   // on the path: the signal continues that release's release sequence.
   bool releasesFor(InstId inst, InstId signal) const;
+  // Every instruction for which releasesFor may hold, for any signal, sorted
+  // (a backward walk's `mayStop`).
+  const std::vector<InstId>& releasePoints() const;
   // The scope an ordering operation acts at (a scope-less fence counts as
   // .gpu, an opaque call as .sys).
   Scope scopeOf(InstId inst) const;
@@ -574,7 +580,8 @@ class ProtocolModel {
   std::vector<int32_t> spinOfPoll_;       // per instruction: index into spins_, or -1
   std::vector<InstId> polledWords_;       // every poll, sorted
   std::vector<char> pollAccess_;          // per instruction: isPollAccess
-  std::vector<InstId> writes_;            // every global write of the function
+  std::vector<InstId> writes_;            // every global write of the function that some thread makes
+  std::vector<InstId> globalWrites_;      // every global write, those no thread makes too
   std::vector<InstId> signals_, outboundSignals_;
   std::vector<InstId> tickets_;  // see tickets()
   std::vector<InstId> reservations_;  // counting atomics that return a value (isFifoTrigger)
@@ -687,6 +694,13 @@ class ProtocolModel {
   mutable std::unordered_map<InstId, uint32_t> partnerWriteSetOf_;
   static constexpr InstId kNotWalked = -2;
   mutable std::vector<InstId> pointerLoad_;                    // per instruction: pointerLoad, or kNotWalked
+  // pointerTableOf: per instruction, 1 + the number of its table (0: not
+  // asked); each distinct table once, numbered (kNoTable: the empty name).
+  uint32_t pointerTableOf(InstId inst, int operand) const;
+  static constexpr uint32_t kNoTable = 0;
+  mutable std::vector<uint32_t> pointerTable_;
+  mutable std::unordered_map<std::string, uint32_t> pointerTableIds_;
+  mutable std::vector<const std::string*> pointerTables_;
   // root(): per instruction, 1 + the number of its root in roots_ (0: not
   // asked); each distinct root once (an object per instruction was 80 bytes
   // each, 1.8 MB of a 22,000-instruction function; issue 35).
@@ -702,7 +716,7 @@ class ProtocolModel {
   // requiredScopeEvidence, and isGuardedRead as two bits per (poll, data
   // read) once a poll is asked (0 not asked, 1 no, 2 yes), while the tables
   // stay under kGuardedMemoBytes in all.
-  mutable std::optional<std::vector<InstId>> acquirePoints_, dataReads_, peerFlagWrites_;
+  mutable std::optional<std::vector<InstId>> acquirePoints_, releasePoints_, dataReads_, peerFlagWrites_;
   mutable std::vector<int8_t> peer_;  // per instruction: peerPointer, or -1 before it is asked
   Peer computePeerPointer(InstId access) const;
   mutable std::unordered_map<InstId, Link> observedSignal_;

@@ -304,16 +304,7 @@ std::optional<bool> decidedPredicate(const FunctionModel& fn, InstId branch) {
 }  // namespace
 
 std::optional<bool> predicateForThreadIndex(const FunctionModel& fn, ValueReg predicate, InstId at, int64_t tid) {
-  if (!fn.values || predicate < 0) return std::nullopt;
-  Compiler compiler(fn);
-  ptx::Operand op;
-  op.kind = Kind::Register;
-  op.reg = predicate;
-  const int root = compiler.operand(op, at, 0);
-  if (root < 0) return std::nullopt;
-  const std::optional<uint64_t> value = evaluate(compiler.nodes, root, {tid, 0, 0});
-  if (!value) return std::nullopt;
-  return *value != 0;
+  return ThreadPredicate::ofThreadIndex(fn, predicate, at)(tid);
 }
 
 struct ThreadPredicate::Compiled {
@@ -323,9 +314,17 @@ struct ThreadPredicate::Compiled {
 
 ThreadPredicate::ThreadPredicate(const FunctionModel& fn, ValueReg predicate, InstId at,
                                  const std::function<bool(InstId)>* allowed)
+    : ThreadPredicate(fn, predicate, at, /*threeDims=*/true, allowed) {}
+
+ThreadPredicate ThreadPredicate::ofThreadIndex(const FunctionModel& fn, ValueReg predicate, InstId at) {
+  return ThreadPredicate(fn, predicate, at, /*threeDims=*/false, nullptr);
+}
+
+ThreadPredicate::ThreadPredicate(const FunctionModel& fn, ValueReg predicate, InstId at, bool threeDims,
+                                 const std::function<bool(InstId)>* allowed)
     : compiled_(std::make_shared<Compiled>()) {
   if (!fn.values || predicate < 0) return;
-  Compiler compiler(fn, /*threeDims=*/true, allowed);
+  Compiler compiler(fn, threeDims, allowed);
   ptx::Operand op;
   op.kind = Kind::Register;
   op.reg = predicate;

@@ -46,10 +46,16 @@ class ThreadPredicate {
  public:
   ThreadPredicate(const FunctionModel& fn, ValueReg predicate, InstId at,
                   const std::function<bool(InstId)>* allowed = nullptr);
+  // predicateForThreadIndex's evaluation (%tid.x alone; %tid.y and %tid.z
+  // unknown), compiled once for the loops that try every thread index.
+  static ThreadPredicate ofThreadIndex(const FunctionModel& fn, ValueReg predicate, InstId at);
   std::optional<bool> operator()(int64_t x, int64_t y, int64_t z) const;
+  std::optional<bool> operator()(int64_t x) const { return (*this)(x, 0, 0); }
 
  private:
   struct Compiled;
+  ThreadPredicate(const FunctionModel& fn, ValueReg predicate, InstId at, bool threeDims,
+                  const std::function<bool(InstId)>* allowed);
   std::shared_ptr<Compiled> compiled_;
 };
 

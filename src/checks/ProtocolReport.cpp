@@ -194,7 +194,8 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
 
 InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId nearest,
                                     const std::function<bool(InstId)>& published,
-                                    const std::function<bool(InstId)>& stop, bool forScope) {
+                                    const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop,
+                                    bool forScope) {
   const size_t mark = d.evidence.size();
   addSignalEvidence(d, ctx, signal, nearest, forScope);
   if (d.tier() == report::Tier::Default) return nearest;
@@ -205,7 +206,7 @@ InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& 
         if (published(i)) all.push_back(i);
         return false;
       },
-      stop);
+      stop, ctx.globalWrites(), mayStop);
   // A write's links are all decided (addSignalEvidence) when a read after a
   // wait that decidedly observes the signal decidedly reads it
   // (hasDecidedReader), or when no read after a wait may read it and the

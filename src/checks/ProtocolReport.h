@@ -65,10 +65,12 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
 // write without a release on the way), or an earlier one, also reaching the
 // signal without passing `stop`, whose reader is decided when the nearest
 // one's is not (a bookkeeping counter bumped after the data was written).
+// `published` holds only at global writes, `stop` only at `mayStop` (sorted).
 // Returns the write shown.
 InstId addSignalEvidenceOfBestWrite(report::Diagnostic& diagnostic, const ProtocolModel& ctx, InstId signal,
                                     InstId nearest, const std::function<bool(InstId)>& published,
-                                    const std::function<bool(InstId)>& stop, bool forScope = false);
+                                    const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop,
+                                    bool forScope = false);
 
 // Which threads execute an instruction, as far as its guards on the thread
 // index tell, with each instruction's part computed once: a check that asks

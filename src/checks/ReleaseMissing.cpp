@@ -18,6 +18,7 @@
 // the signal: reported.
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -44,10 +45,11 @@ namespace {
 // The signal's evidence: a flag's reader after a wait, or for a ticket the
 // reads after the last block's decision.
 void addEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId write, bool ticket,
-                 const std::function<bool(InstId)>& published, const std::function<bool(InstId)>& release) {
+                 const std::function<bool(InstId)>& published, const std::function<bool(InstId)>& release,
+                 const std::vector<InstId>& mayRelease) {
   const FunctionModel& fn = ctx.function();
   if (!ticket) {
-    addSignalEvidenceOfBestWrite(d, ctx, signal, write, published, release);
+    addSignalEvidenceOfBestWrite(d, ctx, signal, write, published, release, mayRelease);
     return;
   }
   d.evidence.push_back(report::link(fn, report::LinkKind::DataWrite, write, "before-the-signal"));
@@ -227,19 +229,30 @@ class Gates {
   std::unordered_map<InstId, bool> branch_;
 };
 
-// Every instruction at which a signal's Gates may hold, for any signal,
-// sorted (the walks' `mayStop`): the release points, the signals and the
-// blocks' conditional branches.
-std::vector<InstId> mayGate(const ProtocolModel& ctx) {
-  const FunctionModel& fn = ctx.function();
-  std::vector<InstId> all = ctx.releasePoints();
-  all.insert(all.end(), ctx.signals().begin(), ctx.signals().end());
-  for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn.blocks.size()); ++b)
-    if (const InstId br = model::conditionalBranch(fn, b); br >= 0) all.push_back(br);
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  return all;
-}
+// The instructions at which the walks' predicates may hold, for any signal,
+// sorted, found once per function: the walks test those alone.
+struct WalkCandidates {
+  // A signal's Gates: the release points, the signals and the blocks'
+  // conditional branches.
+  std::vector<InstId> gates;
+  // Shape 2's `gather`: those and the barriers.
+  std::vector<InstId> gather;
+  explicit WalkCandidates(const ProtocolModel& ctx) {
+    const FunctionModel& fn = ctx.function();
+    gates = ctx.releasePoints();
+    gates.insert(gates.end(), ctx.signals().begin(), ctx.signals().end());
+    for (model::BlockId b = 0; b < static_cast<model::BlockId>(fn.blocks.size()); ++b)
+      if (const InstId br = model::conditionalBranch(fn, b); br >= 0) gates.push_back(br);
+    std::sort(gates.begin(), gates.end());
+    gates.erase(std::unique(gates.begin(), gates.end()), gates.end());
+    std::vector<InstId> barriers;
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+      const model::EffectKind k = fn.instructions[i].effect.kind;
+      if (k == model::EffectKind::CtaBarrier || k == model::EffectKind::WarpSync) barriers.push_back(i);
+    }
+    std::set_union(gates.begin(), gates.end(), barriers.begin(), barriers.end(), std::back_inserter(gather));
+  }
+};
 
 // The write is of an earlier trip of a loop around both it and the signal
 // (issue 34, F4's residual): every path from the write to the signal passes
@@ -347,7 +360,7 @@ class EarlierTrip {
   std::unordered_map<uint64_t, bool> answers_[2];                    // (write, signal), per acrossHeader
 };
 
-void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const std::vector<InstId>& gateCandidates,
+void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const WalkCandidates& candidates,
                  std::set<std::string>& reported, ThreadGuards& guards, EarlierTrip& ofEarlierTrip, Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
@@ -372,8 +385,8 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const std
   if (gated) release = [&](InstId i) { return gates(i); };
   // The walk tests only the instructions where `published` and `release` may hold.
   const std::vector<InstId>& mayPublish = ticket ? ctx.ticketPartnerWrites(signal) : ctx.globalWrites();
-  std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release, mayPublish,
-                                                          gated ? gateCandidates : ctx.releasePoints());
+  const std::vector<InstId>& mayRelease = gated ? candidates.gates : ctx.releasePoints();
+  std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release, mayPublish, mayRelease);
   InstId selfFence = -1;
   if (writes.empty() && fn.roles) {
     // Shape 2: the fences on the way are the writers' own; no barrier gathers them.
@@ -392,9 +405,11 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const std
              (writer == model::ThreadSet::All || writer == model::ThreadSet::Subset) &&
              guards.apart(signal, i);
     };
-    writes = model::findReachingBackward(fn, signal, otherThreads, gather);
+    // A release: in candidates.gates (a superset of mayRelease); a stop: in candidates.gather.
+    writes = model::findReachingBackward(fn, signal, otherThreads, gather, mayPublish, candidates.gather);
     if (!writes.empty()) {
-      std::vector<InstId> fences = model::findReachingBackward(fn, signal, release, gather);
+      std::vector<InstId> fences =
+          model::findReachingBackward(fn, signal, release, gather, candidates.gates, candidates.gather);
       selfFence = fences.empty() ? -1 : fences.front();
       if (selfFence < 0) writes.clear();
     }
@@ -420,7 +435,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const std
           if (std::binary_search(tickets.begin(), tickets.end(), i)) reaching.push_back(i);
           return false;
         },
-        release);
+        release, tickets, mayRelease);
     std::sort(reaching.begin(), reaching.end());
     for (InstId t : tickets) {
       // A count and a flag reached through two reads of one slot expression
@@ -505,7 +520,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const std
     addNote(d, fn, observedBy, "the other blocks' writes are observed here (the atomic's returned value), and "
                                "passed on by the signal without a fence between");
   } else {
-    addEvidence(d, ctx, signal, shown, ticket, sameTrip, release);
+    addEvidence(d, ctx, signal, shown, ticket, sameTrip, release, mayRelease);
     if (earlierTrip)
       for (auto& link : d.evidence)
         if (link.kind == report::LinkKind::GuardedRead) {
@@ -545,9 +560,9 @@ void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   // Thread-index guards of the function's instructions, found once for every signal.
   ThreadGuards guards(fn);
   EarlierTrip ofEarlierTrip(fn);
-  const std::vector<InstId> gateCandidates = mayGate(ctx);
+  const WalkCandidates candidates(ctx);
   auto check = [&](InstId signal, bool ticket) {
-    checkSignal(ctx, signal, ticket, gateCandidates, reported, guards, ofEarlierTrip, out);
+    checkSignal(ctx, signal, ticket, candidates, reported, guards, ofEarlierTrip, out);
   };
   for (InstId signal : ctx.signals()) check(signal, false);
   // The partner is outside the kernel (host, later kernel): judged on clear evidence only.

@@ -120,7 +120,7 @@ void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported,
     if (narrow != signal) addNote(d, fn, signal, "the signal the release should order the writes before");
     const std::vector<InstId> reaching = model::findReachingBackward(fn, signal, published, kNever, writes, none);
     if (!reaching.empty())
-      addSignalEvidenceOfBestWrite(d, ctx, signal, reaching.front(), published, kNever, /*forScope=*/true);
+      addSignalEvidenceOfBestWrite(d, ctx, signal, reaching.front(), published, kNever, none, /*forScope=*/true);
     addScopeEvidence(d, ctx, narrow, signal);
     out.push_back(std::move(d));
   }

@@ -232,12 +232,21 @@ int UniformModes::separatingKey(InstId a, InstId b) const {
   const std::vector<Fact>& ga = guardFacts(a);
   const std::vector<Fact>& gb = guardFacts(b);
   if ((ba.empty() && ga.empty()) || (bb.empty() && gb.empty())) return -1;
-  auto holdsAtB = [&](const Fact& f) {
-    return std::binary_search(bb.begin(), bb.end(), f) || std::find(gb.begin(), gb.end(), f) != gb.end();
-  };
-  for (const auto* list : {&ba, &ga})
-    for (const Fact& f : *list)
-      if (holdsAtB(Fact{f.key, !f.value})) return f.key;
+  auto inGuardOfB = [&](const Fact& f) { return std::find(gb.begin(), gb.end(), f) != gb.end(); };
+  // a's block facts in order against b's (both sorted): one merge. A key
+  // holds at most its two facts in a list, next to each other.
+  auto next = bb.begin();
+  for (const Fact& f : ba) {
+    while (next != bb.end() && next->key < f.key) ++next;
+    const Fact opposite{f.key, !f.value};
+    for (auto it = next; it != bb.end() && it->key == f.key; ++it)
+      if (*it == opposite) return f.key;
+    if (inGuardOfB(opposite)) return f.key;
+  }
+  for (const Fact& f : ga) {
+    const Fact opposite{f.key, !f.value};
+    if (std::binary_search(bb.begin(), bb.end(), opposite) || inGuardOfB(opposite)) return f.key;
+  }
   return -1;
 }
 

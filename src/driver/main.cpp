@@ -362,11 +362,11 @@ bool writeOutput(const std::string& text, const std::string& path) {
 }
 
 // --export-fixes, --fix-dry-run, --fix: the planned edits of the findings
-// reported. `unfixed` gets the findings --fix did not fix (for the exit
-// status). Returns false after printing an error.
+// reported. With --fix, `unfixed` gets the findings it did not fix (for the
+// exit status; without --fix it stays empty rather than copy every finding).
+// Returns false after printing an error.
 bool useFixes(const CheckOptions& options, const std::vector<report::Diagnostic>& diagnostics,
               std::vector<report::Diagnostic>& unfixed) {
-  unfixed = diagnostics;
   if (!options.exportFixes.empty()) {
     std::string main = options.inputs.empty() ? "" : fs::absolute(options.inputs.front()).lexically_normal().string();
     if (!writeOutput(fix::exportFixesYaml(diagnostics, main), options.exportFixes)) return false;
@@ -675,7 +675,7 @@ int runCheck(const CheckOptions& options) {
   if (baselined > 0) std::cerr << fmt::format("baseline: {} known findings not shown ({})\n", baselined, options.baseline);
   if (interruptedStatus) return interruptedStatus;
   if (!inputErrors && stats.files == 0 && uncheckedKernels) return 2;  // binaries with SASS only: nothing was checked
-  return exitStatus(unfixed, inputErrors, options, run);
+  return exitStatus(options.fix ? unfixed : diagnostics, inputErrors, options, run);
 }
 
 // The options of machine fixes (docs/cli.md, Fixes).

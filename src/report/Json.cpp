@@ -1,10 +1,9 @@
 // The JSON renderer (see Json.h for the schema).
 #include "report/Json.h"
 
-#include <algorithm>
-
 #include "report/DisplayNames.h"
 #include "report/Frames.h"
+#include "report/JsonDump.h"
 
 namespace fenceline::report {
 
@@ -103,11 +102,6 @@ ordered_json toJson(const Diagnostic& diagnostic) {
 }
 
 std::string renderJson(std::span<const Diagnostic> diagnostics, const RunStats& stats) {
-  // Replace invalid UTF-8 (a file name or demangled name could carry any byte)
-  // rather than throwing.
-  auto dump = [](const ordered_json& value) {
-    return value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-  };
   ordered_json document{{"version", 1},
                         {"diagnostics", ordered_json::array()},
                         {"stats",
@@ -117,27 +111,9 @@ std::string renderJson(std::span<const Diagnostic> diagnostics, const RunStats& 
                           {"seconds", stats.seconds},
                           {"complete", stats.complete()}}},
                         {"notifications", notificationsJson(stats)}};
-  const std::string text = dump(document) + "\n";
-  if (diagnostics.empty()) return text;
-  // The diagnostics one at a time, as the document's dump would indent them
-  // (two levels: four spaces a line; a string's newlines are escaped), into
-  // the output: a tree of every diagnostic at once is ten times the text
-  // (NVSHMEM's device image, --strict: 30 MB of JSON, 250 MB of tree).
-  const std::string empty = "\n  \"diagnostics\": [],\n";
-  const size_t at = text.find(empty);
-  std::string out = text.substr(0, at) + "\n  \"diagnostics\": [\n";
-  for (size_t i = 0; i < diagnostics.size(); ++i) {
-    if (i > 0) out += ",\n";
-    const std::string one = dump(toJson(diagnostics[i]));
-    for (size_t start = 0; start < one.size();) {
-      const size_t end = std::min(one.find('\n', start), one.size());
-      out.append("    ").append(one, start, end - start);
-      if (end < one.size()) out += '\n';
-      start = end + 1;
-    }
-  }
-  out.append("\n  ],\n").append(text, at + empty.size());
-  return out;
+  // The diagnostics one at a time into the text (report/JsonDump.h).
+  return documentText(document, {"diagnostics", 1, diagnostics.size(),
+                                 [&](size_t i) { return toJson(diagnostics[i]); }});
 }
 
 }  // namespace fenceline::report

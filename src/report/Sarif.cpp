@@ -1,6 +1,7 @@
 // The SARIF 2.1.0 renderer (see Sarif.h).
 #include "report/Sarif.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -10,6 +11,7 @@
 #include "report/Fingerprint.h"
 #include "report/DisplayNames.h"
 #include "report/Frames.h"
+#include "report/JsonDump.h"
 
 namespace fenceline::report {
 
@@ -87,7 +89,6 @@ ordered_json rule(const SarifRule& rule) {
   return result;
 }
 
-// The helpUri of a rule: the template with "{id}" replaced by the check id.
 // SARIF `fixes`: the planned edits of a finding as artifactChanges with
 // replacements (an insertion deletes an empty region).
 ordered_json fixes(const Diagnostic& diagnostic, const std::filesystem::path& root) {
@@ -123,6 +124,7 @@ ordered_json evidence(const Diagnostic& diagnostic, const std::filesystem::path&
   return list;
 }
 
+// The helpUri of a rule: the template with "{id}" replaced by the check id.
 std::string expandHelpUri(std::string_view uriTemplate, std::string_view id) {
   std::string uri(uriTemplate);
   for (size_t at = uri.find("{id}"); at != std::string::npos; at = uri.find("{id}", at + id.size()))
@@ -130,14 +132,73 @@ std::string expandHelpUri(std::string_view uriTemplate, std::string_view id) {
   return uri;
 }
 
+// One finding as a SARIF result: its rule (and the rule's index in `rules`),
+// message, primary location, notes, inline chain, fixes, fingerprint, and our
+// properties.
+ordered_json toResult(const Diagnostic& diagnostic, const std::map<std::string, size_t>& ruleIndex,
+                      const std::filesystem::path& root) {
+  ordered_json result{{"ruleId", diagnostic.check}};
+  if (auto found = ruleIndex.find(diagnostic.check); found != ruleIndex.end()) result["ruleIndex"] = found->second;
+  result["level"] = level(diagnostic.severity);
+  std::string text = diagnostic.message;
+  if (!diagnostic.fix.empty()) text += "\nFix: " + diagnostic.fix;
+  result["message"] = {{"text", text}};
+  result["locations"] = ordered_json::array({location(primaryFrame(diagnostic.location), root)});
+  if (!diagnostic.notes.empty()) {
+    ordered_json related = ordered_json::array();
+    for (size_t i = 0; i < diagnostic.notes.size(); ++i) {
+      const Note& note = diagnostic.notes[i];
+      related.push_back(ordered_json{{"id", i},
+                                     {"physicalLocation", physicalLocation(primaryFrame(note.location), root)},
+                                     {"message", {{"text", note.message}}}});
+    }
+    result["relatedLocations"] = std::move(related);
+  }
+  if (diagnostic.location.frames.size() > 1) result["codeFlows"] = inlineFlow(diagnostic, root);
+  if (!diagnostic.edits.empty()) result["fixes"] = fixes(diagnostic, root);
+  result["partialFingerprints"] = {{"fencelineHash/v1", diagnostic.fingerprint}};
+  ordered_json properties = ordered_json::object();
+  if (!diagnostic.function.empty()) properties["function"] = diagnostic.function;
+  if (!diagnostic.instantiations.empty()) properties["instantiations"] = diagnostic.instantiations;
+  properties["tier"] = std::string(toString(diagnostic.tier()));
+  properties["evidence"] = evidence(diagnostic, root);
+  if (!diagnostic.disputed.empty()) properties["disputed"] = diagnostic.disputed;
+  result["properties"] = std::move(properties);
+  return result;
+}
+
+// What was not checked (report/Stats.h), as toolExecutionNotifications.
+ordered_json notifications(const RunStats& stats, const std::filesystem::path& root) {
+  ordered_json list = ordered_json::array();
+  for (const auto& n : stats.notifications) {
+    ordered_json entry{{"level", n.level == "error" ? "error" : n.level == "warning" ? "warning" : "note"},
+                       {"message", {{"text", n.message}}},
+                       {"descriptor", {{"id", n.kind}}}};
+    if (!n.file.empty()) {
+      model::SourceFrame frame;
+      frame.file = n.file;
+      frame.line = n.line;
+      frame.column = n.column;
+      entry["locations"] = ordered_json::array({ordered_json{{"physicalLocation", physicalLocation(frame, root)}}});
+    }
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
 }  // namespace
 
 std::string renderSarif(std::span<const Diagnostic> given, SourceText& sources, const SarifOptions& options) {
   std::filesystem::path root = options.sourceRoot.lexically_normal();
-  std::vector<Diagnostic> diagnostics(given.begin(), given.end());
-  bool unfingerprinted = false;
-  for (const auto& diagnostic : diagnostics) unfingerprinted = unfingerprinted || diagnostic.fingerprint.empty();
-  if (unfingerprinted) assignFingerprints(diagnostics, root, sources);
+  // The driver fingerprints the findings (baselines need them); for a caller
+  // that did not, a copy gets them here.
+  std::span<const Diagnostic> diagnostics = given;
+  std::vector<Diagnostic> fingerprinted;
+  if (std::any_of(given.begin(), given.end(), [](const Diagnostic& d) { return d.fingerprint.empty(); })) {
+    fingerprinted.assign(given.begin(), given.end());
+    assignFingerprints(fingerprinted, root, sources);
+    diagnostics = fingerprinted;
+  }
   std::map<std::string, size_t> ruleIndex;
   ordered_json rules = ordered_json::array();
   for (auto entry : options.rules) {
@@ -145,38 +206,6 @@ std::string renderSarif(std::span<const Diagnostic> given, SourceText& sources, 
       entry.helpUri = expandHelpUri(options.helpUriTemplate, entry.id);
     ruleIndex.emplace(entry.id, rules.size());
     rules.push_back(rule(entry));
-  }
-
-  ordered_json results = ordered_json::array();
-  for (const auto& diagnostic : diagnostics) {
-    ordered_json result{{"ruleId", diagnostic.check}};
-    if (auto found = ruleIndex.find(diagnostic.check); found != ruleIndex.end()) result["ruleIndex"] = found->second;
-    result["level"] = level(diagnostic.severity);
-    std::string text = diagnostic.message;
-    if (!diagnostic.fix.empty()) text += "\nFix: " + diagnostic.fix;
-    result["message"] = {{"text", text}};
-    result["locations"] = ordered_json::array({location(primaryFrame(diagnostic.location), root)});
-    if (!diagnostic.notes.empty()) {
-      ordered_json related = ordered_json::array();
-      for (size_t i = 0; i < diagnostic.notes.size(); ++i) {
-        const Note& note = diagnostic.notes[i];
-        related.push_back(ordered_json{{"id", i},
-                                       {"physicalLocation", physicalLocation(primaryFrame(note.location), root)},
-                                       {"message", {{"text", note.message}}}});
-      }
-      result["relatedLocations"] = std::move(related);
-    }
-    if (diagnostic.location.frames.size() > 1) result["codeFlows"] = inlineFlow(diagnostic, root);
-    if (!diagnostic.edits.empty()) result["fixes"] = fixes(diagnostic, root);
-    result["partialFingerprints"] = {{"fencelineHash/v1", diagnostic.fingerprint}};
-    ordered_json properties = ordered_json::object();
-    if (!diagnostic.function.empty()) properties["function"] = diagnostic.function;
-    if (!diagnostic.instantiations.empty()) properties["instantiations"] = diagnostic.instantiations;
-    properties["tier"] = std::string(toString(diagnostic.tier()));
-    properties["evidence"] = evidence(diagnostic, root);
-    if (!diagnostic.disputed.empty()) properties["disputed"] = diagnostic.disputed;
-    result["properties"] = std::move(properties);
-    results.push_back(std::move(result));
   }
 
   ordered_json driver{{"name", "fenceline"}};
@@ -191,29 +220,18 @@ std::string renderSarif(std::span<const Diagnostic> given, SourceText& sources, 
     if (rootUri.back() != '/') rootUri += '/';
     run["originalUriBaseIds"] = {{kRootId, {{"uri", rootUri}}}};
   }
-  run["results"] = std::move(results);
+  run["results"] = ordered_json::array();  // filled below, a result at a time
   run["columnKind"] = "utf16CodeUnits";
-  // What was not checked (report/Stats.h), and whether the run did all it was asked.
-  ordered_json notifications = ordered_json::array();
-  for (const auto& n : options.stats.notifications) {
-    ordered_json entry{{"level", n.level == "error" ? "error" : n.level == "warning" ? "warning" : "note"},
-                       {"message", {{"text", n.message}}},
-                       {"descriptor", {{"id", n.kind}}}};
-    if (!n.file.empty()) {
-      model::SourceFrame frame;
-      frame.file = n.file;
-      frame.line = n.line;
-      frame.column = n.column;
-      entry["locations"] = ordered_json::array({ordered_json{{"physicalLocation", physicalLocation(frame, root)}}});
-    }
-    notifications.push_back(std::move(entry));
-  }
+  // Whether the run did all it was asked, and what it did not.
   run["invocations"] = ordered_json::array(
       {ordered_json{{"executionSuccessful", options.stats.complete()},
-                    {"toolExecutionNotifications", std::move(notifications)}}});
+                    {"toolExecutionNotifications", notifications(options.stats, root)}}});
 
   ordered_json document{{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", ordered_json::array({std::move(run)})}};
-  return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  // The results one at a time into the text (report/JsonDump.h): "results"
+  // is a key of the run, three levels deep (document, "runs", the run).
+  return documentText(document, {"results", 3, diagnostics.size(),
+                                 [&](size_t i) { return toResult(diagnostics[i], ruleIndex, root); }});
 }
 
 }  // namespace fenceline::report

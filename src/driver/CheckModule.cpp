@@ -33,6 +33,26 @@ void notChecked(ModuleCheck& result, const ptx::Module& module, const ptx::Funct
   result.notifications.push_back(std::move(notification));
 }
 
+// After an interrupted function: the functions of the module it did not begin
+// (those with a body, among `only` when given), one notification for them all.
+void notBegun(ModuleCheck& result, const ptx::Module& module, size_t after, const std::set<std::string>* only) {
+  size_t count = 0;
+  for (size_t index = after + 1; index < module.functions.size(); ++index) {
+    const ptx::Function& function = module.functions[index];
+    if (function.hasBody && (!only || only->contains(function.name))) ++count;
+  }
+  if (count == 0) return;
+  std::string message =
+      fmt::format("{} more function{} of this file not checked: the run was interrupted before {}", count,
+                  count == 1 ? "" : "s", count == 1 ? "it began" : "they began");
+  result.limitErrors.push_back(fmt::format("{}: error: {}", module.path, message));
+  report::RunNotification notification;
+  notification.kind = "interrupted";
+  notification.message = std::move(message);
+  notification.file = module.path;
+  result.notifications.push_back(std::move(notification));
+}
+
 // The kind of a limit, from the option its message names.
 const char* limitKind(const std::string& why) {
   if (why.find("--max-seconds-per-function") != std::string::npos) return "time";
@@ -69,6 +89,7 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
       result.interrupted = true;
       notChecked(result, module, function, "the run was interrupted (signal " + std::to_string(signal) + ")",
                  "interrupted");
+      notBegun(result, module, index, only);
       break;
     }
     // Parse its body and those it may inline (a malformed one throws ParseError).
@@ -132,6 +153,7 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
     } catch (const model::Interrupted& e) {
       result.interrupted = true;
       notChecked(result, module, function, e.what(), "interrupted");
+      notBegun(result, module, index, only);
       bodies.release();
       break;
     } catch (const model::LimitExceeded& e) {

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -129,27 +130,72 @@ bool variesByThread(const FunctionModel& fn, InstId write) {
 //   side that passes such a gate (or a release): the other side is taken
 //   only by threads that do not signal, whose earlier writes the barrier
 //   handed to the signalling thread, which passes the gate.
+// For each signal, the signals without release that share one of its polls
+// (a signal the same waits poll), found once per function: signals are
+// grouped by their list of polls (the copies of one flag write inlined many
+// times have one), and each group's list is found once (a loop over every
+// pair of signals took 5% of NVSHMEM image 3's instructions; issue 34).
+class SharedPolls {
+ public:
+  explicit SharedPolls(const ProtocolModel& ctx) : ctx_(ctx) {
+    for (InstId s : ctx.signals()) {
+      auto [group, added] = groupOfList_.try_emplace(ctx.pollsOfWord(s), static_cast<int>(lists_.size()));
+      if (added) lists_.push_back(&group->first);
+      group_.push_back(group->second);
+    }
+    sharing_.resize(lists_.size());
+  }
+  // The signals without release whose polls meet `signal`'s (`signal` among
+  // them when it has no release), sorted.
+  const std::vector<InstId>& sharing(InstId signal) {
+    const auto& signals = ctx_.signals();
+    const auto at = std::lower_bound(signals.begin(), signals.end(), signal);
+    if (at == signals.end() || *at != signal) return none_;
+    const int group = group_[at - signals.begin()];
+    auto& found = sharing_[group];
+    if (found) return *found;
+    found.emplace();
+    const std::vector<InstId>& mine = *lists_[group];
+    std::vector<int8_t> meets(lists_.size(), -1);  // per group: its polls meet mine (1), not (0), not asked
+    for (size_t k = 0; k < signals.size(); ++k) {
+      const InstId s = signals[k];
+      if (model::hasReleaseSemantics(ctx_.function().instructions[s].effect)) continue;
+      int8_t& m = meets[group_[k]];
+      if (m < 0) {
+        const std::vector<InstId>& theirs = *lists_[group_[k]];
+        m = std::any_of(theirs.begin(), theirs.end(),
+                        [&](InstId p) { return std::binary_search(mine.begin(), mine.end(), p); });
+      }
+      if (m) found->push_back(s);
+    }
+    return *found;
+  }
+
+ private:
+  const ProtocolModel& ctx_;
+  std::map<std::vector<InstId>, int> groupOfList_;
+  std::vector<const std::vector<InstId>*> lists_;  // by group
+  std::vector<int> group_;                         // by index in ctx.signals()
+  std::vector<std::optional<std::vector<InstId>>> sharing_;  // by group
+  const std::vector<InstId> none_;
+};
+
 class Gates {
  public:
-  Gates(const ProtocolModel& ctx, InstId signal, std::function<bool(InstId)> release)
+  Gates(const ProtocolModel& ctx, InstId signal, std::function<bool(InstId)> release, SharedPolls& shared)
       : fn_(ctx.function()), signal_(signal), release_(std::move(release)) {
-    const std::vector<InstId>& mine = ctx.pollsOfWord(signal);
-    if (mine.empty() || !std::binary_search(ctx.signals().begin(), ctx.signals().end(), signal)) return;
-    for (InstId s : ctx.signals()) {
-      if (s == signal || model::hasReleaseSemantics(fn_.instructions[s].effect)) continue;
-      const std::vector<InstId>& theirs = ctx.pollsOfWord(s);
-      if (std::any_of(theirs.begin(), theirs.end(),
-                      [&](InstId p) { return std::binary_search(mine.begin(), mine.end(), p); }))
-        earlier_.push_back(s);
-    }
+    if (!ctx.pollsOfWord(signal).empty()) earlier_ = &shared.sharing(signal);
+    const bool onlyItself = earlier_ && earlier_->size() == 1 && earlier_->front() == signal;
+    if (!earlier_ || earlier_->empty() || onlyItself) earlier_ = nullptr;
   }
-  bool empty() const { return earlier_.empty(); }
+  bool empty() const { return !earlier_; }
   bool gate(InstId i) const {
-    return release_(i) || std::binary_search(earlier_.begin(), earlier_.end(), i);
+    return release_(i) ||
+           (earlier_ && i != signal_ && std::binary_search(earlier_->begin(), earlier_->end(), i));
   }
   bool operator()(InstId i) {
     if (gate(i)) return true;
-    if (earlier_.empty()) return false;
+    if (!earlier_) return false;
     const model::BlockId b = fn_.blockOf[i];
     if (model::conditionalBranch(fn_, b) != i) return false;
     auto [cached, fresh] = branch_.try_emplace(i, false);
@@ -224,7 +270,7 @@ class Gates {
   const FunctionModel& fn_;
   InstId signal_;
   std::function<bool(InstId)> release_;
-  std::vector<InstId> earlier_;
+  const std::vector<InstId>* earlier_ = nullptr;  // SharedPolls::sharing, `signal_` left out; null: none
   std::vector<char> signallers_;
   std::unordered_map<InstId, bool> branch_;
 };
@@ -361,7 +407,8 @@ class EarlierTrip {
 };
 
 void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const WalkCandidates& candidates,
-                 std::set<std::string>& reported, ThreadGuards& guards, EarlierTrip& ofEarlierTrip, Findings& out) {
+                 SharedPolls& shared, std::set<std::string>& reported, ThreadGuards& guards,
+                 EarlierTrip& ofEarlierTrip, Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
   // Every wait of this kernel on the signal's word runs in the launch's other
@@ -379,7 +426,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const Wal
            !ctx.exclusiveModes(i, signal);
   };
   auto plainRelease = [&](InstId i) { return ctx.releasesFor(i, signal); };
-  Gates gates(ctx, signal, plainRelease);
+  Gates gates(ctx, signal, plainRelease, shared);
   std::function<bool(InstId)> release = plainRelease;
   const bool gated = !ticket && !gates.empty();
   if (gated) release = [&](InstId i) { return gates(i); };
@@ -561,8 +608,9 @@ void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   ThreadGuards guards(fn);
   EarlierTrip ofEarlierTrip(fn);
   const WalkCandidates candidates(ctx);
+  SharedPolls shared(ctx);
   auto check = [&](InstId signal, bool ticket) {
-    checkSignal(ctx, signal, ticket, candidates, reported, guards, ofEarlierTrip, out);
+    checkSignal(ctx, signal, ticket, candidates, shared, reported, guards, ofEarlierTrip, out);
   };
   for (InstId signal : ctx.signals()) check(signal, false);
   // The partner is outside the kernel (host, later kernel): judged on clear evidence only.

@@ -421,9 +421,11 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const Wal
       return;
   }
   auto published = [&](InstId i) {
-    // A write of the launch's other mode (a kernel parameter selects one) never precedes this signal.
+    // A write of the launch's other mode (a kernel parameter selects one), or
+    // of the block's other mode, never precedes this signal: the block that
+    // signals is the one that wrote (issue 35, shape C).
     return (ticket ? ctx.isTicketPublishedWrite(i, signal) : ctx.isPublishedWrite(i, signal)) &&
-           !ctx.exclusiveModes(i, signal);
+           !ctx.exclusiveModesInBlock(i, signal);
   };
   auto plainRelease = [&](InstId i) { return ctx.releasesFor(i, signal); };
   Gates gates(ctx, signal, plainRelease, shared);

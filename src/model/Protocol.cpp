@@ -572,6 +572,11 @@ bool ProtocolModel::exclusiveModes(InstId a, InstId b) const {
   return modes_->exclusive(a, b);
 }
 
+bool ProtocolModel::exclusiveModesInBlock(InstId a, InstId b) const {
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  return modes_->exclusiveInBlock(a, b);
+}
+
 std::string ProtocolModel::modeCondition(InstId a, InstId b) const {
   if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
   return modes_->separatingCondition(a, b);
@@ -1371,8 +1376,10 @@ bool ProtocolModel::computeGuardedRead(InstId read, InstId poll) const {
     if (!reachedAfterObservation(*spin, read, poll)) return false;
   }
   // A read of the other mode of the launch (a kernel parameter selects one)
-  // never follows this wait in a launch (issue 34 F4; the comm14 shape A).
-  if (exclusiveModes(read, poll)) return false;
+  // never follows this wait in a launch (issue 34 F4; the comm14 shape A),
+  // nor one of the other mode of the block: the block that waits is the one
+  // that reads (issue 35, shapes C and U-credit).
+  if (exclusiveModesInBlock(read, poll)) return false;
   // The partner is this kernel on another block or rank: what it wrote before signalling.
   if (hasPartnerInKernel(poll)) return mayReadPartnerWrites(read, poll);
   // The partner is outside the kernel: anything not provably immutable.

@@ -246,6 +246,11 @@ class ProtocolModel {
   // (model/UniformModes.h). modeCondition: that condition, as text, or "".
   bool exclusiveModes(InstId a, InstId b) const;
   std::string modeCondition(InstId a, InstId b) const;
+  // The same for two instructions one block runs (a write and the signal
+  // after it, a wait and the read after it): a condition the block's threads
+  // share is enough (the block's position, a parameter read at an offset
+  // computed from it; UniformModes::exclusiveInBlock).
+  bool exclusiveModesInBlock(InstId a, InstId b) const;
   // The signal is a strong store or atomic at .sys scope: the kernel's own
   // statement that the host or another device reads what it publishes.
   bool isSystemScopeSignal(InstId signal) const;

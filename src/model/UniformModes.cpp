@@ -14,6 +14,11 @@ using Kind = ptx::Operand::Kind;
 
 constexpr int kMaxDepth = 24;
 
+// Marks a value that is the same for the threads of one block only (the
+// block's position, a parameter read at an offset computed from it): such a
+// condition separates two instructions one block runs, never two blocks.
+constexpr std::string_view kBlockLevel = "block:";
+
 bool isPredicate(const FunctionModel& fn, const ptx::Operand& op) {
   return op.kind == Kind::Register && op.reg >= 0 && static_cast<size_t>(op.reg) < fn.registerTypes.size() &&
          fn.registerTypes[op.reg] == ".pred";
@@ -23,6 +28,13 @@ bool isPredicate(const FunctionModel& fn, const ptx::Operand& op) {
 bool uniformSpecial(std::string_view name) {
   return name.starts_with("%nctaid") || name.starts_with("%ntid") || name.starts_with("%nclusterid") ||
          name.starts_with("%cluster_nctaid");
+}
+
+// The block's position: the same for every thread of a block, for the whole
+// launch; not for two blocks (block level, see UniformModes.h).
+bool blockSpecial(std::string_view name) {
+  return name.starts_with("%ctaid") || name.starts_with("%clusterid") || name.starts_with("%cluster_ctaid") ||
+         name.starts_with("%cluster_ctarank");
 }
 
 // Instructions whose result may differ between threads with equal operands.
@@ -41,7 +53,10 @@ std::string modifiersOf(const Inst& in) {
 
 int UniformModes::keyOf(const std::string& text) const {
   auto [it, fresh] = keyIds_.try_emplace(text, static_cast<int>(keys_.size()));
-  if (fresh) keys_.push_back(text);
+  if (fresh) {
+    keys_.push_back(text);
+    blockLevelKey_.push_back(text.find(kBlockLevel) != std::string::npos);
+  }
   return it->second;
 }
 
@@ -49,17 +64,82 @@ std::string UniformModes::uniformText(const ptx::Operand& op, InstId at, int dep
   switch (op.kind) {
     case Kind::Integer: return "#" + std::to_string(op.intValue);
     case Kind::Float: return "#f" + std::to_string(op.floatValue);
-    case Kind::Special: return uniformSpecial(op.text) ? std::string(op.text) : std::string();
+    case Kind::Special:
+      if (uniformSpecial(op.text)) return std::string(op.text);
+      return blockSpecial(op.text) ? std::string(kBlockLevel) + std::string(op.text) : std::string();
     case Kind::Symbol: return "&" + std::string(op.text);
     case Kind::Register: {
       if (op.reg < 0 || depth > kMaxDepth || !fn_.values) return {};
       const std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
-      if (defs.size() != 1) return {};  // assigned on several paths, or carried around a loop
+      if (defs.size() > 1) return mergedText(op.reg, at, defs, depth);
+      if (defs.size() != 1) return {};
       std::string text = definitionText(defs[0], depth + 1);
       return text.empty() || !op.negated ? text : "!" + text;
     }
     default: return {};
   }
+}
+
+std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<InstId>& defs, int depth) const {
+  const uint64_t cacheKey = (uint64_t(uint32_t(at)) << 32) | uint32_t(reg);
+  if (auto known = mergedText_.find(cacheKey); known != mergedText_.end()) return known->second;
+  auto compute = [&]() -> std::string {
+    auto inLoop = [&](BlockId b) {
+      return std::any_of(fn_.loops.begin(), fn_.loops.end(), [&](const Loop& loop) {
+        return std::find(loop.blocks.begin(), loop.blocks.end(), b) != loop.blocks.end();
+      });
+    };
+    const BlockId use = fn_.blockOf[at];
+    if (inLoop(use)) return {};  // read once per thread, or not one value
+    BlockId common = use;
+    for (InstId d : defs) {
+      const BlockId b = fn_.blockOf[d];
+      if (inLoop(b) || definitionText(d, depth + 1).empty()) return {};
+      while (!fn_.dominates(common, b)) {
+        if (fn_.idom[common] < 0 || fn_.idom[common] == common) return {};
+        common = fn_.idom[common];
+      }
+    }
+    // The blocks on a path from `common` to `use`: which definition reaches
+    // is decided by their branches.
+    std::vector<char> ahead(fn_.blocks.size(), 0), behind(fn_.blocks.size(), 0);
+    std::vector<BlockId> work{common};
+    while (!work.empty()) {
+      const BlockId b = work.back();
+      work.pop_back();
+      if (ahead[b]) continue;
+      ahead[b] = 1;
+      if (b != use)
+        for (BlockId s : fn_.blocks[b].successors)
+          if (s != common) work.push_back(s);
+    }
+    work.push_back(use);
+    while (!work.empty()) {
+      const BlockId b = work.back();
+      work.pop_back();
+      if (behind[b]) continue;
+      behind[b] = 1;
+      if (b != common)
+        for (BlockId p : fn_.blocks[b].predecessors) work.push_back(p);
+    }
+    for (BlockId b = 0; b < static_cast<BlockId>(fn_.blocks.size()); ++b) {
+      if (!ahead[b] || !behind[b] || b == use) continue;
+      const InstId branch = conditionalBranch(fn_, b);
+      if (branch < 0) continue;
+      const auto& guard = fn_.instructions[branch].guard;
+      ptx::Operand p;
+      p.kind = Kind::Register;
+      p.reg = guard->reg;
+      if (uniformText(p, branch, depth + 1).empty()) return {};
+    }
+    // Named by where it is read: two sites that compare it do so through one
+    // register defined once.
+    return std::string(kBlockLevel) + "phi@" + std::to_string(at) + "#" + std::to_string(reg);
+  };
+  mergedText_.emplace(cacheKey, std::string());  // a cycle through this value decides nothing
+  std::string text = compute();
+  mergedText_[cacheKey] = text;
+  return text;
 }
 
 std::string UniformModes::definitionText(InstId def, int depth) const {
@@ -80,8 +160,19 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
           const Inst& store = fn_.instructions[in.boundStore];
           return store.operands.size() >= 2 ? uniformText(store.operands[1], in.boundStore, depth + 1) : std::string();
         }
-        if (!fn_.function || !fn_.function->isEntry || in.origin != fn_.function || a.base.kind != Kind::Symbol)
-          return {};
+        if (!fn_.function || !fn_.function->isEntry || in.origin != fn_.function) return {};
+        if (a.base.kind == Kind::Register) {
+          // The kernel's parameters at an offset computed in a register (a
+          // by-value array indexed by the block's context): read-only for the
+          // launch, so as uniform as the offset; block level.
+          ptx::Operand r;
+          r.kind = Kind::Register;
+          r.reg = a.base.reg;
+          const std::string base = uniformText(r, def, depth + 1);
+          if (base.empty()) return {};
+          return std::string(kBlockLevel) + modifiersOf(in) + "[" + base + "+" + std::to_string(a.offset) + "]";
+        }
+        if (a.base.kind != Kind::Symbol) return {};
         const bool kernelParam = std::any_of(fn_.function->params.begin(), fn_.function->params.end(),
                                              [&](const auto& p) { return p.name == a.baseSymbol(); });
         if (!kernelParam) return {};
@@ -225,7 +316,7 @@ const std::vector<UniformModes::Fact>& UniformModes::guardFacts(InstId inst) con
   return known->second;
 }
 
-int UniformModes::separatingKey(InstId a, InstId b) const {
+int UniformModes::separatingKey(InstId a, InstId b, bool blockLevel) const {
   if (a < 0 || b < 0 || a == b) return -1;
   const std::vector<Fact>& ba = blockFacts(fn_.blockOf[a]);
   const std::vector<Fact>& bb = blockFacts(fn_.blockOf[b]);
@@ -233,11 +324,14 @@ int UniformModes::separatingKey(InstId a, InstId b) const {
   const std::vector<Fact>& gb = guardFacts(b);
   if ((ba.empty() && ga.empty()) || (bb.empty() && gb.empty())) return -1;
   auto inGuardOfB = [&](const Fact& f) { return std::find(gb.begin(), gb.end(), f) != gb.end(); };
+  // A block-level key separates only two instructions of one block.
+  auto counts = [&](const Fact& f) { return blockLevel || !blockLevelKey_[f.key]; };
   // a's block facts in order against b's (both sorted): one merge. A key
   // holds at most its two facts in a list, next to each other.
   auto next = bb.begin();
   for (const Fact& f : ba) {
     while (next != bb.end() && next->key < f.key) ++next;
+    if (!counts(f)) continue;
     const Fact opposite{f.key, !f.value};
     for (auto it = next; it != bb.end() && it->key == f.key; ++it)
       if (*it == opposite) return f.key;
@@ -245,16 +339,20 @@ int UniformModes::separatingKey(InstId a, InstId b) const {
   }
   for (const Fact& f : ga) {
     const Fact opposite{f.key, !f.value};
-    if (std::binary_search(bb.begin(), bb.end(), opposite) || inGuardOfB(opposite)) return f.key;
+    if (counts(f) && (std::binary_search(bb.begin(), bb.end(), opposite) || inGuardOfB(opposite))) return f.key;
   }
   return -1;
 }
 
 std::string UniformModes::separatingCondition(InstId a, InstId b) const {
-  const int key = separatingKey(a, b);
+  const int key = separatingKey(a, b, /*blockLevel=*/false);
   return key < 0 ? std::string() : keys_[key];
 }
 
-bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b) >= 0; }
+bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b, /*blockLevel=*/false) >= 0; }
+
+bool UniformModes::exclusiveInBlock(InstId a, InstId b) const {
+  return separatingKey(a, b, /*blockLevel=*/true) >= 0;
+}
 
 }  // namespace fenceline::model

@@ -25,6 +25,20 @@
 // and ne, lt and ge, gt and le of integers are one comparison and its
 // negation) holds true at one and false at the other. Undecided uniformity
 // decides nothing.
+//
+// Block level (exclusiveInBlock): the same for the threads of one block, for
+// the whole launch, is enough when one block runs both instructions (a write
+// and the signal that publishes it; a wait and the read after it). NCCL's
+// network kernels pick a context by the block's position and its backend by a
+// byte of a by-value parameter array at that context (issue 35, shapes C and
+// U-credit): one backend's write and another's signal never run in one
+// block. Block-level values add the block's position (%ctaid, the cluster's)
+// and parameters read at an offset computed in a register; a register
+// assigned on several paths is one value for the block when it is read
+// outside every loop, each definition is block level and every branch between
+// the definitions' common dominator and the read tests a block-level
+// predicate. Never the thread index. Two blocks may differ: a grid-level
+// question (exclusive) ignores these conditions.
 #pragma once
 
 #include <memory>
@@ -41,6 +55,9 @@ class UniformModes {
   explicit UniformModes(const FunctionModel& fn) : fn_(fn) {}
   // `a` and `b` sit on opposite outcomes of one grid-uniform condition.
   bool exclusive(InstId a, InstId b) const;
+  // The same for a condition that only one block's threads share: for two
+  // instructions the same block runs (block level, above).
+  bool exclusiveInBlock(InstId a, InstId b) const;
   // The comparison that separates them, as text (for evidence), or "".
   std::string separatingCondition(InstId a, InstId b) const;
 
@@ -54,12 +71,15 @@ class UniformModes {
   const std::vector<Fact>& blockFacts(BlockId block) const;
   const std::vector<Fact>& guardFacts(InstId inst) const;  // implied by the instruction's own guard
   // The key of a comparison that separates a and b, or -1.
-  int separatingKey(InstId a, InstId b) const;
+  int separatingKey(InstId a, InstId b, bool blockLevel) const;
   // The uniform comparisons implied by predicate `reg` having `value` at `at`.
   void implied(ValueReg reg, InstId at, bool value, int depth, std::vector<Fact>& out) const;
   // A canonical text of a uniform value, or "" when it is not uniform.
   std::string uniformText(const ptx::Operand& op, InstId at, int depth) const;
   std::string definitionText(InstId def, int depth) const;
+  // A register with several reaching definitions `defs`, read at `at`, when
+  // it is one value for a block (block level, above); else "".
+  std::string mergedText(ValueReg reg, InstId at, const std::vector<InstId>& defs, int depth) const;
   int keyOf(const std::string& text) const;
 
   const FunctionModel& fn_;
@@ -70,7 +90,9 @@ class UniformModes {
   mutable std::unordered_map<InstId, std::vector<Fact>> guardFacts_;
   mutable std::unordered_map<std::string, int> keyIds_;
   mutable std::vector<std::string> keys_;
+  mutable std::vector<char> blockLevelKey_;  // per key: it names a block-level value
   mutable std::unordered_map<InstId, std::string> definitionText_;  // "" when not uniform
+  mutable std::unordered_map<uint64_t, std::string> mergedText_;     // per (read, register)
 };
 
 }  // namespace fenceline::model

@@ -117,19 +117,6 @@ bool variesByThread(const FunctionModel& fn, InstId write) {
   return false;
 }
 
-// The ways around which the signal does not publish a write (issue 34, the
-// residual of F4). Besides a release for the signal:
-// - an earlier signal without release of the same word array (a signal the
-//   same waits poll): a write that reaches it is reported there, with its own
-//   readers; a later signal of the array on the same thread's path (a later
-//   trip of a persistent loop: `locks[slice] = 1 - count` for one slice, the
-//   count `atomicAdd(&locks[slice'], 1)` of a later one) does not report it
-//   again;
-// - a branch on the thread index right after a barrier (`__syncthreads(); if
-//   (tid == 0) { ... }`), where every thread that runs the signal takes the
-//   side that passes such a gate (or a release): the other side is taken
-//   only by threads that do not signal, whose earlier writes the barrier
-//   handed to the signalling thread, which passes the gate.
 // For each signal, the signals without release that share one of its polls
 // (a signal the same waits poll), found once per function: signals are
 // grouped by their list of polls (the copies of one flag write inlined many
@@ -180,6 +167,19 @@ class SharedPolls {
   const std::vector<InstId> none_;
 };
 
+// The ways around which the signal does not publish a write (issue 34, the
+// residual of F4). Besides a release for the signal:
+// - an earlier signal without release of the same word array (a signal the
+//   same waits poll): a write that reaches it is reported there, with its own
+//   readers; a later signal of the array on the same thread's path (a later
+//   trip of a persistent loop: `locks[slice] = 1 - count` for one slice, the
+//   count `atomicAdd(&locks[slice'], 1)` of a later one) does not report it
+//   again;
+// - a branch on the thread index right after a barrier (`__syncthreads(); if
+//   (tid == 0) { ... }`), where every thread that runs the signal takes the
+//   side that passes such a gate (or a release): the other side is taken
+//   only by threads that do not signal, whose earlier writes the barrier
+//   handed to the signalling thread, which passes the gate.
 class Gates {
  public:
   Gates(const ProtocolModel& ctx, InstId signal, std::function<bool(InstId)> release, SharedPolls& shared)

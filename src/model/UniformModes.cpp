@@ -102,26 +102,20 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
     }
     // The blocks on a path from `common` to `use`: which definition reaches
     // is decided by their branches.
-    std::vector<char> ahead(fn_.blocks.size(), 0), behind(fn_.blocks.size(), 0);
-    std::vector<BlockId> work{common};
-    while (!work.empty()) {
-      const BlockId b = work.back();
-      work.pop_back();
-      if (ahead[b]) continue;
-      ahead[b] = 1;
-      if (b != use)
-        for (BlockId s : fn_.blocks[b].successors)
-          if (s != common) work.push_back(s);
-    }
-    work.push_back(use);
-    while (!work.empty()) {
-      const BlockId b = work.back();
-      work.pop_back();
-      if (behind[b]) continue;
-      behind[b] = 1;
-      if (b != common)
-        for (BlockId p : fn_.blocks[b].predecessors) work.push_back(p);
-    }
+    auto reach = [&](BlockId from, BlockId to, bool forward) {  // from `from`, not past `to`
+      std::vector<char> seen(fn_.blocks.size(), 0);
+      std::vector<BlockId> work{from};
+      while (!work.empty()) {
+        const BlockId b = work.back();
+        work.pop_back();
+        if (seen[b]) continue;
+        seen[b] = 1;
+        if (b != to)
+          for (BlockId next : forward ? fn_.blocks[b].successors : fn_.blocks[b].predecessors) work.push_back(next);
+      }
+      return seen;
+    };
+    const std::vector<char> ahead = reach(common, use, true), behind = reach(use, common, false);
     for (BlockId b = 0; b < static_cast<BlockId>(fn_.blocks.size()); ++b) {
       if (!ahead[b] || !behind[b] || b == use) continue;
       const InstId branch = conditionalBranch(fn_, b);

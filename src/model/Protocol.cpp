@@ -984,6 +984,24 @@ uint32_t ProtocolModel::decidedReadSet(InstId signal) const {
 // readerOf returns a decided reader exactly when one (read, wait) pair is
 // decided on both links: the read's (writeReadEvidence) and the flag's. The
 // order in which readerOf meets the pairs decides only which one it shows.
+// What writeReadEvidence(write, read).decided needs, from each side's own
+// facts: the same memory object or address (Memory's decided evidence),
+// pointers read from memory on both sides or a choice of objects (the
+// partner model's tables), or a write through a peer pointer (a peer
+// mirror). hasDecidedReader asks it first: most pairs of a wait's reads and
+// a signal's writes have none of these, and their evidence need not be built.
+bool ProtocolModel::mayBeDecidedPair(InstId write, InstId read) const {
+  const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
+  if (ow < 0 || orr < 0) return false;  // "unknown-pointer": undecided
+  if (goesThroughPeerPointer(write)) return true;
+  const MemoryObject &w = memory_.objectOf(write, ow), &r = memory_.objectOf(read, orr);
+  if (!w.alternatives.empty() || !r.alternatives.empty() || (isLoaded(w) && isLoaded(r))) return true;
+  const MemoryLocation &lw = memory_.accessLocation(write, ow), &lr = memory_.accessLocation(read, orr);
+  if (lw.address >= 0 && lw.address == lr.address) return true;
+  if (!lw.object.alternatives.empty() || !lr.object.alternatives.empty()) return true;
+  return lw.object.known() && lw.object == lr.object;
+}
+
 bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
   // A call's writes are never a decided pair (writeReadEvidence: "opaque-call").
   if (opaqueCallMayFence(write)) return false;
@@ -992,6 +1010,7 @@ bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
   if (const auto* known = decidedReader_.find(key)) return *known;
   const std::vector<InstId>& reads = *decidedReadSets_[set];
   const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
+    if (!mayBeDecidedPair(write, read)) return false;
     const PairEvidence pair = writeReadEvidence(write, read);
     return pair.mayRead && pair.decided;
   });

@@ -694,6 +694,7 @@ class ProtocolModel {
   PartnerPick pickPartnerWrite(InstId read, InstId poll) const;
   AliasEvidence partnerWriteEvidence(InstId write, InstId read) const;
   bool partnerWriteDecided(InstId write, InstId read) const;
+  bool mayBeDecidedPair(InstId write, InstId read) const;  // a necessary condition of a decided pair
   uint32_t partnerWriteSet(InstId poll) const;  // the number of partnerWrites(poll)'s set
   mutable PairMap<PartnerChoice> partnerChoice_;
   mutable std::unordered_map<InstId, uint32_t> partnerWriteSetOf_;

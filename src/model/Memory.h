@@ -54,7 +54,9 @@ enum class AliasResult : uint8_t {
 //  - undecided: an object the analysis cannot name ("unknown-pointer"), two
 //    different pointers that may or may not point to one buffer
 //    ("distinct-pointers"), an offset it cannot bound ("unbounded-index"),
-//    a choice of objects ("one-of-several-objects").
+//    a choice of objects ("one-of-several-objects"), one buffer at pages
+//    selected by different unknown values ("page-selectors", an arena's
+//    objects: undecidePageSelectors).
 struct AliasEvidence {
   AliasResult result = AliasResult::May;
   bool decided = false;

@@ -648,6 +648,72 @@ bool MemoryAnalysis::mappedToAnotherCta(InstId inst, int operand) const {
   return false;
 }
 
+namespace {
+
+// The smallest stride of a page selector: 4096 bytes, a page. Memory is
+// mapped and carved into objects in units of at least a page (the CPU's and
+// NCCL's symmetric heap's 4 KiB pages; CUDA's VMM maps in 2 MiB granules), so a
+// stride of a page or more over an unknown value selects a region that may be
+// an object of its own. Below a page a stride is an element or a record of one
+// array, whose entries at different indices are the ordinary "same-buffer"
+// case (`flags[i]` and `flags[j]`, `records[i].f` and `records[j].f`).
+constexpr int64_t kPageBytes = 4096;
+
+// The page selectors of an offset: its terms of stride at least a page over a
+// value the analysis cannot bound (a kernel parameter, a value read from
+// memory). A bounded index (a thread or block index, a stage counter) is not
+// one: its values are known, and the offsets compare by them.
+std::vector<AbstractValue::Term> pageSelectors(const AbstractValue& v) {
+  std::vector<AbstractValue::Term> out;
+  for (const auto& t : v.terms)
+    if (!t.bounded() && (t.coefficient >= kPageBytes || t.coefficient <= -kPageBytes)) out.push_back(t);
+  return out;  // sorted by name, as the terms are
+}
+
+// Two offsets into one buffer that both select pages, by different terms (a
+// term is one value: the same name on both sides is the same parameter, the
+// same loaded value): each side may be in a page the other never touches,
+// or in the same one, as the unknown values fall.
+bool pageSelectorsDiffer(const AbstractValue& a, const AbstractValue& b) {
+  if (!a.known || !b.known) return false;
+  const auto sa = pageSelectors(a), sb = pageSelectors(b);
+  if (sa.empty() || sb.empty()) return false;
+  auto same = [](const AbstractValue::Term& x, const AbstractValue::Term& y) {
+    return x.name == y.name && x.coefficient == y.coefficient;
+  };
+  return !std::ranges::equal(sa, sb, same);
+}
+
+std::string selectorsText(const AbstractValue& v) {
+  std::string text;
+  for (const auto& t : pageSelectors(v))
+    text += fmt::format("{}{} * {}", text.empty() ? "" : " + ", t.coefficient, t.name);
+  return text;
+}
+
+}  // namespace
+
+// The rule (docs/real-code.md, "page selectors"): an arena carved into objects
+// at page-scaled offsets (NCCL's symmetric heap: a barrier's counters at
+// `heap + 4096 * param.page`, a user's window at `heap + 4096 * window->page`)
+// shows one base for all its objects. "One pointer names one buffer" is then a
+// presumption: the two accesses meet only if the two unknown values select
+// the same page, which the PTX does not say. Accesses through the same
+// selector, or at offsets provably related (constant apart, bounded indices),
+// keep their answer.
+void MemoryAnalysis::undecidePageSelectors(AliasEvidence& e, InstId a, int oa, InstId b, int ob,
+                                           bool withDetail) const {
+  if (!e.decided || e.how != "same-buffer") return;
+  const AbstractValue &va = facts(a, oa).value, &vb = facts(b, ob).value;
+  if (!pageSelectorsDiffer(va, vb)) return;
+  e.decided = false;
+  e.how = "page-selectors";
+  if (withDetail)
+    e.detail = fmt::format("both go through {}, at pages selected by different values ({} and {}): one object of "
+                           "an arena or two, as those values fall",
+                           facts(a, oa).location.object.toString(), selectorsText(va), selectorsText(vb));
+}
+
 AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, InstId b, int ob, int64_t sizeB,
                                             bool barriers, bool withDetail) const {
   std::optional<MemoryLocation> ownA, ownB;  // only for sizes other than the access's own
@@ -656,6 +722,7 @@ AliasEvidence MemoryAnalysis::aliasEvidence(InstId a, int oa, int64_t sizeA, Ins
   const MemoryLocation& la = ownA ? *ownA : accessLocation(a, oa);
   const MemoryLocation& lb = ownB ? *ownB : accessLocation(b, ob);
   AliasEvidence e = aliasEvidence(la, lb, withDetail);
+  undecidePageSelectors(e, a, oa, b, ob, withDetail);
   if (!barriers && e.decided && e.result != AliasResult::No && mappedToAnotherCta(a, oa) != mappedToAnotherCta(b, ob)) {
     e.decided = false;
     e.how = "another-cta";

@@ -54,7 +54,9 @@ enum class AliasResult : uint8_t {
 //  - undecided: an object the analysis cannot name ("unknown-pointer"), two
 //    different pointers that may or may not point to one buffer
 //    ("distinct-pointers"), an offset it cannot bound ("unbounded-index"),
-//    a choice of objects ("one-of-several-objects").
+//    a choice of objects ("one-of-several-objects"), one buffer at pages
+//    selected by different unknown values ("page-selectors", an arena's
+//    objects: undecidePageSelectors).
 struct AliasEvidence {
   AliasResult result = AliasResult::May;
   bool decided = false;
@@ -149,6 +151,14 @@ class MemoryAnalysis {
   // known to be) the executing CTA's own %cluster_ctarank: it may be another
   // CTA's shared memory (the value analysis keeps mapa's input offset).
   bool mappedToAnotherCta(InstId inst, int operand) const;
+  // A "same-buffer" answer is only a presumption when the two offsets select
+  // pages of the buffer by different unknown values (an arena, a symmetric
+  // heap: `heap + 4096 * param.page + ...` against `heap + 4096 * window->page
+  // + ...`): which object of the arena each side names, the PTX does not say.
+  // Turns such an answer into the undecided "page-selectors"; every other
+  // answer is left as it is. See pageSelectorsDiffer in Memory.cpp.
+  void undecidePageSelectors(AliasEvidence& evidence, InstId a, int operandA, InstId b, int operandB,
+                             bool withDetail = true) const;
   // The size in bytes of a named variable (a shared or global symbol with a
   // fixed size), or -1.
   int64_t objectSize(const MemoryObject& object) const;

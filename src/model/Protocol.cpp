@@ -518,7 +518,13 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
     return e;
   }
   AliasEvidence precise = memory_.aliasEvidence(memory_.accessLocation(a, oa), memory_.accessLocation(b, ob), withDetail);
-  if (precise.decided && precise.result != Alias::No) return precise;
+  if (precise.decided && precise.result != Alias::No) {
+    // One buffer, unless its pages are selected by different values: then
+    // undecided, whatever the pointer tables below would say of the base.
+    memory_.undecidePageSelectors(precise, a, oa, b, ob, withDetail);
+    if (!precise.decided) precise.result = e.result;
+    return precise;
+  }
   // The partner model's coarsening: pointers read from one table (or two
   // choices of one by-value table that share an entry), at least one of them
   // reached by a rank- or peer-varying index.

@@ -197,3 +197,23 @@ TEST(ModelMemoryPointers, LoadedOffsetFromAConvertedPointer) {
   EXPECT_NE(object.name.find("offset_state+8"), std::string::npos) << object.toString();
   EXPECT_TRUE(aliasIs(fn, AliasResult::No, poll, addressOf(fn, poll), 0, store, addressOf(fn, store), 0));
 }
+
+// Pages of one heap selected by different unknown values (a parameter, a
+// field read from memory): the overlap is undecided ("page-selectors"); two
+// accesses through the same page selector keep "same-buffer".
+TEST(ModelMemoryPointers, PageSelectorsOfOneHeap) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("heap_pages");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId counter = findOne(fn, "red.relaxed"), store = findOne(fn, "st.relaxed"), load = findOne(fn, "ld.relaxed");
+  const int counterOp = addressOf(fn, counter), storeOp = addressOf(fn, store), loadOp = addressOf(fn, load);
+  const AliasEvidence pages = m.aliasEvidence(counter, counterOp, 0, load, loadOp, 0);
+  EXPECT_FALSE(pages.decided) << pages.how << ": " << valueText(fn, counter, counterOp) << " / "
+                              << valueText(fn, load, loadOp);
+  EXPECT_EQ(pages.how, "page-selectors");
+  EXPECT_NE(pages.result, AliasResult::No);
+  const AliasEvidence samePage = m.aliasEvidence(store, storeOp, 0, load, loadOp, 0);
+  EXPECT_TRUE(samePage.decided) << samePage.how << ": " << valueText(fn, store, storeOp) << " / "
+                                << valueText(fn, load, loadOp);
+  EXPECT_EQ(samePage.how, "same-buffer");
+}

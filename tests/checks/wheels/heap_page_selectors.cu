@@ -10,11 +10,10 @@
 // The twin stores its payload into the window it later reads (the same page selector, the
 // window's record) before raising the count: release-missing and acquire-missing in the default
 // tier.
-// XFAIL: *
-// Missing rule: two addresses on one base whose offsets add different page-scaled selectors
-// (4096 times a parameter field, 4096 times a value read from memory) select objects of an
-// arena, as the dynamic shared buffer is carved: their overlap is not decided
-// (docs/real-code.md: the arena rule).
+// The rule (model/Memory.cpp, undecidePageSelectors; docs/real-code.md, "page selectors"): two
+// addresses on one base whose offsets select pages by different unknown values (4096 times a
+// parameter field, 4096 times a value read from memory) name objects of an arena: their overlap
+// is not decided (the link's tag: page-selectors).
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --strict --arch sm_90a --verify %s
 

@@ -148,3 +148,20 @@ extern "C" __global__ void loaded_offset_from_pointer(int team, long value) {
   }
   offset_state.counter[2 * team] = value;
 }
+
+// One heap, objects at page offsets: a counter at the page a parameter names,
+// a payload at the page a record in memory names, and a second store and load
+// through the record's page.
+struct HeapRecord {
+  unsigned pad[7];
+  unsigned page;
+};
+extern "C" __global__ void heap_pages(char* heap, unsigned counterPage, const HeapRecord* record, float* out) {
+  asm volatile("red.relaxed.sys.global.add.u32 [%0], 1;" ::"l"(heap + 4096ull * counterPage + 4 * threadIdx.x)
+               : "memory");
+  float* payload = reinterpret_cast<float*>(heap + 4096ull * record->page);
+  asm volatile("st.relaxed.gpu.global.f32 [%0], %1;" ::"l"(payload + threadIdx.x), "f"(1.0f) : "memory");
+  float v;
+  asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(payload + blockIdx.x) : "memory");
+  out[threadIdx.x] = v;
+}

@@ -406,6 +406,27 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     if (fresh) it->second = model::guardedRange(fn, i, "%tid.x", kAnyThread);
     return it->second;
   };
+  // The same for the other dimensions of the thread index: a kernel launched
+  // with 2-D blocks may choose its roles by threadIdx.y (cuBLAS's
+  // symv_tma_ws_kernel: blocks of 32 x 10, warp y == 0 the producer, y == 1
+  // the reducer, y >= 2 the compute warps). A thread's (x, y, z) is fixed, so
+  // two instructions whose ranges do not meet in any one dimension are never
+  // run by one thread.
+  std::unordered_map<InstId, std::pair<int64_t, int64_t>> tidYRange, tidZRange;
+  auto rangeIn = [&](std::unordered_map<InstId, std::pair<int64_t, int64_t>>& memo, std::string_view name,
+                     InstId i) {
+    auto [it, fresh] = memo.try_emplace(i);
+    if (fresh) it->second = model::guardedRange(fn, i, name, kAnyThread);
+    return it->second;
+  };
+  auto apart = [](std::pair<int64_t, int64_t> a, std::pair<int64_t, int64_t> b) {
+    return a.second < b.first || b.second < a.first;
+  };
+  auto otherRoles = [&](InstId write, InstId release) {
+    return apart(rangeOf(write), rangeOf(release)) ||
+           apart(rangeIn(tidYRange, "%tid.y", write), rangeIn(tidYRange, "%tid.y", release)) ||
+           apart(rangeIn(tidZRange, "%tid.z", write), rangeIn(tidZRange, "%tid.z", release));
+  };
   protocol::ThreadGuards guards(fn);
   for (InstId release : releases) {
     const ThreadSet releaser = fn.roles->instructionSet(release);
@@ -451,7 +472,7 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
       if (isTensorMemoryWrite(fn, write) && (releaser == ThreadSet::OneLane || !otherWarpsWrite(write))) continue;
       if (!isThreadIndexSubset(releaser) && !widerThan(writer, releaser)) continue;
       const std::pair<int64_t, int64_t> writers = rangeOf(write);
-      if (writers.second < releasers.first || releasers.second < writers.first) continue;  // other threads' role
+      if (otherRoles(write, release)) continue;  // other threads' role
       // A subset of threads releases (thread i for warp i, `if (threadIdx.x <
       // nwarps)`): decided when the release sits under a branch on the thread
       // index that the write does not (issue 30, shape 3). A subset that

@@ -40,6 +40,10 @@ int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) 
 // The indices whose f lies in [lo, hi] (empty when first > second).
 Range preimageOf(IndexFunction::Kind kind, int64_t k, int64_t lo, int64_t hi);
 
+// One walk up the dominator tree from `block`, applying each edge condition
+// once (innermost first) to `range`.
+Range walkDominators(const FunctionModel& fn, BlockId block, std::string_view name, Range range);
+
 Range preimage(IndexFunction f, int64_t lo, int64_t hi) {
   if (f.outer) {
     const Range inner = preimageOf(f.outer->first, f.outer->second, lo, hi);
@@ -231,6 +235,23 @@ std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId
     }
     return range;
   }
+  // The conditions are applied innermost first, and excluding one value
+  // narrows only at an end of the range: in `if (y == 0) {...} else if (y ==
+  // 1) {...} else {...}` the last branch's `y != 1` comes before `y != 0` and
+  // narrows nothing on the first walk. So the walk is repeated from its own
+  // answer until the range stops changing (each walk applies every condition
+  // again; the threads that get there satisfy all of them).
+  for (int pass = 0; pass < 4; ++pass) {
+    const Range narrowed = walkDominators(fn, block, name, range);
+    if (narrowed == range) break;
+    range = narrowed;
+  }
+  return range;
+}
+
+namespace {
+
+Range walkDominators(const FunctionModel& fn, BlockId block, std::string_view name, Range range) {
   // The walk from (block, range) is deterministic: every (block, range) it
   // passes through ends at the same answer. Memoized per function, so a
   // dominator chain is walked once per distinct range, not once per query
@@ -260,5 +281,7 @@ std::pair<int64_t, int64_t> guardedRangeAtBlock(const FunctionModel& fn, BlockId
     for (const auto& key : passed) memo->answers.emplace(key, range);
   return range;
 }
+
+}  // namespace
 
 }  // namespace fenceline::model

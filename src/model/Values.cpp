@@ -68,16 +68,32 @@ constexpr SpecialRange kSpecials[] = {
 };
 
 // The most threads per block along one axis that the kernel declares
-// (.reqntid / .maxntid), or 0 when it declares none.
-int64_t declaredThreads(const ptx::Function* function, char axis) {
-  if (!function) return 0;
+// (.reqntid / .maxntid), or 0 when it declares none; `exact` when %ntid of
+// that axis is taken to be that number (.reqntid; .maxntid's x extent, the
+// 1-D launch at the bound).
+// .maxntid bounds the number of threads of the block, the product of its
+// extents: nvcc writes __launch_bounds__(320) as `.maxntid 320, 1, 1`, and a
+// block of 32 x 10 threads may run it (cuBLAS's symv_tma_ws_kernel declares
+// `.maxntid 320` and requires %ntid.y == 10). So the y and z indices are
+// bounded by that product, not by 1.
+struct DeclaredThreads {
+  int64_t threads = 0;
+  bool exact = true;
+};
+DeclaredThreads declaredThreads(const ptx::Function* function, char axis) {
+  if (!function) return {};
   const size_t index = axis == 'x' ? 0 : axis == 'y' ? 1 : 2;
   for (const auto& [directive, sizes] : function->performanceDirectives)
     if ((directive == ".reqntid" || directive == ".maxntid") && !sizes.empty()) {
+      if (directive == ".maxntid" && index > 0) {
+        int64_t product = 1;
+        for (int64_t size : sizes) product *= std::clamp<int64_t>(size, 1, 1024);
+        return {std::min<int64_t>(product, 1024), false};
+      }
       int64_t size = index < sizes.size() ? sizes[index] : 1;
-      if (size > 0) return size;
+      if (size > 0) return {size, true};
     }
-  return 0;
+  return {};
 }
 
 // The cluster the kernel declares: CTAs along one axis ('x', 'y', 'z') or in
@@ -112,8 +128,9 @@ std::optional<AbstractValue> declaredClusterRegister(const std::string& name, co
 
 AbstractValue special(const std::string& name, const ptx::Function* function) {
   if (name.size() == 6 && (name.starts_with("%tid.") || name.starts_with("%ntid")))
-    if (int64_t threads = declaredThreads(function, name.back()))
-      return name.starts_with("%tid.") ? term(name, 0, threads - 1) : term(name, threads, threads);
+    if (const DeclaredThreads declared = declaredThreads(function, name.back()); declared.threads > 0)
+      return name.starts_with("%tid.") ? term(name, 0, declared.threads - 1)
+                                       : term(name, declared.exact ? declared.threads : 1, declared.threads);
   if (auto cluster = declaredClusterRegister(name, function)) return *cluster;
   for (const auto& s : kSpecials)
     if (name.starts_with(s.prefix)) return term(name, s.low, s.high);

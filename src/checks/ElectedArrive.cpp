@@ -400,25 +400,20 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
   // through to the next role's test, or around a persistent loop) is taken
   // by no thread, and the release does not hand off that write.
   constexpr std::pair<int64_t, int64_t> kAnyThread{0, int64_t(1) << 20};
-  std::unordered_map<InstId, std::pair<int64_t, int64_t>> tidRange;
-  auto rangeOf = [&](InstId i) {
-    auto [it, fresh] = tidRange.try_emplace(i);
-    if (fresh) it->second = model::guardedRange(fn, i, "%tid.x", kAnyThread);
-    return it->second;
-  };
   // The same for the other dimensions of the thread index: a kernel launched
   // with 2-D blocks may choose its roles by threadIdx.y (cuBLAS's
   // symv_tma_ws_kernel: blocks of 32 x 10, warp y == 0 the producer, y == 1
   // the reducer, y >= 2 the compute warps). A thread's (x, y, z) is fixed, so
   // two instructions whose ranges do not meet in any one dimension are never
   // run by one thread.
-  std::unordered_map<InstId, std::pair<int64_t, int64_t>> tidYRange, tidZRange;
+  std::unordered_map<InstId, std::pair<int64_t, int64_t>> tidXRange, tidYRange, tidZRange;
   auto rangeIn = [&](std::unordered_map<InstId, std::pair<int64_t, int64_t>>& memo, std::string_view name,
                      InstId i) {
     auto [it, fresh] = memo.try_emplace(i);
     if (fresh) it->second = model::guardedRange(fn, i, name, kAnyThread);
     return it->second;
   };
+  auto rangeOf = [&](InstId i) { return rangeIn(tidXRange, "%tid.x", i); };
   auto apart = [](std::pair<int64_t, int64_t> a, std::pair<int64_t, int64_t> b) {
     return a.second < b.first || b.second < a.first;
   };

@@ -69,8 +69,8 @@ constexpr SpecialRange kSpecials[] = {
 
 // The most threads per block along one axis that the kernel declares
 // (.reqntid / .maxntid), or 0 when it declares none; `exact` when %ntid of
-// that axis is taken to be that number (.reqntid; .maxntid's x extent, the
-// 1-D launch at the bound).
+// that axis is that number (.reqntid only: .maxntid is an upper bound, and a
+// launch may use fewer threads than it allows, in any shape).
 // .maxntid bounds the number of threads of the block, the product of its
 // extents: nvcc writes __launch_bounds__(320) as `.maxntid 320, 1, 1`, and a
 // block of 32 x 10 threads may run it (cuBLAS's symv_tma_ws_kernel declares
@@ -91,7 +91,7 @@ DeclaredThreads declaredThreads(const ptx::Function* function, char axis) {
         return {std::min<int64_t>(product, 1024), false};
       }
       int64_t size = index < sizes.size() ? sizes[index] : 1;
-      if (size > 0) return {size, true};
+      if (size > 0) return {size, directive == ".reqntid"};
     }
   return {};
 }
@@ -127,9 +127,11 @@ std::optional<AbstractValue> declaredClusterRegister(const std::string& name, co
 }
 
 AbstractValue special(const std::string& name, const ptx::Function* function) {
-  if (name.size() == 6 && (name.starts_with("%tid.") || name.starts_with("%ntid")))
+  const bool threadIndex = name.size() == 6 && name.starts_with("%tid.");
+  const bool blockExtent = name.size() == 7 && name.starts_with("%ntid.");
+  if (threadIndex || blockExtent)
     if (const DeclaredThreads declared = declaredThreads(function, name.back()); declared.threads > 0)
-      return name.starts_with("%tid.") ? term(name, 0, declared.threads - 1)
+      return threadIndex ? term(name, 0, declared.threads - 1)
                                        : term(name, declared.exact ? declared.threads : 1, declared.threads);
   if (auto cluster = declaredClusterRegister(name, function)) return *cluster;
   for (const auto& s : kSpecials)

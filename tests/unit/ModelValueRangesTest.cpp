@@ -204,6 +204,14 @@ TEST(ModelValueRanges, RequiredBlockBoundsEachAxis) {
   EXPECT_EQ(rangeText(fn.values->operandValue(read, 1)), "[0, 4]") << valueText(fn, read, 1);
 }
 
+// .maxntid bounds %ntid.x from above only (a 32 x 2 launch of a
+// __launch_bounds__(64) kernel); .reqntid makes it exact.
+TEST(ModelValueRanges, DeclaredBlockBoundsItsWidthFromAbove) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  EXPECT_EQ(slotOffsets(p.fn("declared_block_width"), 0), "[0, 252]") << storeValue(p.fn("declared_block_width"), 0);
+  EXPECT_EQ(slotOffsets(p.fn("required_block_width"), 0), "[508, 508]") << storeValue(p.fn("required_block_width"), 0);
+}
+
 // Without declared bounds %tid.x is in [0, 1023].
 TEST(ModelValueRanges, UndeclaredBlockUsesTheHardwareLimit) {
   FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");

@@ -102,6 +102,22 @@ extern "C" __global__ void __launch_bounds__(64) declared_block(int* out) {
   out[threadIdx.x] = slot[threadIdx.x];
 }
 
+// __launch_bounds__(64) bounds the block's threads, not its width: a 32 x 2
+// launch runs it with %ntid.x == 32, so blockDim.x - 1 is in [0, 63], not 63.
+// __block_size__((128, 2, 1)) fixes the width: blockDim.x - 1 is 127.
+extern "C" __global__ void __launch_bounds__(64) declared_block_width(int* out) {
+  __shared__ int slot[64];
+  slot[blockDim.x - 1] = 1;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x];
+}
+extern "C" __global__ void __block_size__((128, 2, 1)) required_block_width(int* out) {
+  __shared__ int slot[128];
+  slot[blockDim.x - 1] = 1;
+  __syncthreads();
+  out[threadIdx.x] = slot[threadIdx.x];
+}
+
 // Without declared bounds %tid.x is in [0, 1023]; the warp id in [0, 31].
 extern "C" __global__ void undeclared_block(int* out) {
   __shared__ int slot[1024 + 32];

@@ -7,9 +7,17 @@
 // kernel entry and branches on them much later).
 //
 // Internally a set is a conjunction of facts (bits): "one lane per warp",
-// "one warp", "one thread of the block", "one block", "data-dependent".
+// "one warp", "one thread of the block", "one block", "data-dependent", and
+// "one row" / "one plane" of a block with more than one dimension.
+//
+// %tid.x singles out a thread (tid.x == c): the block is taken to be 1-D, or
+// its rows to be what the x index ranges over. %tid.y and %tid.z never do by
+// themselves: `tid.y == 0` keeps a whole row of the block (cuBLAS's
+// triangular solves run one 32-thread row so), and a row is one thread only
+// together with an x fact (tid.x == 0 && tid.y == 0).
 #include "model/ThreadRoles.h"
 
+#include <iterator>
 #include <memory>
 #include <optional>
 
@@ -19,7 +27,7 @@
 namespace fenceline::model {
 namespace {
 
-constexpr uint8_t Lane = 1, Warp = 2, Thread = 4, Block = 8, Data = 16;
+constexpr uint8_t Lane = 1, Warp = 2, Thread = 4, Block = 8, Data = 16, RowY = 32, PlaneZ = 64;
 
 ThreadSet toSet(uint8_t bits) {
   bool thread = (bits & Thread) || ((bits & Lane) && (bits & Warp));
@@ -27,7 +35,7 @@ ThreadSet toSet(uint8_t bits) {
   if (thread) return ThreadSet::OneThread;
   if (bits & Lane) return ThreadSet::OneLane;
   if (bits & Warp) return ThreadSet::OneWarp;
-  if (bits & (Block | Data)) return ThreadSet::Subset;
+  if (bits & (Block | Data | RowY | PlaneZ)) return ThreadSet::Subset;
   return ThreadSet::All;
 }
 
@@ -64,7 +72,9 @@ struct ThreadRoles::Impl {
 
   IdExpr special(std::string_view name) const {
     if (name == "%laneid") return {Lane, false};
-    if (name.starts_with("%tid.")) return {Thread, false};
+    if (name == "%tid.x") return {Thread, false};
+    if (name == "%tid.y") return {RowY, false};
+    if (name == "%tid.z") return {PlaneZ, false};
     if (name.starts_with("%ctaid.")) return {Block, false};
     if (name == "%warpid") return {Warp, false};
     return {};
@@ -115,7 +125,7 @@ struct ThreadRoles::Impl {
     }
     if (opc == "or" || opc == "add") {
       IdExpr a = operandExpr(d, 1, depth), b = operandExpr(d, 2, depth);
-      auto idOnly = [](const IdExpr& e) { return e.bits == Thread || e.bits == Block || e.bits == (Thread | Block); };
+      auto idOnly = [](const IdExpr& e) { return e.bits && (e.bits & ~(Thread | Block | RowY | PlaneZ)) == 0; };
       if (idOnly(a) && idOnly(b)) return {uint8_t(a.bits | b.bits), true};
       return {};
     }
@@ -281,15 +291,16 @@ struct ThreadRoles::Impl {
     // block nested under more than kScan such branches may read as All
     // instead of Subset.
     constexpr size_t kScan = 64;
-    constexpr uint8_t kFacts[] = {Lane, Warp, Thread, Block, Data};
-    std::vector<BlockId> active[5];
+    constexpr uint8_t kFacts[] = {Lane, Warp, Thread, Block, Data, RowY, PlaneZ};
+    constexpr int kFactCount = static_cast<int>(std::size(kFacts));
+    std::vector<BlockId> active[kFactCount];
     std::vector<std::pair<BlockId, size_t>> stack{{0, 0}};
     auto enter = [&](BlockId b) {
       if (entering[b])
-        for (int f = 0; f < 5; ++f)
+        for (int f = 0; f < kFactCount; ++f)
           if (entering[b]->bits & kFacts[f]) active[f].push_back(entering[b]->branch);
       uint8_t bits = 0;
-      for (int f = 0; f < 5; ++f) {
+      for (int f = 0; f < kFactCount; ++f) {
         const auto& branches = active[f];
         for (size_t k = 0; k < branches.size() && k < kScan; ++k)
           if (!fn.postDominates(b, branches[branches.size() - 1 - k])) {
@@ -301,7 +312,7 @@ struct ThreadRoles::Impl {
     };
     auto leave = [&](BlockId b) {
       if (entering[b])
-        for (int f = 0; f < 5; ++f)
+        for (int f = 0; f < kFactCount; ++f)
           if (entering[b]->bits & kFacts[f]) active[f].pop_back();
     };
     enter(0);

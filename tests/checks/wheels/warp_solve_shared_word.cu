@@ -11,6 +11,11 @@
 // warp is not decided here (the region is entered by the block's first warp,
 // `threadIdx.y == 0`, a guard the check does not follow): strict
 // tier, `warp-barrier-only`.
+// The steps are unrolled (n is a template parameter), as in the libraries'
+// solves: the writer of step k is `threadIdx.x == k` inside the row
+// `threadIdx.y == 0`, one thread. (`threadIdx.y == 0` alone is a row of the
+// block, not one thread; a loop's `lane == k` against a counter is not
+// recognized as one thread.)
 // The twin without the second __syncwarp() lets a lane still reading step
 // k's value race with step k + 1's write: the default tier keeps it.
 // RUN: %fenceline check --arch sm_90a --verify %s
@@ -19,8 +24,8 @@
 // CHECK-DAG: "how": "warp-barrier-only"
 // CHECK-DAG: "how": "no-barrier-before"
 
-template <bool kSyncBeforeNextWrite>
-__device__ __forceinline__ void solve(const double* lower, double* x, int n) {
+template <bool kSyncBeforeNextWrite, int n>
+__device__ __forceinline__ void solve(const double* lower, double* x) {
   __shared__ double diag[32];
   __shared__ double solved;
   if (threadIdx.y != 0) return;  // one warp (blockDim.x == 32) solves
@@ -28,7 +33,7 @@ __device__ __forceinline__ void solve(const double* lower, double* x, int n) {
   diag[lane] = lower[lane * 33];
   double sum = x[lane];
   __syncwarp();
-#pragma unroll 1
+#pragma unroll
   for (int k = 0; k < n; ++k) {
     if (lane == unsigned(k)) {
       sum = sum * diag[lane];  // diag holds the inverses
@@ -44,8 +49,8 @@ __device__ __forceinline__ void solve(const double* lower, double* x, int n) {
   x[lane] = sum;
 }
 
-__global__ void warp_solve_synced(const double* lower, double* x, int n) { solve<true>(lower, x, n); }
-__global__ void warp_solve_unsynced(const double* lower, double* x, int n) { solve<false>(lower, x, n); }
+__global__ void warp_solve_synced(const double* lower, double* x) { solve<true, 4>(lower, x); }
+__global__ void warp_solve_unsynced(const double* lower, double* x) { solve<false, 4>(lower, x); }
 
 // The notes on the reads (the warp-barrier-only one names the warp barrier).
 // RUN: not %fenceline check --arch sm_90a --strict %s 2>&1 | FileCheck --check-prefix=NOTE %s

@@ -18,6 +18,17 @@ constexpr int kMaxDepth = 24;
 // block's position, a parameter read at an offset computed from it): such a
 // condition separates two instructions one block runs, never two blocks.
 constexpr std::string_view kBlockLevel = "block:";
+// Marks a value that is the same for one thread only, for its whole life (its
+// index): such a condition separates no instructions, it prunes one thread's
+// paths (UniformModesPaths.cpp).
+constexpr std::string_view kThreadLevel = "thread:";
+
+// The widest level a text names (a text made of values of several levels is
+// as narrow as its narrowest one).
+char levelOf(std::string_view text) {
+  if (text.find(kThreadLevel) != std::string_view::npos) return 2;
+  return text.find(kBlockLevel) != std::string_view::npos ? 1 : 0;
+}
 
 bool isPredicate(const FunctionModel& fn, const ptx::Operand& op) {
   return op.kind == Kind::Register && op.reg >= 0 && static_cast<size_t>(op.reg) < fn.registerTypes.size() &&
@@ -35,6 +46,22 @@ bool uniformSpecial(std::string_view name) {
 bool blockSpecial(std::string_view name) {
   return name.starts_with("%ctaid") || name.starts_with("%clusterid") || name.starts_with("%cluster_ctaid") ||
          name.starts_with("%cluster_ctarank");
+}
+
+// The thread's position: the same for one thread for its whole life. Not
+// %warpid or %smid: a thread may move between them.
+bool threadSpecial(std::string_view name) { return name.starts_with("%tid") || name.starts_with("%laneid"); }
+
+// The value of a byte load into a wider register, zero-extended (ld.u8): an
+// `and` of it with a mask that keeps its low byte is the value itself (nvcc
+// masks such a byte before it compares it).
+bool zeroExtendedByte(std::string_view text) {
+  const size_t load = text.find("ld.");
+  const size_t open = text.find('[');
+  if (load == std::string_view::npos || open == std::string_view::npos || load > open) return false;
+  const std::string_view prefix = text.substr(0, load);
+  if (!prefix.empty() && prefix != kBlockLevel && prefix != kThreadLevel) return false;
+  return text.substr(0, open).ends_with(".u8");
 }
 
 // Instructions whose result may differ between threads with equal operands.
@@ -55,7 +82,7 @@ int UniformModes::keyOf(const std::string& text) const {
   auto [it, fresh] = keyIds_.try_emplace(text, static_cast<int>(keys_.size()));
   if (fresh) {
     keys_.push_back(text);
-    blockLevelKey_.push_back(text.find(kBlockLevel) != std::string::npos);
+    keyLevel_.push_back(levelOf(text));
   }
   return it->second;
 }
@@ -66,14 +93,28 @@ std::string UniformModes::uniformText(const ptx::Operand& op, InstId at, int dep
     case Kind::Float: return "#f" + std::to_string(op.floatValue);
     case Kind::Special:
       if (uniformSpecial(op.text)) return std::string(op.text);
-      return blockSpecial(op.text) ? std::string(kBlockLevel) + std::string(op.text) : std::string();
+      if (blockSpecial(op.text)) return std::string(kBlockLevel) + std::string(op.text);
+      return threadSpecial(op.text) ? std::string(kThreadLevel) + std::string(op.text) : std::string();
     case Kind::Symbol: return "&" + std::string(op.text);
     case Kind::Register: {
       if (op.reg < 0 || depth > kMaxDepth || !fn_.values) return {};
-      const std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
-      if (defs.size() > 1) return mergedText(op.reg, at, defs, depth);
+      std::vector<InstId> defs = fn_.values->reachingDefinitions(op.reg, at);
+      if (defs.size() > 1) {
+        std::string merged = mergedText(op.reg, at, defs, depth);
+        if (!merged.empty() || root_ < 0) return merged;
+        // Several definitions reach in the control flow; fewer on the paths a
+        // thread with root_'s facts takes.
+        defs = feasibleDefinitions(op.reg, at, defs, root_);
+        if (defs.size() != 1) return {};
+        std::string text = definitionText(defs[0], depth + 1);
+        if (text.empty() && runsOnce(defs[0])) text = std::string(kThreadLevel) + "once@" + std::to_string(defs[0]);
+        return text.empty() || !op.negated ? text : "!" + text;
+      }
       if (defs.size() != 1) return {};
       std::string text = definitionText(defs[0], depth + 1);
+      // A value no thread-invariant rule names, written once per thread: the
+      // same at every read its one definition reaches (thread level).
+      if (text.empty() && runsOnce(defs[0])) text = std::string(kThreadLevel) + "once@" + std::to_string(defs[0]);
       return text.empty() || !op.negated ? text : "!" + text;
     }
     default: return {};
@@ -83,6 +124,14 @@ std::string UniformModes::uniformText(const ptx::Operand& op, InstId at, int dep
 std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<InstId>& defs, int depth) const {
   const uint64_t cacheKey = (uint64_t(uint32_t(at)) << 32) | uint32_t(reg);
   if (auto known = mergedText_.find(cacheKey); known != mergedText_.end()) return known->second;
+  // Without pruned paths: the value is named by where it is read, for every thread.
+  const BlockId root = root_;
+  root_ = -1;
+  struct Restore {
+    BlockId& slot;
+    BlockId value;
+    ~Restore() { slot = value; }
+  } restore{root_, root};
   auto compute = [&]() -> std::string {
     auto inLoop = [&](BlockId b) {
       return std::any_of(fn_.loops.begin(), fn_.loops.end(), [&](const Loop& loop) {
@@ -94,7 +143,8 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
     BlockId common = use;
     for (InstId d : defs) {
       const BlockId b = fn_.blockOf[d];
-      if (inLoop(b) || definitionText(d, depth + 1).empty()) return {};
+      const std::string text = definitionText(d, depth + 1);
+      if (inLoop(b) || text.empty() || levelOf(text) > 1) return {};
       while (!fn_.dominates(common, b)) {
         if (fn_.idom[common] < 0 || fn_.idom[common] == common) return {};
         common = fn_.idom[common];
@@ -124,7 +174,8 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
       ptx::Operand p;
       p.kind = Kind::Register;
       p.reg = guard->reg;
-      if (uniformText(p, branch, depth + 1).empty()) return {};
+      const std::string test = uniformText(p, branch, depth + 1);
+      if (test.empty() || levelOf(test) > 1) return {};
     }
     // Named by where it is read: two sites that compare it do so through one
     // register defined once.
@@ -137,7 +188,19 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
 }
 
 std::string UniformModes::definitionText(InstId def, int depth) const {
-  if (auto known = definitionText_.find(def); known != definitionText_.end()) return known->second;
+  // A text for every thread first; else, under root_'s facts, one for the
+  // threads that hold them (cached per root; pruned_ grows when it rests on them).
+  const auto known = definitionText_.find(def);
+  if (known != definitionText_.end() && (!known->second.empty() || root_ < 0)) return known->second;
+  const uint64_t contextKey = (uint64_t(uint32_t(root_)) << 32) | uint32_t(def);
+  if (root_ >= 0)
+    if (auto entry = contextText_.find(contextKey); entry != contextText_.end()) {
+      if (entry->second.second) ++pruned_;
+      return entry->second.first;
+    }
+  // A cycle through this definition (only pruned paths make one) decides nothing.
+  if (root_ >= 0) contextText_.emplace(contextKey, std::pair<std::string, bool>(std::string(), true));
+  const int64_t prunedBefore = pruned_;
   const Inst& in = fn_.instructions[def];
   const auto& ops = in.operands;
   const std::string_view opcode = in.opcode();
@@ -188,6 +251,12 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
     }
     if (in.effect.kind != EffectKind::None) return {};
     if (ops[0].kind != Kind::Register) return {};  // a predicate pair or a vector: not followed
+    if (opcode == "and" && ops.size() == 3)
+      for (int k : {1, 2})
+        if (ops[k].kind == Kind::Integer && (ops[k].intValue & 0xff) == 0xff) {
+          std::string byte = uniformText(ops[3 - k], def, depth + 1);
+          if (zeroExtendedByte(byte)) return byte;
+        }
     std::string result = modifiersOf(in) + "(";
     for (size_t k = 1; k < ops.size(); ++k) {
       const std::string arg = uniformText(ops[k], def, depth + 1);
@@ -197,13 +266,16 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
     return result + ")";
   };
   text = compute();
-  definitionText_.emplace(def, text);
+  const bool contextual = pruned_ != prunedBefore;
+  if (!contextual) definitionText_.emplace(def, text);
+  if (root_ >= 0) contextText_[contextKey] = {text, contextual};
   return text;
 }
 
 void UniformModes::implied(ValueReg reg, InstId at, bool value, int depth, std::vector<Fact>& out) const {
   if (reg < 0 || depth > kMaxDepth || !fn_.values) return;
-  const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, at);
+  std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, at);
+  if (defs.size() > 1 && root_ >= 0) defs = feasibleDefinitions(reg, at, defs, root_);
   if (defs.size() != 1) return;
   const InstId def = defs[0];
   const Inst& in = fn_.instructions[def];
@@ -236,8 +308,9 @@ void UniformModes::implied(ValueReg reg, InstId at, bool value, int depth, std::
     compareKnown = true;
   }
   if (!compareKnown) return;
-  static constexpr std::pair<std::string_view, std::string_view> kNegation[] = {
-      {"eq", "ne"}, {"lt", "ge"}, {"le", "gt"}, {"lo", "hs"}, {"ls", "hi"}};
+  static constexpr std::pair<std::string_view, std::string_view> kNegation[] = {{"ne", "eq"}, {"ge", "lt"}};
+  static constexpr std::pair<std::string_view, std::string_view> kUnsignedNames[] = {
+      {"lo", "lt"}, {"ls", "le"}, {"hi", "gt"}, {"hs", "ge"}};
   std::string compare, type;
   for (const auto& m : in.syntax->modifiers) {
     if (m.size() >= 2 && (m[0] == 's' || m[0] == 'u' || m[0] == 'b' || m[0] == 'f') &&
@@ -248,18 +321,32 @@ void UniformModes::implied(ValueReg reg, InstId at, bool value, int depth, std::
       if (m == c) compare = m;
   }
   if (compare.empty() || type.empty()) return;
-  const std::string a = uniformText(ops[1], def, depth + 1);
+  std::string a = uniformText(ops[1], def, depth + 1);
   if (a.empty()) return;
-  const std::string b = uniformText(ops[2], def, depth + 1);
+  std::string b = uniformText(ops[2], def, depth + 1);
   if (b.empty()) return;
-  // One comparison and its negation share a key (integers: a float compare
-  // with a NaN operand is false both ways).
-  if (type[0] != 'f')
+  // One comparison, its negation and its swapped form share a key (integers:
+  // a float compare with a NaN operand is false both ways): every order is
+  // `lt` (lo, ls, hi, hs are lt, le, gt, ge of unsigned integers; a > b is
+  // b < a; a >= b is !(a < b); a <= b is !(b < a)), every equality `eq` with
+  // its operands in one order.
+  if (type[0] != 'f') {
+    for (const auto& [unsignedName, name] : kUnsignedNames)
+      if (compare == unsignedName) compare = name;
+    if (compare == "gt" || compare == "le") {
+      std::swap(a, b);
+      compare = compare == "gt" ? "lt" : "ge";
+    }
     for (const auto& [positive, negative] : kNegation)
       if (compare == positive) {
         compare = negative;
         v = !v;
       }
+    if (compare == "eq") {
+      if (b < a) std::swap(a, b);
+      type[0] = 'b';  // equality reads bits: s16, u16 and b16 are one comparison
+    }
+  }
   out.push_back({keyOf(compare + "." + type + "(" + a + "," + b + ")"), v});
 }
 
@@ -286,8 +373,13 @@ const std::vector<UniformModes::Fact>& UniformModes::blockFacts(BlockId block) c
     for (BlockId p : fn_.blocks[b].predecessors)
       if (!fn_.dominates(b, p)) from = p, ++entries;
     if (entries == 1)
-      if (std::optional<EdgeCondition> edge = edgeCondition(fn_, from, b))
+      if (std::optional<EdgeCondition> edge = edgeCondition(fn_, from, b)) {
+        // A thread at the branch holds from's facts (from is b's immediate dominator).
+        const BlockId root = root_;
+        root_ = from;
         implied(edge->predicate, edge->branch, edge->value, 0, facts);
+        root_ = root;
+      }
     std::sort(facts.begin(), facts.end());
     facts.erase(std::unique(facts.begin(), facts.end()), facts.end());
     blockFacts_[b] = std::move(facts);
@@ -303,14 +395,19 @@ const std::vector<UniformModes::Fact>& UniformModes::guardFacts(InstId inst) con
   auto [known, fresh] = guardFacts_.try_emplace(inst);
   if (fresh) {
     std::vector<Fact> facts;  // implied may ask again while it runs: filled in after
+    const BlockId block = fn_.blockOf[inst];
+    blockFacts(block);  // a thread at the instruction holds its block's facts
+    const BlockId root = root_;
+    root_ = block;
     implied(guard->reg, inst, !guard->negated, 0, facts);
+    root_ = root;
     known = guardFacts_.find(inst);
     known->second = std::move(facts);
   }
   return known->second;
 }
 
-int UniformModes::separatingKey(InstId a, InstId b, bool blockLevel) const {
+int UniformModes::separatingKey(InstId a, InstId b, Level level) const {
   if (a < 0 || b < 0 || a == b) return -1;
   const std::vector<Fact>& ba = blockFacts(fn_.blockOf[a]);
   const std::vector<Fact>& bb = blockFacts(fn_.blockOf[b]);
@@ -318,8 +415,9 @@ int UniformModes::separatingKey(InstId a, InstId b, bool blockLevel) const {
   const std::vector<Fact>& gb = guardFacts(b);
   if ((ba.empty() && ga.empty()) || (bb.empty() && gb.empty())) return -1;
   auto inGuardOfB = [&](const Fact& f) { return std::find(gb.begin(), gb.end(), f) != gb.end(); };
-  // A block-level key separates only two instructions of one block.
-  auto counts = [&](const Fact& f) { return blockLevel || !blockLevelKey_[f.key]; };
+  // A block-level key separates only two instructions of one block; a
+  // thread-level key none (it prunes paths only).
+  auto counts = [&](const Fact& f) { return keyLevel_[f.key] <= level; };
   // a's block facts in order against b's (both sorted): one merge. A key
   // holds at most its two facts in a list, next to each other.
   auto next = bb.begin();
@@ -339,14 +437,14 @@ int UniformModes::separatingKey(InstId a, InstId b, bool blockLevel) const {
 }
 
 std::string UniformModes::separatingCondition(InstId a, InstId b) const {
-  const int key = separatingKey(a, b, /*blockLevel=*/false);
+  const int key = separatingKey(a, b, Grid);
   return key < 0 ? std::string() : keys_[key];
 }
 
-bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b, /*blockLevel=*/false) >= 0; }
+bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b, Grid) >= 0; }
 
 bool UniformModes::exclusiveInBlock(InstId a, InstId b) const {
-  return separatingKey(a, b, /*blockLevel=*/true) >= 0;
+  return separatingKey(a, b, Block) >= 0;
 }
 
 }  // namespace fenceline::model

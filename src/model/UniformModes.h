@@ -39,10 +39,31 @@
 // the definitions' common dominator and the read tests a block-level
 // predicate. Never the thread index. Two blocks may differ: a grid-level
 // question (exclusive) ignores these conditions.
+//
+// Thread level (issue 34, NCCL's outbox copy): values the same for one
+// thread for its whole life add the thread's index (%tid, %laneid) to the
+// block level, and a register whose one reaching definition runs at most once
+// per thread (unguarded, on no cycle of the control flow: `once@<def>`),
+// whatever it computes: every read that definition alone reaches sees the one
+// value it wrote. Never a value read again (a second load is a second
+// definition), never a value carried around a loop. A thread-level comparison
+// decides no pair of instructions (two threads of a block differ), but it
+// decides which paths one thread takes: a comparison that held on the way to
+// an instruction holds on every edge that thread ever takes. So the
+// definitions of a register read there are those that reach it in the control
+// flow without the edges on which one of the instruction's comparisons (at
+// any level) is decided the other way (UniformModesPaths.cpp): a per-warp copy
+// of a mode, zeroed on the warps that skip a stage, is the mode itself where
+// the stage's test is repeated, through another register, in front of the
+// read. Comparisons are matched by value, not by register: the same canonical
+// text, `a < b` one key with `a >= b` (its negation) and `b > a` (swapped),
+// `a == b` with `b != a`.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -62,6 +83,8 @@ class UniformModes {
   std::string separatingCondition(InstId a, InstId b) const;
 
  private:
+  // How widely a value is shared (see above): by the grid, by a block, by one thread.
+  enum Level : char { Grid = 0, Block = 1, Thread = 2 };
   struct Fact {
     int key;     // index into keys_
     bool value;  // the comparison's outcome on the way to the block
@@ -70,8 +93,8 @@ class UniformModes {
   };
   const std::vector<Fact>& blockFacts(BlockId block) const;
   const std::vector<Fact>& guardFacts(InstId inst) const;  // implied by the instruction's own guard
-  // The key of a comparison that separates a and b, or -1.
-  int separatingKey(InstId a, InstId b, bool blockLevel) const;
+  // The key of a comparison, up to `level`, that separates a and b, or -1.
+  int separatingKey(InstId a, InstId b, Level level) const;
   // The uniform comparisons implied by predicate `reg` having `value` at `at`.
   void implied(ValueReg reg, InstId at, bool value, int depth, std::vector<Fact>& out) const;
   // A canonical text of a uniform value, or "" when it is not uniform.
@@ -82,6 +105,21 @@ class UniformModes {
   std::string mergedText(ValueReg reg, InstId at, const std::vector<InstId>& defs, int depth) const;
   int keyOf(const std::string& text) const;
 
+  // Paths a thread takes (UniformModesPaths.cpp). Of `defs` (the reaching
+  // definitions of `reg` at `at`), those that still reach `at` when the edges
+  // that contradict the facts of block `root` are left out; `defs` itself when
+  // nothing is known there or the work bound is spent.
+  std::vector<InstId> feasibleDefinitions(ValueReg reg, InstId at, const std::vector<InstId>& defs,
+                                          BlockId root) const;
+  // `def` runs at most once per thread: unguarded, on no cycle of the control flow.
+  bool runsOnce(InstId def) const;
+  // The facts of the edge from -> to, without paths pruned (cached).
+  const std::vector<Fact>& edgeFacts(BlockId from, BlockId to) const;
+  // The edge from -> to is never taken by a thread that holds `facts`.
+  bool contradicts(BlockId from, BlockId to, const std::vector<Fact>& facts) const;
+  // Blocks a thread holding the facts of `root` can reach from the entry (cached per root).
+  const std::vector<char>& feasibleBlocks(BlockId root) const;
+
   const FunctionModel& fn_;
   // Asked for every pair the protocol model tests (issue 34): per block and
   // per guarded instruction, once.
@@ -90,8 +128,22 @@ class UniformModes {
   mutable std::unordered_map<InstId, std::vector<Fact>> guardFacts_;
   mutable std::unordered_map<std::string, int> keyIds_;
   mutable std::vector<std::string> keys_;
-  mutable std::vector<char> blockLevelKey_;  // per key: it names a block-level value
-  mutable std::unordered_map<InstId, std::string> definitionText_;  // "" when not uniform
+  mutable std::vector<char> keyLevel_;  // per key: its Level
+  // The block whose facts prune paths while texts are computed (-1: none):
+  // set by blockFacts and guardFacts around the question they ask.
+  mutable BlockId root_ = -1;
+  // Counts definitions dropped by pruned paths: a text computed while it
+  // grows holds only under root_'s facts and is cached per root.
+  mutable int64_t pruned_ = 0;
+  // Per (root, definition): the text, and whether it rests on pruned paths.
+  mutable std::unordered_map<uint64_t, std::pair<std::string, bool>> contextText_;
+  mutable std::unordered_map<uint64_t, std::vector<Fact>> edgeFacts_;  // per (from, to)
+  mutable std::unordered_map<BlockId, std::vector<char>> feasibleBlocks_;
+  mutable std::map<std::tuple<BlockId, InstId, ValueReg>, std::vector<InstId>> feasibleDefs_;
+  mutable int64_t pathWork_ = 0;  // blocks the pruning walks may still visit
+  mutable bool pathWorkSet_ = false;
+  mutable std::vector<char> inCycle_;  // per block, for runsOnce
+  mutable std::unordered_map<InstId, std::string> definitionText_;  // for every thread; "" when not uniform
   mutable std::unordered_map<uint64_t, std::string> mergedText_;     // per (read, register)
 };
 

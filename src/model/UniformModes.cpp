@@ -51,6 +51,18 @@ std::string modifiersOf(const Inst& in) {
 
 }  // namespace
 
+UniformModes::Level UniformModes::levelOf(const ptx::Operand& op, InstId at) const {
+  const std::string text = uniformText(op, at, 0);
+  if (text.empty()) return Level::Thread;
+  return text.find(kBlockLevel) != std::string::npos ? Level::Block : Level::Grid;
+}
+
+UniformModes::Level UniformModes::levelOfDefinition(InstId def) const {
+  const std::string text = definitionText(def, 0);
+  if (text.empty()) return Level::Thread;
+  return text.find(kBlockLevel) != std::string::npos ? Level::Block : Level::Grid;
+}
+
 int UniformModes::keyOf(const std::string& text) const {
   auto [it, fresh] = keyIds_.try_emplace(text, static_cast<int>(keys_.size()));
   if (fresh) {

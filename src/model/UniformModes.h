@@ -41,6 +41,7 @@
 // question (exclusive) ignores these conditions.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -60,6 +61,17 @@ class UniformModes {
   bool exclusiveInBlock(InstId a, InstId b) const;
   // The comparison that separates them, as text (for evidence), or "".
   std::string separatingCondition(InstId a, InstId b) const;
+
+  // How widely the value of `op` read at `at` is shared: by every thread of
+  // the grid (constants, parameters, the launch shape), by the threads of one
+  // block for the whole launch (the block's position and values computed
+  // from it and grid-wide ones: block level, above), or not known to be
+  // shared at all (Thread). The memory model asks it of an address's terms
+  // (MemoryAnalysis::blockSlices).
+  enum class Level : uint8_t { Grid, Block, Thread };
+  Level levelOf(const ptx::Operand& op, InstId at) const;
+  // The same for the value the instruction `def` writes.
+  Level levelOfDefinition(InstId def) const;
 
  private:
   struct Fact {

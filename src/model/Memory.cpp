@@ -336,6 +336,8 @@ const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int opera
   return f;
 }
 
+const AbstractValue& MemoryAnalysis::narrowedValue(InstId inst, int operand) const { return facts(inst, operand).value; }
+
 const MemoryLocation& MemoryAnalysis::accessLocation(InstId inst, int operand) const {
   const OperandFacts& f = facts(inst, operand);
   if (!f.ownSize) f.ownSize = location(inst, operand, 0);

@@ -40,6 +40,7 @@
 namespace fenceline::model {
 
 struct AbstractValue;
+class UniformModes;  // model/UniformModes.h
 
 enum class AliasResult : uint8_t {
   No,    // provably different bytes for every thread
@@ -159,6 +160,31 @@ class MemoryAnalysis {
   // answer is left as it is. See pageSelectorsDiffer in Memory.cpp.
   void undecidePageSelectors(AliasEvidence& evidence, InstId a, int operandA, InstId b, int operandB,
                              bool withDetail = true) const;
+  // The two accesses as made by threads of two different blocks (the partner
+  // of a flag protocol is another block: ordering-rules.md, "Who the
+  // partner is"). An answer from the addresses' expressions ("the same
+  // address", "one buffer") holds for two threads of one block; when both
+  // offsets carry the block index the same way (the same block-level terms,
+  // `slice = scratch + stride * blockIdx.x` on both sides), another block's
+  // expression names its own slice:
+  //  - Apart: the stride is a constant and every block's accesses lie within
+  //    one stride (the other terms bounded): two blocks never meet;
+  //  - Undecided: the blocks' slices may or may not meet (a stride the
+  //    analysis cannot bound: a parameter times the block index; an unbounded
+  //    index in the slice; block indices of two dimensions): the link is
+  //    "block-slices";
+  //  - None: the offsets do not carry the block index the same way, blocks
+  //    share the slice by design (a value several blocks share, `ctaid % n`;
+  //    a dimension of the block index the kernel reads and the address does
+  //    not carry), or the slices of two blocks overlap (a stride smaller than
+  //    a block's extent): the expressions' answer stands.
+  // See model/BlockSlices.cpp.
+  struct BlockSlices {
+    enum class Kind : uint8_t { None, Apart, Undecided };
+    Kind kind = Kind::None;
+    std::string detail;  // one sentence (withDetail)
+  };
+  BlockSlices blockSlices(InstId a, int operandA, InstId b, int operandB, bool withDetail = true) const;
   // The size in bytes of a named variable (a shared or global symbol with a
   // fixed size), or -1.
   int64_t objectSize(const MemoryObject& object) const;
@@ -237,6 +263,9 @@ class MemoryAnalysis {
   // checks ask for the same operands again for every pair they test.
   struct OperandFacts;
   const OperandFacts& facts(InstId inst, int operand) const;
+  // facts(inst, operand).value: the address's value, its thread indices
+  // narrowed by the role branches that guard the access.
+  const AbstractValue& narrowedValue(InstId inst, int operand) const;
   int64_t computeAccessSize(InstId inst, int operand) const;
   int64_t stageSiblingBound(InstId copy, int operand, int64_t stride) const;
   int64_t unrolledRingGap(InstId copy, int operand) const;
@@ -263,6 +292,12 @@ class MemoryAnalysis {
   mutable std::deque<MemoryObject> objects_;
   mutable std::optional<std::vector<InstId>> tensorCopies_;  // every tensor copy, found once
   mutable std::optional<std::vector<std::string>> arrayIndexParameters_;  // sorted, found once
+  // blockSlices: how widely each address term's value is shared (built on
+  // first use), and the %ctaid dimensions the function reads (bit d: x, y, z;
+  // -1 before it is asked).
+  mutable std::shared_ptr<UniformModes> modes_;
+  mutable int blockDimensionsRead_ = -1;
+  int blockDimensionsRead() const;
 
  public:
   ~MemoryAnalysis();

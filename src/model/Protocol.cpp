@@ -719,9 +719,12 @@ ProtocolModel::PartnerPick ProtocolModel::pickPartnerWrite(InstId read, InstId p
   // This wait runs in one mode of the launch: walk the set with it.
   InstId best = -1;
   bool bestDecided = false;
+  const bool otherBlock = !partnerInOwnBlock(poll);
   for (InstId w : partnerWrites(poll)) {
-    if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll)) continue;
-    const bool decided = partnerWriteDecided(w, read);
+    if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll) ||
+        blockSlicesApart(w, read, otherBlock))
+      continue;
+    const bool decided = partnerWriteDecided(w, read, otherBlock);
     if (best < 0 || (decided && !bestDecided)) {
       best = w;
       bestDecided = decided;
@@ -743,7 +746,7 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
     return {pick.inst, e};
   }
   if (pick.inst < 0) return {};
-  return {pick.inst, partnerWriteEvidence(pick.inst, read)};
+  return {pick.inst, partnerWriteEvidence(pick.inst, read, !partnerInOwnBlock(poll))};
 }
 
 // partnerWriteEvidence(w, read) is decided exactly when partnerWriteDecided
@@ -755,14 +758,14 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
   if (pick.viaCall) return {pick.inst, true, false};
   if (pick.inst < 0) return {};
   const bool opaque = opaqueCallMayFence(pick.inst);
-  return {pick.inst, partnerWriteDecided(pick.inst, read),
+  return {pick.inst, partnerWriteDecided(pick.inst, read, !partnerInOwnBlock(poll)),
           !opaque && writeReadEvidence(pick.inst, read).how == PairEvidence::How::StrongPair &&
               aliasFacts(pick.inst, read).result != Alias::No};
 }
 
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
 // call's argument, the same bytes, or a peer mirror.
-AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read) const {
+AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool otherBlock) const {
   AliasEvidence e;
   if (opaqueCallMayFence(w)) {
     e.decided = callPasses(w, read);
@@ -783,19 +786,22 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read) const {
     e.decided = false;
     e.how = "non-coherent-root";
   }
+  if (e.decided && otherBlock && dataSlices(w, read) == MemoryAnalysis::BlockSlices::Kind::Undecided)
+    return writeReadDetail(w, read, partnerPair(w, read, otherBlock));
   if (e.decided && isStrongPair(w, read)) return strongPairEvidence();
   return e;
 }
 
-bool ProtocolModel::partnerWriteDecided(InstId w, InstId read) const {
+bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, bool otherBlock) const {
   if (opaqueCallMayFence(w)) return callPasses(w, read);
   // partnerWriteEvidence(w, read).decided, without building its text; the
   // read may read the write (asked first).
-  return writeReadEvidence(w, read).decided && aliasFacts(w, read).result != Alias::No;
+  return partnerPair(w, read, otherBlock).decided && aliasFacts(w, read).result != Alias::No;
 }
 
 ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll);
+  const bool otherBlock = !partnerInOwnBlock(poll);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock ? 0u : 1u << 31);
   if (const auto* known = partnerChoice_.find(key)) return *known;
   // The choice is kept per (read, set), so the pairs the scan passes over
   // are not kept in the pair table: no other question asks most of them
@@ -804,9 +810,10 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
   // first: a write of the other mode needs no alias answer.
   PartnerChoice choice;
   for (InstId w : partnerWrites(poll)) {
-    if (exclusiveModes(w, read) || !mayReadWrite(read, w, /*keepNo=*/false)) continue;
+    if (exclusiveModes(w, read) || !mayReadWrite(read, w, /*keepNo=*/false) || blockSlicesApart(w, read, otherBlock))
+      continue;
     if (choice.first < 0) choice.first = w;
-    if (partnerWriteDecided(w, read)) {
+    if (partnerWriteDecided(w, read, otherBlock)) {
       choice.firstDecided = w;
       break;
     }
@@ -899,6 +906,12 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     return e;
   }
   if (pair.how == PairEvidence::How::StrongPair) return strongPairEvidence();
+  if (pair.how == PairEvidence::How::BlockSlices) {
+    const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
+    e.how = "block-slices";
+    e.detail = memory_.blockSlices(write, ow, read, orr).detail;
+    return e;
+  }
   e = aliasEvidence(write, read);
   if (e.result == Alias::No) {  // see writeReadEvidence
     e.result = Alias::May;
@@ -911,6 +924,77 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     e.detail = "the write goes through a peer pointer to the same offsets the reader reads in its own buffer";
   }
   return e;
+}
+
+// Shape S (issue 34): a flag protocol's partner is another block, whose
+// expression of a per-block slice names its own slice (blockSlices).
+MemoryAnalysis::BlockSlices::Kind ProtocolModel::dataSlices(InstId write, InstId read) const {
+  const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(read);
+  if (const uint8_t* known = dataSlices_.find(key)) return static_cast<MemoryAnalysis::BlockSlices::Kind>(*known - 1);
+  const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
+  // Another rank's copy of this block (the same block index) reaches this
+  // rank's slice through a multicast address or a peer pointer: then the
+  // partner that meets the read is there, and the expressions' answer stands.
+  auto otherRanks = [&](InstId i) { return fn_.instructions[i].opcode() == "multimem" || goesThroughPeerPointer(i); };
+  const auto kind = ow < 0 || orr < 0 || opaqueCallMayFence(write) || otherRanks(write) || otherRanks(read)
+                        ? MemoryAnalysis::BlockSlices::Kind::None
+                        : memory_.blockSlices(write, ow, read, orr, /*withDetail=*/false).kind;
+  dataSlices_.insert(key, static_cast<uint8_t>(kind) + 1);
+  return kind;
+}
+
+bool ProtocolModel::blockSlicesApart(InstId write, InstId read, bool otherBlock) const {
+  return otherBlock && dataSlices(write, read) == MemoryAnalysis::BlockSlices::Kind::Apart;
+}
+
+ProtocolModel::PairEvidence ProtocolModel::partnerPair(InstId write, InstId read, bool otherBlock) const {
+  PairEvidence pair = writeReadEvidence(write, read);
+  if (!otherBlock || !pair.mayRead || pair.how == PairEvidence::How::OpaqueCall) return pair;
+  switch (dataSlices(write, read)) {
+    case MemoryAnalysis::BlockSlices::Kind::Apart: return PairEvidence{};
+    case MemoryAnalysis::BlockSlices::Kind::Undecided:
+      if (pair.decided) {
+        pair.decided = false;
+        pair.how = PairEvidence::How::BlockSlices;
+      }
+      return pair;
+    case MemoryAnalysis::BlockSlices::Kind::None: return pair;
+  }
+  return pair;
+}
+
+// The flag's words of two blocks never meet: the signal and the poll carry
+// the block index the same way, at a stride that keeps the blocks apart.
+bool ProtocolModel::flagPinsBlock(InstId signal, InstId poll) const {
+  const int os = addressOf(fn_, signal), op = addressOf(fn_, poll);
+  return os >= 0 && op >= 0 &&
+         memory_.blockSlices(signal, os, poll, op, /*withDetail=*/false).kind == MemoryAnalysis::BlockSlices::Kind::Apart;
+}
+
+bool ProtocolModel::partnerInOwnBlock(InstId poll) const {
+  auto [known, fresh] = partnerInOwnBlock_.try_emplace(poll, false);
+  if (!fresh) return known->second;
+  bool own = false;
+  for (InstId s : inKernelSignalsFor(poll))
+    if (flagPinsBlock(s, poll)) {
+      own = true;
+      break;
+    }
+  partnerInOwnBlock_[poll] = own;  // inKernelSignalsFor may have grown the map
+  return own;
+}
+
+bool ProtocolModel::signalPartnerInOwnBlock(InstId signal) const {
+  auto [known, fresh] = signalPartnerInOwnBlock_.try_emplace(signal, false);
+  if (!fresh) return known->second;
+  bool own = false;
+  for (InstId p : pollsOf(signal))
+    if (flagPinsBlock(signal, p)) {
+      own = true;
+      break;
+    }
+  signalPartnerInOwnBlock_[signal] = own;
+  return own;
 }
 
 // The scan's order (the polls of the signal in order, the reads each one
@@ -928,11 +1012,12 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
   // selects one) never sees this signal or this write (exclusiveModes).
   auto otherMode = [&](InstId i) { return exclusiveModes(signal, i) || exclusiveModes(write, i); };
   const std::vector<InstId>& polls = pollsOf(signal);
+  const bool otherBlock = !signalPartnerInOwnBlock(signal);
   if (hasDecidedReader(write, signal)) {
     for (InstId poll : polls) {
       if (isEndOfKernelWait(poll) || otherMode(poll) || !aliasFacts(signal, poll).decided) continue;
       for (InstId read : afterWait(poll).guardedReads) {
-        const PairEvidence pair = writeReadEvidence(write, read);
+        const PairEvidence pair = partnerPair(write, read, otherBlock);
         if (pair.mayRead && pair.decided && !otherMode(read))
           return {poll, read, writeReadDetail(write, read, pair), false};
       }
@@ -951,7 +1036,7 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
     }
     if (!guardedReadMayRead(poll, write)) continue;
     for (InstId read : afterWait(poll).guardedReads) {
-      const PairEvidence pair = writeReadEvidence(write, read);
+      const PairEvidence pair = partnerPair(write, read, otherBlock);
       if (!pair.mayRead || otherMode(read)) continue;
       best = {poll, read, writeReadDetail(write, read, pair), false};
       // Not decided: the pair is, but the wait may not observe this signal
@@ -1012,12 +1097,13 @@ bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
   // A call's writes are never a decided pair (writeReadEvidence: "opaque-call").
   if (opaqueCallMayFence(write)) return false;
   const uint32_t set = decidedReadSet(signal);
-  const uint64_t key = (uint64_t(set) << 32) | uint32_t(write);
+  const bool otherBlock = !signalPartnerInOwnBlock(signal);
+  const uint64_t key = (uint64_t(set | (otherBlock ? 0u : 1u << 31)) << 32) | uint32_t(write);
   if (const auto* known = decidedReader_.find(key)) return *known;
   const std::vector<InstId>& reads = *decidedReadSets_[set];
   const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
     if (!mayBeDecidedPair(write, read)) return false;
-    const PairEvidence pair = writeReadEvidence(write, read);
+    const PairEvidence pair = partnerPair(write, read, otherBlock);
     return pair.mayRead && pair.decided;
   });
   decidedReader_.insert(key, result);
@@ -1271,9 +1357,12 @@ ProtocolModel::BeforeSignals ProtocolModel::computeBeforeSignals(const std::vect
 // writes: the answer for a read is kept per set, not per poll.
 bool ProtocolModel::mayReadPartnerWrites(InstId read, InstId poll) const {
   const std::vector<InstId>& written = partnerWrites(poll);
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll);
+  const bool otherBlock = !partnerInOwnBlock(poll);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock ? 0u : 1u << 31);
   if (const auto* known = readsPartnerWrites_.find(key)) return *known;
-  const bool result = std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(read, w); });
+  const bool result = std::any_of(written.begin(), written.end(), [&](InstId w) {
+    return mayReadWrite(read, w) && !blockSlicesApart(w, read, otherBlock);
+  });
   readsPartnerWrites_.insert(key, result);
   return result;
 }
@@ -1442,7 +1531,10 @@ bool ProtocolModel::guardedReadMayRead(InstId poll, InstId write) const {
   const uint64_t key = (uint64_t(uint32_t(poll)) << 32) | uint32_t(write);
   if (const auto* known = guardedReadMayRead_.find(key)) return *known;
   const std::vector<InstId>& reads = afterWait(poll).guardedReads;
-  const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) { return mayReadWrite(read, write); });
+  const bool otherBlock = !partnerInOwnBlock(poll);
+  const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
+    return mayReadWrite(read, write) && !blockSlicesApart(write, read, otherBlock);
+  });
   guardedReadMayRead_.insert(key, result);
   return result;
 }

@@ -251,6 +251,20 @@ class ProtocolModel {
   // share is enough (the block's position, a parameter read at an offset
   // computed from it; UniformModes::exclusiveInBlock).
   bool exclusiveModesInBlock(InstId a, InstId b) const;
+  // Whether the partner of a wait is a thread of this block (issue 34, shape
+  // S). The partner is another block, unless the flag says otherwise: when
+  // the words that the signal and the poll name in two different blocks
+  // never meet (one flag per block, `flags[blockIdx.x]` on both sides:
+  // MemoryAnalysis::blockSlices answers Apart), no other block of the grid
+  // raises this block's flag, and the partner is one of its own threads.
+  // For a wait (some in-kernel signal of its word pins it so) and for a
+  // signal (some poll of its word does).
+  bool partnerInOwnBlock(InstId poll) const;
+  bool signalPartnerInOwnBlock(InstId signal) const;
+  // MemoryAnalysis::blockSlices of a data pair, a partner's write and a read
+  // after the wait, kept per pair (kind only): what the expressions' answer
+  // becomes when the partner is another block.
+  MemoryAnalysis::BlockSlices::Kind dataSlices(InstId write, InstId read) const;
   // The signal is a strong store or atomic at .sys scope: the kernel's own
   // statement that the host or another device reads what it publishes.
   bool isSystemScopeSignal(InstId signal) const;
@@ -652,12 +666,21 @@ class ProtocolModel {
   // write, whether that is decided, and how (aliasEvidence, an opaque call, a
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.
   struct PairEvidence {
-    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair };  // kept in 4 bits with `decided`
+    // BlockSlices: partnerPair's, never kept in the pair table.
+    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair, BlockSlices };  // kept in 4 bits with `decided`
     bool mayRead = false;
     bool decided = false;
     How how = How::Alias;
   };
   PairEvidence writeReadEvidence(InstId write, InstId read) const;
+  // writeReadEvidence for a partner in another block (`otherBlock`): a read
+  // in this block's slice cannot read another block's slice (Apart: the read
+  // does not read the write), or the pair's link is undecided (BlockSlices).
+  PairEvidence partnerPair(InstId write, InstId read, bool otherBlock) const;
+  bool blockSlicesApart(InstId write, InstId read, bool otherBlock) const;
+  mutable PairMap<uint8_t> dataSlices_;  // dataSlices + 1, per (write, read)
+  mutable std::unordered_map<InstId, bool> partnerInOwnBlock_, signalPartnerInOwnBlock_;
+  bool flagPinsBlock(InstId signal, InstId poll) const;
   AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair) const;
   // hasDecidedReader: per signal, the number of its set of decidedly guarded
   // reads; the sets (sorted, distinct), by number; the answer per (set, write).
@@ -692,8 +715,8 @@ class ProtocolModel {
     bool viaCall = false;
   };
   PartnerPick pickPartnerWrite(InstId read, InstId poll) const;
-  AliasEvidence partnerWriteEvidence(InstId write, InstId read) const;
-  bool partnerWriteDecided(InstId write, InstId read) const;
+  AliasEvidence partnerWriteEvidence(InstId write, InstId read, bool otherBlock) const;
+  bool partnerWriteDecided(InstId write, InstId read, bool otherBlock) const;
   bool mayBeDecidedPair(InstId write, InstId read) const;  // a necessary condition of a decided pair
   uint32_t partnerWriteSet(InstId poll) const;  // the number of partnerWrites(poll)'s set
   mutable PairMap<PartnerChoice> partnerChoice_;

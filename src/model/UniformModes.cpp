@@ -25,9 +25,10 @@ constexpr std::string_view kThreadLevel = "thread:";
 
 // The widest level a text names (a text made of values of several levels is
 // as narrow as its narrowest one).
-char levelOf(std::string_view text) {
-  if (text.find(kThreadLevel) != std::string_view::npos) return 2;
-  return text.find(kBlockLevel) != std::string_view::npos ? 1 : 0;
+UniformModes::Level textLevel(std::string_view text) {
+  using Level = UniformModes::Level;
+  if (text.find(kThreadLevel) != std::string_view::npos) return Level::Thread;
+  return text.find(kBlockLevel) != std::string_view::npos ? Level::Block : Level::Grid;
 }
 
 bool isPredicate(const FunctionModel& fn, const ptx::Operand& op) {
@@ -78,11 +79,21 @@ std::string modifiersOf(const Inst& in) {
 
 }  // namespace
 
+UniformModes::Level UniformModes::levelOf(const ptx::Operand& op, InstId at) const {
+  const std::string text = uniformText(op, at, 0);
+  return text.empty() ? Level::Thread : textLevel(text);
+}
+
+UniformModes::Level UniformModes::levelOfDefinition(InstId def) const {
+  const std::string text = definitionText(def, 0);
+  return text.empty() ? Level::Thread : textLevel(text);
+}
+
 int UniformModes::keyOf(const std::string& text) const {
   auto [it, fresh] = keyIds_.try_emplace(text, static_cast<int>(keys_.size()));
   if (fresh) {
     keys_.push_back(text);
-    keyLevel_.push_back(levelOf(text));
+    keyLevel_.push_back(textLevel(text));
   }
   return it->second;
 }
@@ -144,7 +155,7 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
     for (InstId d : defs) {
       const BlockId b = fn_.blockOf[d];
       const std::string text = definitionText(d, depth + 1);
-      if (inLoop(b) || text.empty() || levelOf(text) > 1) return {};
+      if (inLoop(b) || text.empty() || textLevel(text) > Level::Block) return {};
       while (!fn_.dominates(common, b)) {
         if (fn_.idom[common] < 0 || fn_.idom[common] == common) return {};
         common = fn_.idom[common];
@@ -175,7 +186,7 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
       p.kind = Kind::Register;
       p.reg = guard->reg;
       const std::string test = uniformText(p, branch, depth + 1);
-      if (test.empty() || levelOf(test) > 1) return {};
+      if (test.empty() || textLevel(test) > Level::Block) return {};
     }
     // Named by where it is read: two sites that compare it do so through one
     // register defined once.
@@ -437,14 +448,14 @@ int UniformModes::separatingKey(InstId a, InstId b, Level level) const {
 }
 
 std::string UniformModes::separatingCondition(InstId a, InstId b) const {
-  const int key = separatingKey(a, b, Grid);
+  const int key = separatingKey(a, b, Level::Grid);
   return key < 0 ? std::string() : keys_[key];
 }
 
-bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b, Grid) >= 0; }
+bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b, Level::Grid) >= 0; }
 
 bool UniformModes::exclusiveInBlock(InstId a, InstId b) const {
-  return separatingKey(a, b, Block) >= 0;
+  return separatingKey(a, b, Level::Block) >= 0;
 }
 
 }  // namespace fenceline::model

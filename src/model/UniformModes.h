@@ -60,6 +60,7 @@
 // `a == b` with `b != a`.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -82,9 +83,19 @@ class UniformModes {
   // The comparison that separates them, as text (for evidence), or "".
   std::string separatingCondition(InstId a, InstId b) const;
 
+  // How widely the value of `op` read at `at` is shared: by every thread of
+  // the grid (constants, parameters, the launch shape), by the threads of one
+  // block for the whole launch (the block's position and values computed
+  // from it and grid-wide ones: block level, above), or not known to be
+  // shared at all (Thread). The memory model asks it of an address's terms
+  // (MemoryAnalysis::blockSlices).
+  // (Ordered: a narrower level compares greater.)
+  enum class Level : uint8_t { Grid, Block, Thread };
+  Level levelOf(const ptx::Operand& op, InstId at) const;
+  // The same for the value the instruction `def` writes.
+  Level levelOfDefinition(InstId def) const;
+
  private:
-  // How widely a value is shared (see above): by the grid, by a block, by one thread.
-  enum Level : char { Grid = 0, Block = 1, Thread = 2 };
   struct Fact {
     int key;     // index into keys_
     bool value;  // the comparison's outcome on the way to the block
@@ -128,7 +139,7 @@ class UniformModes {
   mutable std::unordered_map<InstId, std::vector<Fact>> guardFacts_;
   mutable std::unordered_map<std::string, int> keyIds_;
   mutable std::vector<std::string> keys_;
-  mutable std::vector<char> keyLevel_;  // per key: its Level
+  mutable std::vector<Level> keyLevel_;  // per key: the narrowest level it names
   // The block whose facts prune paths while texts are computed (-1: none):
   // set by blockFacts and guardFacts around the question they ask.
   mutable BlockId root_ = -1;

@@ -217,3 +217,29 @@ TEST(ModelMemoryPointers, PageSelectorsOfOneHeap) {
                                 << valueText(fn, load, loadOp);
   EXPECT_EQ(samePage.how, "same-buffer");
 }
+
+// The same expression in two blocks (issue 34, shape S): `scratch + S *
+// blockIdx.x + 4 * tid` names each block's own slice. Apart when the stride S
+// is a constant beyond a block's extent, undecided when it is a parameter;
+// the expressions' answer stands when two blocks' extents overlap, when the
+// two sides carry different block terms, or when neither carries one.
+TEST(ModelMemoryPointers, BlockSlicesOfOneScratch) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("block_slices");
+  const MemoryAnalysis& m = *fn.memory;
+  using Kind = MemoryAnalysis::BlockSlices::Kind;
+  const InstId fixed = findOne(fn, "st.relaxed.gpu"), byParameter = findOne(fn, "st.relaxed.sys");
+  const InstId narrow = findOne(fn, "st.volatile"), next = findOne(fn, "ld.relaxed"), out = findOne(fn, "st.release");
+  auto slices = [&](InstId a, InstId b) { return m.blockSlices(a, addressOf(fn, a), b, addressOf(fn, b)); };
+  const auto apart = slices(fixed, fixed);
+  EXPECT_EQ(apart.kind, Kind::Apart) << valueText(fn, fixed, addressOf(fn, fixed));
+  EXPECT_NE(apart.detail.find("512 bytes apart"), std::string::npos) << apart.detail;
+  const auto undecided = slices(byParameter, byParameter);
+  EXPECT_EQ(undecided.kind, Kind::Undecided) << valueText(fn, byParameter, addressOf(fn, byParameter));
+  EXPECT_NE(undecided.detail.find("stride the analysis cannot bound"), std::string::npos) << undecided.detail;
+  EXPECT_EQ(slices(narrow, narrow).kind, Kind::None) << valueText(fn, narrow, addressOf(fn, narrow));
+  EXPECT_EQ(slices(fixed, next).kind, Kind::None) << valueText(fn, next, addressOf(fn, next));
+  EXPECT_EQ(slices(out, out).kind, Kind::None);
+  // The expressions' own answer is unchanged: the same address for one block's threads.
+  EXPECT_TRUE(aliasIs(fn, AliasResult::Must, fixed, addressOf(fn, fixed), 0, fixed, addressOf(fn, fixed), 0));
+}

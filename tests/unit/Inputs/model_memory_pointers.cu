@@ -165,3 +165,21 @@ extern "C" __global__ void heap_pages(char* heap, unsigned counterPage, const He
   asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(payload + blockIdx.x) : "memory");
   out[threadIdx.x] = v;
 }
+
+// Per-block slices of one scratch buffer (MemoryAnalysis::blockSlices): 128
+// threads; a slice of 128 words a block (apart), a slice at a parameter
+// stride (undecided), a slice of 64 words (two blocks' accesses overlap), the
+// next block's slice (not the same block terms), one word per thread (no
+// block index).
+extern "C" __global__ void __launch_bounds__(128) block_slices(float* scratch, unsigned stride, float* out) {
+  float* fixed = scratch + blockIdx.x * 128;
+  asm volatile("st.relaxed.gpu.global.f32 [%0], %1;" ::"l"(fixed + threadIdx.x), "f"(1.0f) : "memory");
+  float* byParameter = scratch + blockIdx.x * stride;
+  asm volatile("st.relaxed.sys.global.f32 [%0], %1;" ::"l"(byParameter + threadIdx.x), "f"(2.0f) : "memory");
+  float* narrow = scratch + blockIdx.x * 64;
+  asm volatile("st.volatile.global.f32 [%0], %1;" ::"l"(narrow + threadIdx.x), "f"(3.0f) : "memory");
+  const float* next = scratch + ((blockIdx.x + 1) % gridDim.x) * 128;
+  float v;
+  asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(next + threadIdx.x) : "memory");
+  asm volatile("st.release.gpu.global.f32 [%0], %1;" ::"l"(out + threadIdx.x), "f"(v) : "memory");
+}

@@ -1,0 +1,209 @@
+// Per-block slices (MemoryAnalysis::blockSlices, Memory.h): two accesses made
+// by threads of two different blocks, whose addresses carry the block index
+// the same way.
+//
+// The memory model's answers compare address expressions: "the same address"
+// (equal forms) and "one buffer" (one base) are answers for the threads that
+// evaluate them with the same block index. The partner of a flag protocol is
+// another block (or another rank's copy, which reaches this rank's memory
+// only through pointers that say so: peer tables, multicast addresses).
+// Evaluated in another block, `scratch + stride * blockIdx.x + 4 * tid` is
+// that block's slice (NCCL's shape S: the scratch each block accumulates
+// into around a network counter). With d = the partner's block index minus
+// this one's, d != 0, the two offsets differ by stride * d plus what the
+// other terms contribute: they never meet when the stride is a constant at
+// least as large as a block's extent; whether they meet is not decided when
+// the stride is a value the analysis cannot bound (a parameter: 0 would make
+// every block share one slice).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+
+#include "model/Memory.h"
+#include "model/UniformModes.h"
+#include "model/Values.h"
+
+namespace fenceline::model {
+
+namespace {
+
+using Term = AbstractValue::Term;
+using Level = UniformModes::Level;
+
+// What a term of an address is, between two threads of two blocks.
+enum class TermKind : uint8_t {
+  BlockIndex,   // %ctaid.x / .y / .z itself: differs between any two blocks of that dimension
+  BlockStride,  // a value the same within a block (a parameter) times the block index: a stride
+  BlockLevel,   // another value computed from the block's position (`ctaid % n`, `ctaid >> k`: a
+                // context several blocks share by design): the same within a block
+  Grid,         // the same for every thread of the grid (a parameter, the launch shape)
+  Thread,       // anything else: taken to differ freely between the two threads
+};
+
+bool sameTerm(const Term& a, const Term& b) { return a.name == b.name && a.coefficient == b.coefficient; }
+
+// The dimension of a block index term (0: x, 1: y, 2: z), or -1.
+int blockDimension(const std::string& name) {
+  return name.size() == 8 && name.starts_with("%ctaid.") && name[7] >= 'x' && name[7] <= 'z' ? name[7] - 'x' : -1;
+}
+
+// The instruction an opaque term `def:<d>` names, or -1.
+InstId definitionOf(const FunctionModel& fn, const Term& t) {
+  if (!t.name.starts_with("def:")) return -1;
+  InstId d = -1;
+  const char* first = t.name.data() + 4;
+  const auto [end, error] = std::from_chars(first, t.name.data() + t.name.size(), d);
+  if (error != std::errc() || end != t.name.data() + t.name.size()) return -1;
+  return d >= 0 && static_cast<size_t>(d) < fn.instructions.size() ? d : -1;
+}
+
+// The dimension of the block index that operand k of `d` is an affine form of
+// (a single %ctaid term, as `cvt.u64.u32` of it), or -1.
+int blockIndexOperand(const FunctionModel& fn, InstId d, int k) {
+  const AbstractValue v = fn.values->operandValue(d, k);
+  if (!v.known || v.hasBase() || v.terms.size() != 1 || v.terms[0].coefficient == 0) return -1;
+  return blockDimension(v.terms[0].name);
+}
+
+TermKind kindOfTerm(const FunctionModel& fn, const UniformModes& modes, const Term& t) {
+  if (blockDimension(t.name) >= 0) return TermKind::BlockIndex;
+  const InstId d = definitionOf(fn, t);
+  if (d < 0) return TermKind::Thread;
+  const Inst& in = fn.instructions[d];
+  const std::string_view op = in.opcode();
+  Level level = Level::Thread;
+  if ((op == "mul" || op == "mad") && in.operands.size() >= 3) {
+    // A product the value analysis keeps opaque: a factor the same within a
+    // block (a parameter; one read at an offset computed in a register counts
+    // as block level) times the block index itself is a stride over the
+    // blocks; otherwise as shared as its least shared factor.
+    const Level x = modes.levelOf(in.operands[1], d), y = modes.levelOf(in.operands[2], d);
+    if ((x != Level::Thread && blockIndexOperand(fn, d, 2) >= 0) ||
+        (y != Level::Thread && blockIndexOperand(fn, d, 1) >= 0))
+      return TermKind::BlockStride;
+    level = std::max(x, y);
+  } else {
+    level = modes.levelOfDefinition(d);
+  }
+  return level == Level::Grid ? TermKind::Grid : level == Level::Block ? TermKind::BlockLevel : TermKind::Thread;
+}
+
+struct SplitTerms {
+  std::vector<Term> block;   // BlockIndex, BlockStride and BlockLevel terms, in order
+  std::vector<Term> stride;  // the BlockStride terms among them
+  bool blockLevel = false;   // a BlockLevel term among them
+  std::vector<Term> grid, thread;
+};
+
+SplitTerms splitTerms(const FunctionModel& fn, const UniformModes& modes, const AbstractValue& v) {
+  SplitTerms s;
+  for (const Term& t : v.terms) {
+    switch (kindOfTerm(fn, modes, t)) {
+      case TermKind::BlockIndex: s.block.push_back(t); break;
+      case TermKind::BlockStride:
+        s.block.push_back(t);
+        s.stride.push_back(t);
+        break;
+      case TermKind::BlockLevel:
+        s.block.push_back(t);
+        s.blockLevel = true;
+        break;
+      case TermKind::Grid: s.grid.push_back(t); break;
+      case TermKind::Thread: s.thread.push_back(t); break;
+    }
+  }
+  return s;
+}
+
+// The dimensions of the block index the block terms carry (bit 0: x).
+int dimensionsCarried(const FunctionModel& fn, const SplitTerms& s) {
+  int carried = 0;
+  for (const Term& t : s.block)
+    if (int dim = blockDimension(t.name); dim >= 0) carried |= 1 << dim;
+  for (const Term& t : s.stride)
+    for (int k = 1; k <= 2; ++k)
+      if (int dim = blockIndexOperand(fn, definitionOf(fn, t), k); dim >= 0) carried |= 1 << dim;
+  return carried;
+}
+
+// The terms free in each thread: the thread terms, and the grid-wide terms
+// the other side does not carry too (those it does are one value in both
+// threads: they cancel).
+std::vector<Term> freeTerms(const SplitTerms& own, const SplitTerms& other) {
+  std::vector<Term> out = own.thread;
+  for (const Term& t : own.grid)
+    if (std::none_of(other.grid.begin(), other.grid.end(), [&](const Term& u) { return sameTerm(t, u); }))
+      out.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+int MemoryAnalysis::blockDimensionsRead() const {
+  if (blockDimensionsRead_ >= 0) return blockDimensionsRead_;
+  int dims = 0;
+  for (const Inst& in : fn_.instructions)
+    for (const ptx::Operand& op : in.operands)
+      if (op.kind == ptx::Operand::Kind::Special)
+        if (int dim = blockDimension(std::string(op.text)); dim >= 0) dims |= 1 << dim;
+  blockDimensionsRead_ = dims;
+  return dims;
+}
+
+MemoryAnalysis::BlockSlices MemoryAnalysis::blockSlices(InstId a, int oa, InstId b, int ob, bool withDetail) const {
+  BlockSlices out;
+  if (!fn_.values) return out;
+  const AbstractValue &va = narrowedValue(a, oa), &vb = narrowedValue(b, ob);
+  if (!va.known || !vb.known || va.baseKind != vb.baseKind || va.base != vb.base) return out;
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  const SplitTerms sa = splitTerms(fn_, *modes_, va), sb = splitTerms(fn_, *modes_, vb);
+  // Both sides carry the same block terms, or this is not one slice per block.
+  if (sa.block.empty() || !std::ranges::equal(sa.block, sb.block, sameTerm)) return out;
+  // Blocks share the slice by design, and the expressions' answer stands for
+  // them: a value several blocks share (a context chosen by the block's
+  // position modulo a count); a dimension of the block index the kernel
+  // reads (a grid of that shape) and the address does not carry (a serial
+  // split-K's blocks of one tile, `tile + blockDim.x * blockIdx.x` for every
+  // blockIdx.y).
+  if (sa.blockLevel || (blockDimensionsRead() & ~dimensionsCarried(fn_, sa)) != 0) return out;
+  auto undecided = [&](std::string_view why) {
+    out.kind = BlockSlices::Kind::Undecided;
+    if (withDetail)
+      out.detail = fmt::format("both offsets carry the block index the same way ({} and {}): for a partner in "
+                               "another block they name that block's own slice, which meets this one only if {}",
+                               va.toString(), vb.toString(), why);
+    return out;
+  };
+  if (!sa.stride.empty()) return undecided("a stride the analysis cannot bound makes it so");
+  if (sa.block.size() != 1) return undecided("the block's indices in two dimensions, at their strides, make it so");
+  const int64_t sizeA = accessSize(a, oa), sizeB = accessSize(b, ob);
+  if (sizeA <= 0 || sizeB <= 0) return undecided("the accesses' sizes, unknown here, reach the next slice");
+  const Term& index = sa.block.front();
+  const std::vector<Term> freeA = freeTerms(sa, sb), freeB = freeTerms(sb, sa);
+  // This side at a block index d away from the other's, d in [1, max] and in
+  // [-max, -1]: apart for every d (and every value of the free terms).
+  auto apartAt = [&](int64_t sign) {
+    AbstractValue x = va, y = vb;
+    x.terms = freeA;
+    x.terms.push_back(Term{"@block-distance", sign * index.coefficient, 1, INT32_MAX});
+    y.terms = freeB;
+    return apartByStrideAndRange(x, sizeA, y, sizeB);
+  };
+  if (apartAt(1) && apartAt(-1)) {
+    out.kind = BlockSlices::Kind::Apart;
+    if (withDetail)
+      out.detail = fmt::format("each block's accesses lie in its own slice ({} bytes apart, {} and {}): a partner in "
+                               "another block touches another slice",
+                               index.coefficient < 0 ? -index.coefficient : index.coefficient, va.toString(),
+                               vb.toString());
+    return out;
+  }
+  auto bounded = [](const Term& t) { return t.bounded(); };
+  if (std::all_of(freeA.begin(), freeA.end(), bounded) && std::all_of(freeB.begin(), freeB.end(), bounded))
+    return out;  // the slices of two blocks overlap: the expressions' answer stands
+  return undecided("an index the analysis cannot bound reaches it");
+}
+
+}  // namespace fenceline::model

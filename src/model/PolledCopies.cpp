@@ -211,20 +211,20 @@ bool ProtocolModel::computeCacheCheck(InstId read) const {
       sources.insert(sources.end(), one.begin(), one.end());
     }
   std::sort(sources.begin(), sources.end());
+  // Breadth first: the refresh is next to the test, on one of its sides.
   constexpr size_t kMaxBlocks = 64;
   for (InstId b : branches) {
     std::vector<char> seen(fn_.blocks.size(), 0);
-    std::vector<BlockId> work(fn_.blocks[fn_.blockOf[b]].successors.begin(), fn_.blocks[fn_.blockOf[b]].successors.end());
+    std::vector<BlockId> queue(fn_.blocks[fn_.blockOf[b]].successors.begin(), fn_.blocks[fn_.blockOf[b]].successors.end());
     size_t visited = 0;
-    while (!work.empty() && visited < kMaxBlocks) {
-      const BlockId x = work.back();
-      work.pop_back();
+    for (size_t head = 0; head < queue.size() && visited < kMaxBlocks; ++head) {
+      const BlockId x = queue[head];
       if (seen[x]) continue;
       seen[x] = 1;
       ++visited;
       const auto first = std::lower_bound(sources.begin(), sources.end(), fn_.blocks[x].first);
       if (first != sources.end() && *first < fn_.blocks[x].last) return true;
-      for (BlockId s : fn_.blocks[x].successors) work.push_back(s);
+      for (BlockId s : fn_.blocks[x].successors) queue.push_back(s);
     }
   }
   return false;

@@ -89,10 +89,12 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   // is no hazard; only a write of this kernel (or of another rank's copy,
   // exhibited by partnerWriteRead) decides that they are.
   const bool nonCoherent = fn.instructions[read].hasModifier("nc");
-  // Not for a strong pair (isStrongPair): the write the read is paired
-  // with hands nothing weak, and presuming another is no evidence.
-  const bool strongPair = write.inst >= 0 && write.evidence.how == "strong-pair";
-  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && !strongPair && signal.evidence.decided &&
+  // Not for a strong pair (isStrongPair) or a polled copy (isPolledCopyStore):
+  // the write the read is paired with hands nothing weak, or no data, and
+  // presuming another is no evidence.
+  const bool handsNoData =
+      write.inst >= 0 && (write.evidence.how == "strong-pair" || write.evidence.how == "polled-copy");
+  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && !handsNoData && signal.evidence.decided &&
       ctx.goesThroughPeerPointer(signal.inst) && ctx.readsThroughPeerPointer(read)) {
     d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
                                       "the read is of another rank's memory (through a peer pointer), which that rank "
@@ -183,8 +185,8 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
     // The link's facts, not its text: up to kMaxReads reads per wait.
     const ProtocolModel::PartnerFacts write = ctx.partnerWriteFacts(read, poll);
     if (write.decided) return true;
-    return peerPartner && !write.strongPair && !ctx.function().instructions[read].hasModifier("nc") &&
-           ctx.readsThroughPeerPointer(read);
+    return peerPartner && !write.strongPair && !write.polledCopy &&
+           !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read);
   };
   InstId better = model::findReachable(
       ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop,

@@ -758,9 +758,10 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
   if (pick.viaCall) return {pick.inst, true, false};
   if (pick.inst < 0) return {};
   const bool opaque = opaqueCallMayFence(pick.inst);
+  const PairEvidence::How how = opaque ? PairEvidence::How::OpaqueCall : writeReadEvidence(pick.inst, read).how;
+  const bool mayAlias = !opaque && aliasFacts(pick.inst, read).result != Alias::No;
   return {pick.inst, partnerWriteDecided(pick.inst, read, !partnerInOwnBlock(poll)),
-          !opaque && writeReadEvidence(pick.inst, read).how == PairEvidence::How::StrongPair &&
-              aliasFacts(pick.inst, read).result != Alias::No};
+          mayAlias && how == PairEvidence::How::StrongPair, mayAlias && how == PairEvidence::How::PolledCopy};
 }
 
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
@@ -788,6 +789,7 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool ot
   }
   if (e.decided && otherBlock && dataSlices(w, read) == MemoryAnalysis::BlockSlices::Kind::Undecided)
     return writeReadDetail(w, read, partnerPair(w, read, otherBlock));
+  if (e.decided && isCachedCopyPair(w, read)) return polledCopyEvidence();
   if (e.decided && isStrongPair(w, read)) return strongPairEvidence();
   return e;
 }
@@ -863,7 +865,7 @@ uint32_t ProtocolModel::numberPartnerWrites(std::vector<InstId> writes) const {
 ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstId read) const {
   // Four bits: 0 not asked, 1 the read cannot read the write, else
   // 2 + decided + 2 * how.
-  static_assert(2 + 1 + 2 * static_cast<unsigned>(PairEvidence::How::StrongPair) < 16);
+  static_assert(2 + 1 + 2 * static_cast<unsigned>(PairEvidence::How::PolledCopy) < 16);
   const InstId lo = std::min(write, read), hi = std::max(write, read);
   const unsigned shift = write <= read ? 23 : 27;
   if (const uint32_t known = (pairBits(lo, hi) >> shift) & 15) {
@@ -888,7 +890,10 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
         pair.decided = true;
         pair.how = PairEvidence::How::PeerMirror;
       }
-      if (pair.decided && isStrongPair(write, read)) {
+      if (pair.decided && isCachedCopyPair(write, read)) {
+        pair.decided = false;
+        pair.how = PairEvidence::How::PolledCopy;
+      } else if (pair.decided && isStrongPair(write, read)) {
         pair.decided = false;
         pair.how = PairEvidence::How::StrongPair;
       }
@@ -912,6 +917,7 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     e.detail = memory_.blockSlices(write, ow, read, orr).detail;
     return e;
   }
+  if (pair.how == PairEvidence::How::PolledCopy) return polledCopyEvidence();
   e = aliasEvidence(write, read);
   if (e.result == Alias::No) {  // see writeReadEvidence
     e.result = Alias::May;
@@ -1494,8 +1500,10 @@ bool ProtocolModel::computeGuardedRead(InstId read, InstId poll) const {
   // nor one of the other mode of the block: the block that waits is the one
   // that reads (issue 35, shapes C and U-credit).
   if (exclusiveModesInBlock(read, poll)) return false;
-  // The partner is this kernel on another block or rank: what it wrote before signalling.
-  if (hasPartnerInKernel(poll)) return mayReadPartnerWrites(read, poll);
+  // The partner is this kernel on another block or rank: what it wrote before
+  // signalling. A word that only ever holds values of polled words (a cached
+  // consumer index) is no such data (issue 34, NCCL's U-credit).
+  if (hasPartnerInKernel(poll)) return !isCopyOfPolledWord(read) && mayReadPartnerWrites(read, poll);
   // The partner is outside the kernel: anything not provably immutable.
   MemoryObject object = root(read);
   if (!object.known() || isLoaded(object)) return true;  // peer memory
@@ -1552,6 +1560,9 @@ bool ProtocolModel::isPublishedWrite(InstId write, InstId signal) const {
   }
   if (std::binary_search(outboundSignals_.begin(), outboundSignals_.end(), signal))
     return !isProtocolStateOfOutboundFlag(write, signal);
+  // A copy of a polled word (a cached consumer index stored back after a
+  // spin on the index) publishes nothing (issue 34, NCCL's U-credit).
+  if (isCopyOfPolledWord(write)) return false;
   return mayBeReadAfterWait(write, signal);
 }
 
@@ -1889,14 +1900,15 @@ ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) c
       e.decided = false;
       e.how = "non-coherent-root";
     }
-    if (e.decided && isStrongPair(w, read)) e = strongPairEvidence();
+    if (e.decided && isCachedCopyPair(w, read)) e = polledCopyEvidence();
+    else if (e.decided && isStrongPair(w, read)) e = strongPairEvidence();
     return e;
   };
   // evidence(w).decided, from the facts.
   auto decided = [&](InstId w) {
     if (opaqueCallMayFence(w)) return false;
     const AliasFacts facts = aliasFacts(w, read);
-    return facts.decided && facts.result != Alias::No && !isStrongPair(w, read);
+    return facts.decided && facts.result != Alias::No && !isCachedCopyPair(w, read) && !isStrongPair(w, read);
   };
   InstId best = -1;
   for (InstId w : ticketPartnerWrites(ticket)) {

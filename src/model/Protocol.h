@@ -12,7 +12,8 @@
 //    poll may read); and outbound signals: flags whose partner is outside the
 //    kernel (no poll here), judged only on clear evidence;
 //  - the data a wait guards and the writes a signal publishes (the partner
-//    model below);
+//    model below), less the copies of polled words (a cached index stored
+//    only with values a poll returned: PolledCopies.cpp);
 //  - what counts as an acquire, a release and "a release for this signal";
 //  - the scope a flag's partner needs.
 // Exemptions found on real code are named facts (functions whose names state
@@ -202,6 +203,7 @@ class ProtocolModel {
     InstId inst = -1;
     bool decided = false;
     bool strongPair = false;
+    bool polledCopy = false;  // the write is a polled copy store (isPolledCopyStore)
   };
   PartnerFacts partnerWriteFacts(InstId read, InstId poll) const;
   // A data link that hands nothing weak (issue 34, NVSHMEM's C, NCCL's U):
@@ -218,6 +220,10 @@ class ProtocolModel {
   bool isStrongPair(InstId write, InstId read) const;
   // The undecided evidence of such a pair.
   static AliasEvidence strongPairEvidence();
+  // The undecided evidence of a data link whose write is a polled copy store
+  // (isPolledCopyStore): it stores a value a polled word held, which hands
+  // nothing; whether the read reads data rests on the word's other writes.
+  static AliasEvidence polledCopyEvidence();
   // For a write published by `signal`: a read after a wait on the signal's
   // word that may read it, with that wait's poll; decidedly when one is.
   // `endOfKernel` when the only wait is one no data access follows (the
@@ -526,6 +532,38 @@ class ProtocolModel {
   // atomicAdd; model/GroupBarriers.cpp). The spin is taken to wait for every
   // block's arrival of the same crossing.
   bool isPublishedByGroupBarrier(InstId store, InstId update) const;
+  // --- Copies of polled words (issue 34, NCCL's U-credit; model/PolledCopies.cpp) ---
+  // A store that writes a value some polled word held: a scalar store (of a
+  // write some thread makes) whose stored register's every reaching
+  // definition, through moves, merges and an inlined call's parameter
+  // passing, is a scalar load of the same size of a word a spin polls (the
+  // poll itself, whose value the loop exits on, or the first poll peeled
+  // before a rotated loop: isPollAccess), not of the stored word. As data, it
+  // hands nothing: a data link whose write is one is undecided
+  // (polledCopyEvidence). Found once per function.
+  bool isPolledCopyStore(InstId store) const;
+  // Every write of the function that may touch the access's word (alias() is
+  // not No) is a polled copy store, and there is one; no opaque call may
+  // write it (a call's stores are not seen). The word then only ever holds
+  // values of polled words (a cached consumer index, stored back after a
+  // spin on the index): a stale copy is an earlier value of a polled word,
+  // as a read of that word would give. Reading it is no guarded read (a
+  // read of the polled word is none either), storing it publishes no data.
+  // An atomic on the word, a store of any other value, a vector store, an
+  // async copy: not a copy. Memoized per access.
+  bool isCopyOfPolledWord(InstId access) const;
+  // A read whose value only decides whether to read the copied word itself:
+  // it is used (through register computations) only to decide branches, none
+  // of them a spin's exit, and one of those branches leads to a load of a
+  // word that a polled copy store of this word stored from (a cached
+  // consumer index checked for room before polling the index). A stale value
+  // there only sends the thread to the polled word. A value used as data, as
+  // an address, or as a spin's target (`while (signal < offset + 1)`: a
+  // stale baseline ends the wait early) is no cache check.
+  bool isCacheCheck(InstId read) const;
+  // The write is a polled copy store and the read a cache check: the pair
+  // hands no data (polledCopyEvidence).
+  bool isCachedCopyPair(InstId write, InstId read) const;
   // A wait that no data access of the kernel follows (the barrier at the end
   // of CUTLASS's distributed GEMM full_barrier, a final grid barrier): the
   // data it guards is used after the kernel, by the next launch, so every
@@ -533,6 +571,17 @@ class ProtocolModel {
   bool isEndOfKernelWait(InstId poll) const;
 
  private:
+  // isPolledCopyStore's walk: `reg` at `at` holds a value a polled word held.
+  bool holdsPolledValue(ValueReg reg, InstId at, InstId store, int64_t size, int depth,
+                        std::vector<std::pair<ValueReg, InstId>>& seen, std::vector<InstId>& sources) const;
+  bool computePolledCopyStore(InstId store, std::vector<InstId>& sources) const;
+  bool computeCacheCheck(InstId read) const;
+  const std::vector<InstId>& usesOf(ValueReg reg) const;  // instructions reading `reg` (data or guard)
+  mutable std::optional<std::vector<std::vector<InstId>>> registerUses_;
+  mutable std::vector<int8_t> cacheCheck_;                // per instruction: -1 not asked, 0, 1
+  const std::vector<InstId>& polledCopyStores() const;       // every write isPolledCopyStore holds at, sorted
+  mutable std::optional<std::vector<InstId>> polledCopyStores_;
+  mutable std::vector<int8_t> copyOfPolledWord_;              // per instruction: -1 not asked, 0, 1
   const MemoryObject& root(InstId inst) const;  // MemoryAnalysis::rootOf of the access's address
   bool disjointFields(InstId a, int operandA, InstId b, int operandB) const;
   // The load that read the pointer an access's address is based on (the
@@ -667,7 +716,7 @@ class ProtocolModel {
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.
   struct PairEvidence {
     // BlockSlices: partnerPair's, never kept in the pair table.
-    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair, BlockSlices };  // kept in 4 bits with `decided`
+    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair, PolledCopy, BlockSlices };  // kept in 4 bits with `decided`
     bool mayRead = false;
     bool decided = false;
     How how = How::Alias;

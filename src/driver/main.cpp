@@ -196,8 +196,9 @@ InputResult checkInput(const Input& input, const InputSettings& settings, const 
   for (PtxUnit& unit : ptx.units) {
     if (result.interrupted) break;
     // A binary's image is mapped now and unmapped after (one image at a
-    // time); its pages are given back after the first pass and after each
-    // function, so that its text is not held while its functions are checked.
+    // time); its pages are given back during the first pass, once each
+    // function's bodies are parsed and after each function, so that its text
+    // is not held while its functions are modelled and checked.
     std::optional<MappedFile> mapped;
     if (!unit.file.empty()) {
       mapped.emplace(unit.file);

@@ -97,11 +97,13 @@ inline bool charge(std::int64_t bytes) {
 }
 
 void trimFreeMemory();
+void freeStats(std::int64_t& free, std::int64_t& mapped);
 
 struct Counting {
   Counting() {
     memory::counted = true;
     memory::trimHook = &trimFreeMemory;
+    memory::freeStatsHook = &freeStats;
   }
 } counting;
 
@@ -225,6 +227,13 @@ void trimFreeMemory() {
   if (walkFreeLists) releaseFreeChunks();
   ::malloc_trim(0);
   largeFreed = 0;
+}
+
+// FENCELINE_MEMSTATS: what this thread's free lists and chunks hold.
+void freeStats(std::int64_t& free, std::int64_t& mapped) {
+  free = freeBytes;
+  mapped = 0;
+  for (Chunk* c = chunks; c; c = c->next) mapped += static_cast<std::int64_t>(kChunkBytes);
 }
 
 void* allocateOrThrow(std::size_t bytes, std::size_t alignment) {

@@ -276,7 +276,7 @@ void MappedFile::dropBefore(size_t offset) const {
   if (!data_) return;
   if (offset < dropped_) dropped_ = 0;  // a new pass from the start
   const size_t end = std::min(offset, size_) & ~size_t(4095);
-  if (end < dropped_ + (size_t(4) << 20)) return;
+  if (end < dropped_ + (size_t(1) << 20)) return;
   ::madvise(static_cast<char*>(data_) + dropped_, end - dropped_, MADV_DONTNEED);
   dropped_ = end;
 }

@@ -35,14 +35,16 @@ struct ModuleCheck {
 // Throws ptx::ParseError when a body is malformed (the file's first error).
 // `only`, when not null, names the functions to check (the others are
 // skipped: a binary's older PTX targets of a kernel checked in a newer one).
-// `afterFunction`, when set, is called after each function is checked and
-// its bodies released (the driver gives back the pages of a mapped image).
+// `textDone`, when set, is called whenever the parser is done with the text
+// for now: once a function's bodies are parsed (before its model is built)
+// and once it is checked and its bodies released (the driver gives back the
+// pages of a mapped image, so that they are not resident at the model's peak).
 // `onFound`, when set, is given each function's findings before they join
 // `diagnostics` (the driver places them and applies its policy there, so that
 // what the report will not show is not kept for the whole module).
 ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const checks::CheckInfo*>& selected,
                         const model::Limits& limits, const std::set<std::string>* only = nullptr,
-                        const std::function<void()>& afterFunction = {},
+                        const std::function<void()>& textDone = {},
                         const std::function<void(std::vector<report::Diagnostic>&)>& onFound = {});
 
 }  // namespace fenceline::driver

@@ -166,8 +166,41 @@ UserCode userCodeFor(const Input& input, const CheckOptions& options, const std:
   return UserCode(std::move(system), {input.root, fs::current_path(error).string()});
 }
 
-// Checks one input; its findings are placed at the user's lines and under
-// `settings`' policy (applyPolicy) as each function is done.
+// The machine fix of each finding (fix/Planner.h): edits of the user's
+// source, spelled like the file and the configuration say, or why there are
+// none. Returns what plans them for one input, a function's findings at a
+// time as it is checked: once planned, a finding's fix requests (what the
+// check asked for: the locations of every access and barrier involved, 6.5
+// KB a finding on NCCL) are read by nothing and are dropped, so that what a
+// binary keeps until its report is the findings, not their requests.
+using FixPlanner = std::function<void(std::vector<report::Diagnostic>&)>;
+FixPlanner fixPlanner(const Input& input, const InputSettings& settings, const std::string& toolkitRoot) {
+  const CheckOptions& options = settings.options;
+  auto userCode = std::make_shared<UserCode>(userCodeFor(input, options, toolkitRoot));
+  fix::FixSettings fixSettings;
+  fixSettings.producerStyle = options.fixStyle == "producer";
+  fixSettings.fixHeaders = options.fixHeaders;
+  if (const Config* config = settings.config)
+    fixSettings.spelling = {config->fixSpelling, config->fixProxyFence, config->fixAcqRelFence};
+  // The toolkit as nvcc names its headers: /usr/local/cuda may be a link to /usr/local/cuda-13.0.
+  std::error_code error;
+  std::string realToolkit = toolkitRoot.empty() ? "" : fs::canonical(toolkitRoot, error).string();
+  fixSettings.isSystem = [userCode, realToolkit](const std::string& file) {
+    return userCode->isSystem(file) || (!realToolkit.empty() && file.starts_with(realToolkit + "/"));
+  };
+  fixSettings.isLibrary = [userCode](const std::string& file) { return userCode->isLibrary(file); };
+  auto sources = std::make_shared<fix::SourceCache>();
+  return [sources, fixSettings](std::vector<report::Diagnostic>& diagnostics) {
+    for (auto& diagnostic : diagnostics) {
+      fix::planFix(diagnostic, *sources, fixSettings);
+      diagnostic.fixRequest = {};
+      diagnostic.producerFixRequest = {};
+    }
+  };
+}
+
+// Checks one input; its findings are placed at the user's lines, under
+// `settings`' policy (applyPolicy) and their fixes planned as each function is done.
 InputResult checkInput(const Input& input, const InputSettings& settings, const std::string& nvcc,
                        const std::string& toolkitRoot) {
   const Checks& selected = settings.checks;
@@ -193,11 +226,13 @@ InputResult checkInput(const Input& input, const InputSettings& settings, const 
     return result;
   }
   UserCode userCode = userCodeFor(input, options, toolkitRoot);
+  const FixPlanner planFixes = fixPlanner(input, settings, toolkitRoot);
   for (PtxUnit& unit : ptx.units) {
     if (result.interrupted) break;
     // A binary's image is mapped now and unmapped after (one image at a
-    // time); its pages are given back after the first pass and after each
-    // function, so that its text is not held while its functions are checked.
+    // time); its pages are given back during the first pass, once each
+    // function's bodies are parsed and after each function, so that its text
+    // is not held while its functions are modelled and checked.
     std::optional<MappedFile> mapped;
     if (!unit.file.empty()) {
       mapped.emplace(unit.file);
@@ -239,6 +274,7 @@ InputResult checkInput(const Input& input, const InputSettings& settings, const 
         for (auto& diagnostic : found) diagnostic.function = model::demangle(diagnostic.function);
         placeDiagnostics(found, userCode, unit, lines);
         found = applyPolicy(std::move(found), settings, &hidden);
+        planFixes(found);
       };
       ModuleCheck checked =
           checkModule(reader, selected, options.limits, unit.filtered ? &unit.only : nullptr, giveBack, onFound);
@@ -281,27 +317,6 @@ InputResult checkInput(const Input& input, const InputSettings& settings, const 
   return result;
 }
 
-// The machine fix of each finding (fix/Planner.h): edits of the user's
-// source, spelled like the file and the configuration say, or why there are none.
-void planFixes(std::vector<report::Diagnostic>& diagnostics, const Input& input, const InputSettings& settings,
-               const std::string& toolkitRoot) {
-  const CheckOptions& options = settings.options;
-  auto userCode = std::make_shared<UserCode>(userCodeFor(input, options, toolkitRoot));
-  fix::FixSettings fixSettings;
-  fixSettings.producerStyle = options.fixStyle == "producer";
-  fixSettings.fixHeaders = options.fixHeaders;
-  if (const Config* config = settings.config)
-    fixSettings.spelling = {config->fixSpelling, config->fixProxyFence, config->fixAcqRelFence};
-  // The toolkit as nvcc names its headers: /usr/local/cuda may be a link to /usr/local/cuda-13.0.
-  std::error_code error;
-  std::string realToolkit = toolkitRoot.empty() ? "" : fs::canonical(toolkitRoot, error).string();
-  fixSettings.isSystem = [userCode, realToolkit](const std::string& file) {
-    return userCode->isSystem(file) || (!realToolkit.empty() && file.starts_with(realToolkit + "/"));
-  };
-  fixSettings.isLibrary = [userCode](const std::string& file) { return userCode->isLibrary(file); };
-  fix::SourceCache sources;
-  for (auto& diagnostic : diagnostics) fix::planFix(diagnostic, sources, fixSettings);
-}
 
 bool useColor(const CheckOptions& options) {
   if (options.color == "always") return true;
@@ -560,7 +575,6 @@ int runCheck(const CheckOptions& options) {
         }
         try {
           results[i] = checkInput(inputs[i], settings[i], nvcc, toolkitRoot);
-          planFixes(results[i].diagnostics, inputs[i], settings[i], toolkitRoot);
         } catch (const std::exception& e) {
           // Never lose the other inputs to one: an internal error is this input's error.
           results[i] = InputResult{};

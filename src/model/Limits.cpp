@@ -12,6 +12,7 @@ namespace memory {
 thread_local int64_t threadBytes = 0;
 thread_local int64_t threadPeak = 0;
 void (*trimHook)() = nullptr;
+void (*freeStatsHook)(int64_t&, int64_t&) = nullptr;
 thread_local int64_t threadLimit = std::numeric_limits<int64_t>::max();
 thread_local bool overBudget = false;
 bool counted = false;

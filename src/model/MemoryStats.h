@@ -23,6 +23,9 @@ extern void (*trimHook)();
 inline void giveBackFreeMemory() {
   if (trimHook) trimHook();
 }
+// FENCELINE_MEMSTATS: this thread's bytes in the allocator's free lists and
+// in the chunks it has mapped (set by that allocator; null without it).
+extern void (*freeStatsHook)(int64_t& freeBytes, int64_t& chunkBytes);
 
 // Whether FENCELINE_MEMSTATS is set (read once).
 bool statsEnabled();

@@ -13,6 +13,11 @@ namespace {
 using Kind = ptx::Operand::Kind;
 
 constexpr int kMaxDepth = 24;
+// A text names a value by its whole expression tree, and a tree of depth
+// kMaxDepth over shared subexpressions (quad-double arithmetic over values
+// written once per thread) grows exponentially: past this length a value is
+// left unnamed (as a value no rule names), which bounds each cached text.
+constexpr size_t kMaxTextLength = 512;
 
 // Marks a value that is the same for the threads of one block only (the
 // block's position, a parameter read at an offset computed from it): such a
@@ -273,6 +278,7 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
       const std::string arg = uniformText(ops[k], def, depth + 1);
       if (arg.empty()) return {};
       result += (k > 1 ? "," : "") + arg;
+      if (result.size() > kMaxTextLength) return {};
     }
     return result + ")";
   };

@@ -231,14 +231,11 @@ bool ProtocolModel::computeCacheCheck(InstId read) const {
 }
 
 AliasEvidence ProtocolModel::polledCopyEvidence() {
-  AliasEvidence e;
-  e.result = Alias::May;
-  e.decided = false;
-  e.how = "polled-copy";
-  e.detail = "the write stores a value just loaded from a word a spin polls (a cached copy of an index): a stale "
-             "copy is an earlier value of that word, which publishes nothing; whether the read reads data rests on "
-             "the word's other writes";
-  return e;
+  return undecidedPairEvidence(
+      "polled-copy",
+      "the write stores a value just loaded from a word a spin polls (a cached copy of an index): a stale "
+      "copy is an earlier value of that word, which publishes nothing; whether the read reads data rests on "
+      "the word's other writes");
 }
 
 }  // namespace fenceline::model

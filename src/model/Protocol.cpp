@@ -1963,15 +1963,21 @@ bool ProtocolModel::isStrongPair(InstId write, InstId read) const {
   return scopeOf(write) >= need && scopeOf(read) >= need;
 }
 
-AliasEvidence ProtocolModel::strongPairEvidence() {
+AliasEvidence ProtocolModel::undecidedPairEvidence(const char* how, const char* detail) {
   AliasEvidence e;
   e.result = Alias::May;
   e.decided = false;
-  e.how = "strong-pair";
-  e.detail = "the write is an atomic or a release store and the read a strong access of the same word (one size, "
-             "scopes that include the partner): no data race, the read returns one of the word's values; whether "
-             "an older one breaks the protocol (a counter read as a bound) is not decided";
+  e.how = how;
+  e.detail = detail;
   return e;
+}
+
+AliasEvidence ProtocolModel::strongPairEvidence() {
+  return undecidedPairEvidence(
+      "strong-pair",
+      "the write is an atomic or a release store and the read a strong access of the same word (one size, "
+      "scopes that include the partner): no data race, the read returns one of the word's values; whether "
+      "an older one breaks the protocol (a counter read as a bound) is not decided");
 }
 
 // --- Ordering and scope ---------------------------------------------------

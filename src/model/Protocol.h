@@ -224,6 +224,9 @@ class ProtocolModel {
   // (isPolledCopyStore): it stores a value a polled word held, which hands
   // nothing; whether the read reads data rests on the word's other writes.
   static AliasEvidence polledCopyEvidence();
+  // An undecided data link (may alias) with its tag and explanation: what
+  // the two above build.
+  static AliasEvidence undecidedPairEvidence(const char* how, const char* detail);
   // For a write published by `signal`: a read after a wait on the signal's
   // word that may read it, with that wait's poll; decidedly when one is.
   // `endOfKernel` when the only wait is one no data access follows (the

@@ -6,6 +6,11 @@
 //   unfixed  volatile spin, nothing after it          -> acquire-missing
 //   fixed    relaxed spin (ld.relaxed.gpu), then fence.acq_rel.gpu
 //   acquire  the spin polls with ld.acquire.gpu
+//   volatile-read  as unfixed, the second read ld.volatile (no L1: the CUDA
+//                  Programming Guide's last-block idiom)  -> acquire-missing, strict tier
+//   cg-read        as unfixed, the second read ld.global.cg (__ldcg) -> acquire-missing, strict tier
+// The last two ask whether a read that bypasses L1 after a relaxed spin is
+// ever stale on hardware (docs/checks/acquire-missing.md, "Volatile-style reads").
 // The fixed and acquire variants are built from include/fenceline/atomic.cuh
 // (fenceline::atomic_load, fenceline::fence); the unfixed spin stays hand-written.
 // One instance = one producer thread and one consumer thread; grid = one block
@@ -43,24 +48,35 @@ __device__ void produce(const Params& p, unsigned i, uint64_t deadline) {
   }
 }
 
+// How the consumer reads the payload after the wait.
+struct PlainRead {
+  __device__ unsigned operator()(const unsigned* p) const { return *p; }
+};
+struct VolatileRead {
+  __device__ unsigned operator()(const unsigned* p) const { return *static_cast<const volatile unsigned*>(p); }
+};
+struct CgRead {
+  __device__ unsigned operator()(const unsigned* p) const { return __ldcg(p); }
+};
+
 // The consumer: read the payload (fills L1), signal ready, wait for the flag
-// (variant-specific `waitFlag`), read the payload again and compare.
-template <class WaitFlag>
-__device__ void consume(const Params& p, unsigned i, uint64_t deadline, WaitFlag waitFlag) {
+// (variant-specific `waitFlag`), read the payload again (`reread`) and compare.
+template <class WaitFlag, class Reread = PlainRead>
+__device__ void consume(const Params& p, unsigned i, uint64_t deadline, WaitFlag waitFlag, Reread reread = {}) {
   unsigned stale = 0, sink = 0;
   for (unsigned r = 1; r <= p.rounds; ++r) {
     sink += p.payload[i];  // fills this SM's L1 with the line
     storeRelaxedGpu(&p.ready[i], r);
     if (!waitFlag(&p.flag[i], r, deadline)) return noteTimeout(p.timeouts);
-    const unsigned seen = p.payload[i];
+    const unsigned seen = reread(&p.payload[i]);
     stale += seen != r;
   }
   atomicAdd(p.stale, stale);
   if (sink == 0xffffffffu) p.sameSm[1] = sink;  // keeps the first read alive
 }
 
-template <class WaitFlag>
-__device__ void run(const Params& p, WaitFlag waitFlag) {
+template <class WaitFlag, class Reread = PlainRead>
+__device__ void run(const Params& p, WaitFlag waitFlag, Reread reread = {}) {
   const unsigned half = gridDim.x / 2;
   const bool producer = blockIdx.x < half;
   const unsigned i = (blockIdx.x % half) * blockDim.x + threadIdx.x;
@@ -71,24 +87,51 @@ __device__ void run(const Params& p, WaitFlag waitFlag) {
     if (threadIdx.x == 0) p.smOf[blockIdx.x] = sm;
     if (i < p.instances) produce(p, i, deadline);
   } else {
-    if (i < p.instances) consume(p, i, deadline, waitFlag);
+    if (i < p.instances) consume(p, i, deadline, waitFlag, reread);
     if (threadIdx.x == 0 && loadRelaxedGpu(&p.smOf[blockIdx.x % half]) == sm) atomicAdd(p.sameSm, 1u);
   }
 }
 
 // The spin loops leave by a break on timeout, so that whatever follows the loop
 // (the fence of `fixed`) lies on every exit path.
-__global__ void mpL1Unfixed(Params p) {
-  run(p, [](unsigned* flag, unsigned r, uint64_t deadline) {
-    bool seen = true;
-    while (*static_cast<volatile unsigned*>(flag) != r)  // expect: acquire-missing
-      if (pastDeadline(deadline)) {
-        seen = false;
-        break;
-      }
-    return seen;
-  });
+// The unfixed spin: volatile loads, nothing after the loop. One copy per
+// variant, so that each variant's finding has a line of its own. The finding
+// of the two volatile-style variants is a warning, but not for the payload's
+// re-read (volatile-style: strict tier alone): in cg-read it names the next
+// round's plain read that fills L1 (it too follows the wait); in
+// volatile-read (where nvcc gives that read the volatile read's value) the
+// bookkeeping ld.relaxed.gpu of the producer's SM after the last wait.
+__device__ __forceinline__ bool spinVolatile(unsigned* flag, unsigned r, uint64_t deadline) {
+  bool seen = true;
+  while (*static_cast<volatile unsigned*>(flag) != r)  // expect: acquire-missing
+    if (pastDeadline(deadline)) {
+      seen = false;
+      break;
+    }
+  return seen;
 }
+__device__ __forceinline__ bool spinVolatileThenVolatileRead(unsigned* flag, unsigned r, uint64_t deadline) {
+  bool seen = true;
+  while (*static_cast<volatile unsigned*>(flag) != r)  // expect: acquire-missing
+    if (pastDeadline(deadline)) {
+      seen = false;
+      break;
+    }
+  return seen;
+}
+__device__ __forceinline__ bool spinVolatileThenCgRead(unsigned* flag, unsigned r, uint64_t deadline) {
+  bool seen = true;
+  while (*static_cast<volatile unsigned*>(flag) != r)  // expect: acquire-missing
+    if (pastDeadline(deadline)) {
+      seen = false;
+      break;
+    }
+  return seen;
+}
+
+__global__ void mpL1Unfixed(Params p) { run(p, spinVolatile); }
+__global__ void mpL1VolatileRead(Params p) { run(p, spinVolatileThenVolatileRead, VolatileRead{}); }
+__global__ void mpL1CgRead(Params p) { run(p, spinVolatileThenCgRead, CgRead{}); }
 
 __global__ void mpL1Fixed(Params p) {
   run(p, [](unsigned* flag, unsigned r, uint64_t deadline) {
@@ -119,7 +162,11 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
   const unsigned threads = static_cast<unsigned>(ctx.param("mp-l1.threads", 512));
   const unsigned rounds = static_cast<unsigned>(ctx.param("mp-l1.rounds", 200));
   const unsigned instances = blocks / 2 * threads;
-  auto kernel = variant == "unfixed" ? mpL1Unfixed : variant == "fixed" ? mpL1Fixed : mpL1Acquire;
+  auto kernel = variant == "unfixed"         ? mpL1Unfixed
+                : variant == "fixed"         ? mpL1Fixed
+                : variant == "volatile-read" ? mpL1VolatileRead
+                : variant == "cg-read"       ? mpL1CgRead
+                                             : mpL1Acquire;
 
   Params p{};
   p.rounds = rounds;
@@ -165,5 +212,5 @@ std::vector<Result> runVariant(const RunContext& ctx, const std::string& variant
 
 lab::ExperimentInfo lab::mpL1Experiment() {
   return {"mp-l1", "consumer holds the payload in L1, spins on a relaxed flag, reads again",
-          {"unfixed", "fixed", "acquire"}, mp_l1::runVariant};
+          {"unfixed", "fixed", "acquire", "volatile-read", "cg-read"}, mp_l1::runVariant};
 }

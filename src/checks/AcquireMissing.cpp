@@ -179,10 +179,13 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
     InstId read = -1;
     ProtocolModel::Link write;
     TicketPath onPath = TicketPath::None;
-    for (int r = 0, best = -1; r < static_cast<int>(reads.size()) && best < 3; ++r) {
+    // A read that is not volatile-style is shown before one that is (see
+    // volatileStyleRead).
+    for (int r = 0, best = -1; r < static_cast<int>(reads.size()) && best < 7; ++r) {
       ProtocolModel::Link w = ctx.ticketWriteRead(reads[r], ticket);
       const TicketPath path = countingThreadReaches(ctx, guards, ticket, reads[r]);
-      const int score = (path == TicketPath::Reached ? 2 : 0) + (w.evidence.decided ? 1 : 0);
+      const int score = (path == TicketPath::Reached ? 4 : 0) + (w.evidence.decided ? 2 : 0) +
+                        (volatileStyleRead(fn, reads[r]) ? 0 : 1);
       if (score > best) best = score, read = reads[r], write = w, onPath = path;
     }
     if (!reported.insert(siteKey(fn, ticket)).second) continue;
@@ -230,6 +233,7 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
           fn, report::LinkKind::GuardedRead, read, "thread-path",
           "the paths from the atomic to this read without an acquire take a branch on the thread index "
           "before a barrier, whose other side has one; which side the counting thread takes was not decided"));
+    if (volatileStyleRead(fn, read)) markVolatileStyleReads(d, fn, read);
     out.push_back(std::move(d));
   }
 }
@@ -254,6 +258,8 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       // reported again: its evidence is not looked for.
       if (read >= 0 && reported.contains(siteKey(fn, poll))) continue;
       if (read >= 0) read = decidedReadAfter(ctx, poll, read, guarded, acquire, acquires);
+      if (read >= 0 && volatileStyleRead(fn, read))
+        read = otherThanVolatileStyleRead(ctx, poll, read, guarded, acquire, acquires);
       if (read >= 0) {
         if (!reported.insert(siteKey(fn, poll)).second) continue;
         std::string semantics(model::toString(fn.instructions[poll].effect.semantics));
@@ -278,6 +284,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
         addNote(d, fn, read, "this read is not ordered after the flag observation; it may see the data as it was "
                              "before the signal");
         addWaitEvidence(d, ctx, poll, read);
+        if (volatileStyleRead(fn, read)) markVolatileStyleReads(d, fn, read);
         out.push_back(std::move(d));
         continue;
       }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <set>
 
@@ -192,6 +193,34 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
       ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop,
       ctx.guardedReadsAfter(poll), mayStop);
   return better >= 0 ? better : first;
+}
+
+bool volatileStyleRead(const FunctionModel& fn, InstId read) {
+  const model::Inst& inst = fn.instructions[read];
+  return model::isVolatileStyleRead(*inst.syntax, inst.effect);
+}
+
+InstId otherThanVolatileStyleRead(const ProtocolModel& ctx, InstId poll, InstId read,
+                                  const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop,
+                                  const std::vector<InstId>& mayStop) {
+  const FunctionModel& fn = ctx.function();
+  auto other = [&](InstId i) { return guarded(i) && !volatileStyleRead(fn, i); };
+  InstId found = model::findReachable(fn, poll, other, stop, ctx.guardedReadsAfter(poll), mayStop);
+  if (found < 0) return read;
+  found = decidedReadAfter(ctx, poll, found, other, stop, mayStop);
+  report::Diagnostic probe;
+  addWaitEvidence(probe, ctx, poll, found);
+  return probe.undecidedLink() ? read : found;
+}
+
+void markVolatileStyleReads(report::Diagnostic& d, const FunctionModel& fn, InstId read) {
+  if (!d.disputed.empty()) return;
+  d.disputed = fmt::format(
+      "the partner's data is read after the wait with volatile-style loads, which bypass L1 (here {} at {}), issued "
+      "only once the observed value has decided the exit: the PTX model asks for an acquire here, the CUDA "
+      "Programming Guide's last-block example has none, and no GPU is known to return stale data to such a read",
+      fmt::format("{}.{}", fn.instructions[read].syntax->opcode, fmt::join(fn.instructions[read].syntax->modifiers, ".")),
+      describe(fn, read));
 }
 
 InstId addSignalEvidenceOfBestWrite(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal, InstId nearest,

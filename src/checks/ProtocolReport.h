@@ -61,6 +61,28 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
                         const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop,
                         const std::vector<InstId>& mayStop);
 
+// Data read after a wait in the pre-Volta idiom (model::isVolatileStyleRead:
+// ld.volatile, __ldcg, __ldcv), as the CUDA Programming Guide's last-block
+// example reads the other blocks' results after a volatile poll or a counting
+// atomic, with no fence after the observation. The PTX model orders nothing
+// there without an acquire; the reads are issued only once the observed
+// value has decided the exit, and no L1 serves them (L2 holds what the
+// partner's fence completed), so no GPU is known to return stale data
+// (fenceline-lab mp-l1, variants volatile-read and cg-read). The rule is
+// disputed: such a finding is strict tier.
+bool volatileStyleRead(const FunctionModel& fn, InstId read);
+
+// `read` is a volatile-style read: another guarded read reached the same way
+// (decidedReadAfter's walk) that is not one, with every link decided, when
+// there is one; else `read`.
+InstId otherThanVolatileStyleRead(const ProtocolModel& ctx, InstId poll, InstId read,
+                                  const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop,
+                                  const std::vector<InstId>& mayStop);
+
+// States the dispute (Diagnostic::disputed) of a finding whose shown read is
+// a volatile-style read.
+void markVolatileStyleReads(report::Diagnostic& diagnostic, const FunctionModel& fn, InstId read);
+
 // addSignalEvidence for the write to show: `nearest` (the nearest published
 // write without a release on the way), or an earlier one, also reaching the
 // signal without passing `stop`, whose reader is decided when the nearest

@@ -386,4 +386,12 @@ bool isWholeCtaBarrier(const ptx::Instruction& instruction, const MemoryEffect& 
   return reduction ? operands == 3 : operands == 1;
 }
 
+bool isVolatileStyleRead(const ptx::Instruction& instruction, const MemoryEffect& effect) {
+  if (effect.kind != EffectKind::Load || !effect.reads || instruction.opcode != "ld") return false;
+  if (effect.space != Space::Global && effect.space != Space::Generic) return false;
+  if (instruction.hasModifier("nc")) return false;
+  if (effect.semantics == Semantics::Volatile) return true;
+  return effect.semantics == Semantics::Weak && (instruction.hasModifier("cg") || instruction.hasModifier("cv"));
+}
+
 }  // namespace fenceline::model

@@ -104,6 +104,14 @@ MemoryEffect classify(const ptx::Instruction& instruction);
 // count (`bar.sync 1, 128`) and cluster barriers are not.
 bool isWholeCtaBarrier(const ptx::Instruction& instruction, const MemoryEffect& effect);
 
+// A read of global (or generic) memory in the pre-Volta idiom for reading
+// what other blocks published: ld.volatile, or a load with the .cg or .cv
+// cache operator (__ldcg, __ldcv). No SM's L1 serves it. Strong loads
+// (ld.relaxed/.acquire) also read past L1 at .gpu/.sys scope, but a kernel
+// that uses them has chosen the memory model's orderings: they are not this
+// idiom. ld.global.nc, weak loads and atomics are not either.
+bool isVolatileStyleRead(const ptx::Instruction& instruction, const MemoryEffect& effect);
+
 std::string_view toString(EffectKind);
 std::string_view toString(Space);
 std::string_view toString(Semantics);

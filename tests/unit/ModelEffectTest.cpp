@@ -303,3 +303,24 @@ TEST(ModelEffect, Names) {
   EXPECT_EQ(toString(Semantics::AcqRel), "acq_rel");
   EXPECT_EQ(toString(Scope::Sys), "sys");
 }
+
+// The pre-Volta idiom's reads (model::isVolatileStyleRead, acquire-missing's disputed form).
+TEST(ModelEffect, VolatileStyleReadsAreVolatileCgAndCvLoads) {
+  auto idiom = [](std::string_view dotted, std::string_view shape) {
+    const ptx::Instruction inst = make(dotted, shape);
+    return isVolatileStyleRead(inst, classify(inst));
+  };
+  EXPECT_TRUE(idiom("ld.volatile.global.f32", "ra"));
+  EXPECT_TRUE(idiom("ld.volatile.f32", "ra"));  // generic address
+  EXPECT_TRUE(idiom("ld.global.cg.f32", "ra"));
+  EXPECT_TRUE(idiom("ld.global.cv.u32", "ra"));
+
+  EXPECT_FALSE(idiom("ld.global.u32", "ra"));             // weak: an L1 line may serve it
+  EXPECT_FALSE(idiom("ld.global.ca.u32", "ra"));
+  EXPECT_FALSE(idiom("ld.relaxed.gpu.global.u32", "ra"));  // the memory model's orderings, chosen
+  EXPECT_FALSE(idiom("ld.acquire.sys.global.u32", "ra"));
+  EXPECT_FALSE(idiom("atom.global.add.u32", "rar"));
+  EXPECT_FALSE(idiom("ld.global.nc.u32", "ra"));          // read-only cache
+  EXPECT_FALSE(idiom("ld.volatile.shared.u32", "ra"));    // shared memory
+  EXPECT_FALSE(idiom("st.volatile.global.u32", "ar"));    // not a read
+}

@@ -9,8 +9,9 @@
 // follow an observation of the count, and the count's atomic max publishes nothing to it. No
 // acquire-missing on the count's poll, no release-missing on its atomic max.
 // The twin reads the status after the loop, on both exits: after the count's own exit too, which
-// observes another thread's atomic max with a volatile load and no acquire (acquire-missing), and
-// that thread's write to the ring before its count has no release (release-missing).
+// observes another thread's atomic max with a volatile load and no acquire (acquire-missing: strict
+// tier, the status being read with a volatile load, the disputed form of the rule), and that
+// thread's write to the ring before its count has no release (release-missing).
 // The entry's counter itself is polled with no partner in the kernel: strict tier in both.
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --strict --arch sm_90a --verify %s
@@ -42,7 +43,7 @@ __device__ __forceinline__ unsigned long long read_consumed(const unsigned long 
 }
 // The twin's own copy (a fix edits this helper alone).
 __device__ __forceinline__ unsigned long long read_consumed_twin(const unsigned long long* c) {
-  return *reinterpret_cast<const volatile unsigned long long*>(c);  // expect: acquire-missing
+  return *reinterpret_cast<const volatile unsigned long long*>(c);  // expect-strict: acquire-missing
 }
 
 // Safe: the status is read only after the exit that the entry's counter decides.

@@ -117,11 +117,12 @@ __global__ void publish_count_and_value(unsigned long long* count, unsigned long
     out[blockIdx.x] = ld_volatile(count) + *value_word;
   }
 }
-// True (default tier): data written with a volatile store, not an atomic or a release: the
+// Not a strong pair: data written with a volatile store, not an atomic or a release: the
 // pre-Volta idiom of a serialized reduction (block 0 stores its result, fences, raises the flag;
-// the others wait and read the result with a volatile load, no fence after the wait). Both
-// accesses are strong, but the read may be ordered before the wait's observation and return
-// the value from before the store: a wrong result, the missing acquire is the hazard.
+// the others wait and read the result with a volatile load, no fence after the wait). By the PTX
+// model the read may be ordered before the wait's observation; but a volatile-style read after
+// the wait is the disputed form of acquire-missing (docs/checks/acquire-missing.md,
+// "Volatile-style reads"): strict tier, with the dispute and a decided data link.
 __device__ __forceinline__ void st_volatile64(unsigned long long* p, unsigned long long v) {
   asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
@@ -133,7 +134,7 @@ __global__ void publish_volatile_result(unsigned long long* result, unsigned int
     __threadfence();
     st_volatile(flag, 1);
   } else {
-    while (ld_volatile32(flag) == 0) {  // expect: acquire-missing
+    while (ld_volatile32(flag) == 0) {  // expect-strict: acquire-missing
     }
     out[blockIdx.x] = ld_volatile(result);
   }

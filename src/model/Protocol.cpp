@@ -1678,10 +1678,11 @@ void ProtocolModel::findTickets() {
   // not a reservation's sentinel or turn (model/ArrivalCountTest.h; 0 = not
   // asked yet, 1 no, 2 yes).
   if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  auto isCandidate = [&](InstId d) { return std::binary_search(candidates.begin(), candidates.end(), d); };
   std::vector<uint8_t> countTest(count, 0);
   auto testsArrivalCount = [&](InstId d) {
     uint8_t& known = countTest[d];
-    if (known == 0) known = comparesWithArrivalCount(fn_, *modes_, d) ? 2 : 1;
+    if (known == 0) known = comparesWithArrivalCount(fn_, *modes_, d, isCandidate) ? 2 : 1;
     return known == 2;
   };
   // The registers from which that walk can reach a candidate: every step

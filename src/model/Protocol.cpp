@@ -2,6 +2,7 @@
 // model, ordering and scope, built once per function from the value and
 // memory analyses.
 #include "model/Protocol.h"
+#include "model/ArrivalCountTest.h"
 #include "model/UniformModes.h"
 
 #include <algorithm>
@@ -1673,30 +1674,22 @@ void ProtocolModel::findTickets() {
       readsOf[d] = registerUse(def).read;
     }
   }
-  // Per setp: an equality test with a value other than 0 (0 = not asked yet, 1 no, 2 yes).
-  std::vector<uint8_t> nonzeroTest(count, 0);
-  auto testsNonzero = [&](InstId d) {
-    uint8_t& known = nonzeroTest[d];
-    if (known == 0) {
-      const Inst& def = fn_.instructions[d];
-      bool yes = false;
-      if (def.opcode() == "setp" && (def.hasModifier("eq") || def.hasModifier("ne")) && def.operands.size() >= 3) {
-        const int a = static_cast<int>(def.operands.size()) - 2, b = a + 1;
-        auto zero = [&](int k) {
-          std::optional<int64_t> c = fn_.values->constantOf(d, k);
-          return c && *c == 0;
-        };
-        yes = !zero(a) && !zero(b);
-      }
-      known = yes ? 2 : 1;
-    }
+  // Per setp: an equality test with a count of arrivals fixed for the launch,
+  // not a reservation's sentinel or turn (model/ArrivalCountTest.h; 0 = not
+  // asked yet, 1 no, 2 yes).
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  auto isCandidate = [&](InstId d) { return std::binary_search(candidates.begin(), candidates.end(), d); };
+  std::vector<uint8_t> countTest(count, 0);
+  auto testsArrivalCount = [&](InstId d) {
+    uint8_t& known = countTest[d];
+    if (known == 0) known = comparesWithArrivalCount(fn_, *modes_, d, isCandidate) ? 2 : 1;
     return known == 2;
   };
   // The registers from which that walk can reach a candidate: every step
   // taken in reverse, from the candidates' results, ignoring where each
   // definition is (a superset). A branch whose predicate is not among them
   // has no ticket, and its walk (up to 512 steps) is not taken (issue 33).
-  // Bit 1: reached with an equality test with a value other than 0 on the
+  // Bit 1: reached with an equality test with an arrival count on the
   // way (the walk records a ticket only then); bit 0: without one.
   std::vector<uint8_t> reachesCandidate(registers, 0);
   {
@@ -1725,7 +1718,7 @@ void ProtocolModel::findTickets() {
     }
     std::vector<std::pair<ValueReg, uint8_t>> work;
     auto mark = [&](InstId d, uint8_t bit) {
-      if (bit == 1 && stepAt[d] == Step::Operation && testsNonzero(d)) bit = 2;
+      if (bit == 1 && stepAt[d] == Step::Operation && testsArrivalCount(d)) bit = 2;
       for (ValueReg r : writtenRegisters(fn_.instructions[d]))
         if (inRange(r) && !(reachesCandidate[r] & bit)) {
           reachesCandidate[r] |= bit;
@@ -1771,8 +1764,8 @@ void ProtocolModel::findTickets() {
     const Inst& br = fn_.instructions[branch];
     if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
     if (static_cast<size_t>(br.guard->reg) < registers && !(reachesCandidate[br.guard->reg] & 2)) continue;
-    // Backward from the predicate: (register, at, an equality test with a
-    // value other than 0 passed on the way).
+    // Backward from the predicate: (register, at, an equality test with an
+    // arrival count passed on the way).
     ++stamp;
     visited = 0;
     work.assign(1, {br.guard->reg, branch, false});
@@ -1804,7 +1797,7 @@ void ProtocolModel::findTickets() {
             for (InstId st : storesReadBy(d)) work.push_back({fn_.instructions[st].operands.back().reg, st, eligible});
             break;
           case Step::Operation: {
-            const bool next = eligible || testsNonzero(d);
+            const bool next = eligible || testsArrivalCount(d);
             for (ValueReg r : readsOf[d]) work.push_back({r, d, next});
             break;
           }

@@ -311,9 +311,11 @@ class ProtocolModel {
   // --- Tickets (issue 30, shape 1: the last block does the work) -----------
   // A counting read-modify-write of a global word (atom/red add, inc, dec or
   // sub of an integer; not an identity update, not a spin's poll) whose
-  // returned value is compared for equality with a value other than 0 (the
-  // count that means "every other block has arrived": gridDim.x - 1, a split
-  // count) on the way to a conditional branch, through registers and through
+  // returned value is compared for equality with a count fixed for the
+  // launch, other than 0 and all-ones (the count that means "every other
+  // block has arrived": gridDim.x - 1, a split count; not a reservation's
+  // sentinel or its turn: model/ArrivalCountTest.h) on the way to a
+  // conditional branch, through registers and through
   // shared memory (thread 0 stores the decision, the block reads it back
   // after bar.sync). Every block's copy of the RMW counts on the same word:
   // the returned value observes the other blocks' arrivals, with no spin.

@@ -978,28 +978,27 @@ bool ProtocolModel::flagPinsBlock(InstId signal, InstId poll) const {
 }
 
 bool ProtocolModel::partnerInOwnBlock(InstId poll) const {
-  auto [known, fresh] = partnerInOwnBlock_.try_emplace(poll, false);
-  if (!fresh) return known->second;
-  bool own = false;
-  for (InstId s : inKernelSignalsFor(poll))
-    if (flagPinsBlock(s, poll)) {
-      own = true;
-      break;
-    }
-  partnerInOwnBlock_[poll] = own;  // inKernelSignalsFor may have grown the map
-  return own;
+  return flagPinnedByAny(partnerInOwnBlock_, poll, &ProtocolModel::inKernelSignalsFor, /*opIsPoll=*/true);
 }
 
 bool ProtocolModel::signalPartnerInOwnBlock(InstId signal) const {
-  auto [known, fresh] = signalPartnerInOwnBlock_.try_emplace(signal, false);
+  return flagPinnedByAny(signalPartnerInOwnBlock_, signal, &ProtocolModel::pollsOf, /*opIsPoll=*/false);
+}
+
+// One loop for both sides: `others` lists the operations on the flag's other
+// side (a poll's in-kernel signals, a signal's polls), asked only the first
+// time `op` is.
+bool ProtocolModel::flagPinnedByAny(std::unordered_map<InstId, bool>& cache, InstId op, OtherSide others,
+                                    bool opIsPoll) const {
+  auto [known, fresh] = cache.try_emplace(op, false);
   if (!fresh) return known->second;
   bool own = false;
-  for (InstId p : pollsOf(signal))
-    if (flagPinsBlock(signal, p)) {
+  for (InstId other : (this->*others)(op))
+    if (opIsPoll ? flagPinsBlock(other, op) : flagPinsBlock(op, other)) {
       own = true;
       break;
     }
-  signalPartnerInOwnBlock_[signal] = own;
+  cache[op] = own;  // `others` may have grown the map
   return own;
 }
 

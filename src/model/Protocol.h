@@ -733,6 +733,10 @@ class ProtocolModel {
   mutable PairMap<uint8_t> dataSlices_;  // dataSlices + 1, per (write, read)
   mutable std::unordered_map<InstId, bool> partnerInOwnBlock_, signalPartnerInOwnBlock_;
   bool flagPinsBlock(InstId signal, InstId poll) const;
+  // partnerInOwnBlock and signalPartnerInOwnBlock: whether flagPinsBlock
+  // holds of `op` and any of the operations `others` names, kept in `cache`.
+  using OtherSide = const std::vector<InstId>& (ProtocolModel::*)(InstId) const;
+  bool flagPinnedByAny(std::unordered_map<InstId, bool>& cache, InstId op, OtherSide others, bool opIsPoll) const;
   AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair) const;
   // hasDecidedReader: per signal, the number of its set of decidedly guarded
   // reads; the sets (sorted, distinct), by number; the answer per (set, write).

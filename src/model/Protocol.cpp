@@ -789,8 +789,8 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool ot
   }
   if (e.decided && otherBlock && dataSlices(w, read) == MemoryAnalysis::BlockSlices::Kind::Undecided)
     return writeReadDetail(w, read, partnerPair(w, read, otherBlock));
-  if (e.decided && isCachedCopyPair(w, read)) return polledCopyEvidence();
-  if (e.decided && isStrongPair(w, read)) return strongPairEvidence();
+  if (e.decided)
+    if (const auto how = undecidedPairHow(w, read)) return undecidedHowEvidence(*how);
   return e;
 }
 
@@ -890,18 +890,28 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
         pair.decided = true;
         pair.how = PairEvidence::How::PeerMirror;
       }
-      if (pair.decided && isCachedCopyPair(write, read)) {
-        pair.decided = false;
-        pair.how = PairEvidence::How::PolledCopy;
-      } else if (pair.decided && isStrongPair(write, read)) {
-        pair.decided = false;
-        pair.how = PairEvidence::How::StrongPair;
-      }
+      if (pair.decided)
+        if (const auto how = undecidedPairHow(write, read)) {
+          pair.decided = false;
+          pair.how = *how;
+        }
     }
   }
   const uint32_t packed = pair.mayRead ? 2 + (pair.decided ? 1u : 0u) + 2 * static_cast<uint32_t>(pair.how) : 1;
   setPairBits(lo, hi, 15u << shift, packed << shift);
   return pair;
+}
+
+// The polled-copy rule before the strong-pair rule: a polled copy store is
+// often an atomic too, and its evidence says more.
+std::optional<ProtocolModel::PairEvidence::How> ProtocolModel::undecidedPairHow(InstId write, InstId read) const {
+  if (isCachedCopyPair(write, read)) return PairEvidence::How::PolledCopy;
+  if (isStrongPair(write, read)) return PairEvidence::How::StrongPair;
+  return std::nullopt;
+}
+
+AliasEvidence ProtocolModel::undecidedHowEvidence(PairEvidence::How how) {
+  return how == PairEvidence::How::PolledCopy ? polledCopyEvidence() : strongPairEvidence();
 }
 
 AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvidence pair) const {
@@ -910,14 +920,14 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     e.how = "opaque-call";
     return e;
   }
-  if (pair.how == PairEvidence::How::StrongPair) return strongPairEvidence();
+  if (pair.how == PairEvidence::How::StrongPair || pair.how == PairEvidence::How::PolledCopy)
+    return undecidedHowEvidence(pair.how);
   if (pair.how == PairEvidence::How::BlockSlices) {
     const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
     e.how = "block-slices";
     e.detail = memory_.blockSlices(write, ow, read, orr).detail;
     return e;
   }
-  if (pair.how == PairEvidence::How::PolledCopy) return polledCopyEvidence();
   e = aliasEvidence(write, read);
   if (e.result == Alias::No) {  // see writeReadEvidence
     e.result = Alias::May;
@@ -1899,15 +1909,15 @@ ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) c
       e.decided = false;
       e.how = "non-coherent-root";
     }
-    if (e.decided && isCachedCopyPair(w, read)) e = polledCopyEvidence();
-    else if (e.decided && isStrongPair(w, read)) e = strongPairEvidence();
+    if (e.decided)
+      if (const auto how = undecidedPairHow(w, read)) e = undecidedHowEvidence(*how);
     return e;
   };
   // evidence(w).decided, from the facts.
   auto decided = [&](InstId w) {
     if (opaqueCallMayFence(w)) return false;
     const AliasFacts facts = aliasFacts(w, read);
-    return facts.decided && facts.result != Alias::No && !isCachedCopyPair(w, read) && !isStrongPair(w, read);
+    return facts.decided && facts.result != Alias::No && !undecidedPairHow(w, read);
   };
   InstId best = -1;
   for (InstId w : ticketPartnerWrites(ticket)) {

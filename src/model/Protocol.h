@@ -725,6 +725,13 @@ class ProtocolModel {
     How how = How::Alias;
   };
   PairEvidence writeReadEvidence(InstId write, InstId read) const;
+  // A pair whose addresses decidedly meet, but whose link is undecided all
+  // the same: PolledCopy when the write is a polled copy store
+  // (isCachedCopyPair), else StrongPair (isStrongPair), else none. Asked by
+  // writeReadEvidence, partnerWriteEvidence and ticketWriteRead; the
+  // evidence of each is undecidedHowEvidence's.
+  std::optional<PairEvidence::How> undecidedPairHow(InstId write, InstId read) const;
+  static AliasEvidence undecidedHowEvidence(PairEvidence::How how);
   // writeReadEvidence for a partner in another block (`otherBlock`): a read
   // in this block's slice cannot read another block's slice (Apart: the read
   // does not read the write), or the pair's link is undecided (BlockSlices).

@@ -600,7 +600,10 @@ ProtocolModel::Link ProtocolModel::computeObservedSignal(InstId poll) const {
   for (InstId s : inKernelSignalsFor(poll)) {
     if (exclusiveModes(s, poll)) continue;  // the other mode of the launch raises it
     const AliasFacts e = aliasFacts(s, poll);
-    if (e.result == Alias::No) continue;
+    if (e.result == Alias::No) {
+      if (const MemoryAnalysis::BlockDistance d = flagDistance(s, poll); d.found()) return {s, flagDistanceEvidence(d)};
+      continue;
+    }
     if (e.decided) return {s, aliasEvidence(s, poll)};
     if (best.inst < 0) best = {s, aliasEvidence(s, poll)};
   }
@@ -719,11 +722,9 @@ ProtocolModel::PartnerPick ProtocolModel::pickPartnerWrite(InstId read, InstId p
   // This wait runs in one mode of the launch: walk the set with it.
   InstId best = -1;
   bool bestDecided = false;
-  const bool otherBlock = !partnerInOwnBlock(poll);
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
   for (InstId w : partnerWrites(poll)) {
-    if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll) ||
-        blockSlicesApart(w, read, otherBlock))
-      continue;
+    if (exclusiveModes(w, read) || exclusiveModes(w, poll) || !partnerMayRead(read, w, otherBlock)) continue;
     const bool decided = partnerWriteDecided(w, read, otherBlock);
     if (best < 0 || (decided && !bestDecided)) {
       best = w;
@@ -746,7 +747,7 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
     return {pick.inst, e};
   }
   if (pick.inst < 0) return {};
-  return {pick.inst, partnerWriteEvidence(pick.inst, read, !partnerInOwnBlock(poll))};
+  return {pick.inst, partnerWriteEvidence(pick.inst, read, partnerBlockOfPoll(poll))};
 }
 
 // partnerWriteEvidence(w, read) is decided exactly when partnerWriteDecided
@@ -760,13 +761,13 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
   const bool opaque = opaqueCallMayFence(pick.inst);
   const PairEvidence::How how = opaque ? PairEvidence::How::OpaqueCall : writeReadEvidence(pick.inst, read).how;
   const bool mayAlias = !opaque && aliasFacts(pick.inst, read).result != Alias::No;
-  return {pick.inst, partnerWriteDecided(pick.inst, read, !partnerInOwnBlock(poll)),
+  return {pick.inst, partnerWriteDecided(pick.inst, read, partnerBlockOfPoll(poll)),
           mayAlias && how == PairEvidence::How::StrongPair, mayAlias && how == PairEvidence::How::PolledCopy};
 }
 
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
 // call's argument, the same bytes, or a peer mirror.
-AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool otherBlock) const {
+AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   AliasEvidence e;
   if (opaqueCallMayFence(w)) {
     e.decided = callPasses(w, read);
@@ -776,6 +777,7 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool ot
                          : "a call the analysis cannot see into may have written it";
     return e;
   }
+  if (otherBlock.at.found()) return writeReadDetail(w, read, partnerPair(w, read, otherBlock), otherBlock.at);
   e = aliasEvidence(w, read);
   if (!e.decided && isPeerMirror(w, read)) {
     e.decided = true;
@@ -787,24 +789,27 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool ot
     e.decided = false;
     e.how = "non-coherent-root";
   }
-  if (e.decided && otherBlock && dataSlices(w, read) == MemoryAnalysis::BlockSlices::Kind::Undecided)
+  if (e.decided && otherBlock.other && dataSlices(w, read) == MemoryAnalysis::BlockSlices::Kind::Undecided)
     return writeReadDetail(w, read, partnerPair(w, read, otherBlock));
   if (e.decided)
     if (const auto how = undecidedPairHow(w, read)) return undecidedHowEvidence(*how);
   return e;
 }
 
-bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, bool otherBlock) const {
+bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   if (opaqueCallMayFence(w)) return callPasses(w, read);
+  if (otherBlock.at.found()) return partnerPair(w, read, otherBlock).decided;
   // partnerWriteEvidence(w, read).decided, without building its text; the
   // read may read the write (asked first).
   return partnerPair(w, read, otherBlock).decided && aliasFacts(w, read).result != Alias::No;
 }
 
 ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
-  const bool otherBlock = !partnerInOwnBlock(poll);
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock ? 0u : 1u << 31);
-  if (const auto* known = partnerChoice_.find(key)) return *known;
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock.other ? 0u : 1u << 31);
+  // A partner at a block distance is not kept: its answer is the poll's.
+  const bool keep = !otherBlock.at.found();
+  if (const auto* known = keep ? partnerChoice_.find(key) : nullptr) return *known;
   // The choice is kept per (read, set), so the pairs the scan passes over
   // are not kept in the pair table: no other question asks most of them
   // (NVSHMEM's put-with-signal dispatch: 280,000 of its 820,000 pairs, a
@@ -812,15 +817,14 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
   // first: a write of the other mode needs no alias answer.
   PartnerChoice choice;
   for (InstId w : partnerWrites(poll)) {
-    if (exclusiveModes(w, read) || !mayReadWrite(read, w, /*keepNo=*/false) || blockSlicesApart(w, read, otherBlock))
-      continue;
+    if (exclusiveModes(w, read) || !partnerMayRead(read, w, otherBlock, /*keepNo=*/false)) continue;
     if (choice.first < 0) choice.first = w;
     if (partnerWriteDecided(w, read, otherBlock)) {
       choice.firstDecided = w;
       break;
     }
   }
-  partnerChoice_.insert(key, choice);
+  if (keep) partnerChoice_.insert(key, choice);
   return choice;
 }
 
@@ -914,8 +918,19 @@ AliasEvidence ProtocolModel::undecidedHowEvidence(PairEvidence::How how) {
   return how == PairEvidence::How::PolledCopy ? polledCopyEvidence() : strongPairEvidence();
 }
 
-AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvidence pair) const {
+AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvidence pair,
+                                             MemoryAnalysis::BlockDistance at) const {
   AliasEvidence e;
+  if (pair.how == PairEvidence::How::BlockDistance) {
+    e.result = Alias::May;
+    e.decided = pair.decided;
+    e.how = "block-distance";
+    e.detail = fmt::format("the writer is the block at the reader's %ctaid.{} {} {}, where the flag meets: {}",
+                           char('x' + at.dimension), at.distance < 0 ? '-' : '+', std::abs(at.distance),
+                           pair.decided ? "there the write's address is the read's"
+                                        : "whether the write's address there meets the read's is not decided");
+    return e;
+  }
   if (pair.how == PairEvidence::How::OpaqueCall) {
     e.how = "opaque-call";
     return e;
@@ -963,7 +978,14 @@ bool ProtocolModel::blockSlicesApart(InstId write, InstId read, bool otherBlock)
   return otherBlock && dataSlices(write, read) == MemoryAnalysis::BlockSlices::Kind::Apart;
 }
 
-ProtocolModel::PairEvidence ProtocolModel::partnerPair(InstId write, InstId read, bool otherBlock) const {
+bool ProtocolModel::partnerMayRead(InstId read, InstId write, const PartnerBlock& otherBlock, bool keepNo) const {
+  if (otherBlock.at.found() && !opaqueCallMayFence(write)) return partnerPair(write, read, otherBlock).mayRead;
+  return mayReadWrite(read, write, keepNo) && !blockSlicesApart(write, read, otherBlock.other);
+}
+
+ProtocolModel::PairEvidence ProtocolModel::partnerPair(InstId write, InstId read, const PartnerBlock& partner) const {
+  if (partner.at.found() && !opaqueCallMayFence(write)) return pairAtDistance(write, read, partner.at);
+  const bool otherBlock = partner.other;
   PairEvidence pair = writeReadEvidence(write, read);
   if (!otherBlock || !pair.mayRead || pair.how == PairEvidence::How::OpaqueCall) return pair;
   switch (dataSlices(write, read)) {
@@ -1027,14 +1049,14 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
   // selects one) never sees this signal or this write (exclusiveModes).
   auto otherMode = [&](InstId i) { return exclusiveModes(signal, i) || exclusiveModes(write, i); };
   const std::vector<InstId>& polls = pollsOf(signal);
-  const bool otherBlock = !signalPartnerInOwnBlock(signal);
+  const PartnerBlock otherBlock = partnerBlockOfSignal(signal);
   if (hasDecidedReader(write, signal)) {
     for (InstId poll : polls) {
       if (isEndOfKernelWait(poll) || otherMode(poll) || !aliasFacts(signal, poll).decided) continue;
       for (InstId read : afterWait(poll).guardedReads) {
         const PairEvidence pair = partnerPair(write, read, otherBlock);
         if (pair.mayRead && pair.decided && !otherMode(read))
-          return {poll, read, writeReadDetail(write, read, pair), false};
+          return {poll, read, writeReadDetail(write, read, pair, otherBlock.at), false};
       }
     }
   }
@@ -1053,7 +1075,7 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
     for (InstId read : afterWait(poll).guardedReads) {
       const PairEvidence pair = partnerPair(write, read, otherBlock);
       if (!pair.mayRead || otherMode(read)) continue;
-      best = {poll, read, writeReadDetail(write, read, pair), false};
+      best = {poll, read, writeReadDetail(write, read, pair, otherBlock.at), false};
       // Not decided: the pair is, but the wait may not observe this signal
       // (a decided pair under a decided wait was returned above).
       if (pair.decided) {
@@ -1112,16 +1134,17 @@ bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
   // A call's writes are never a decided pair (writeReadEvidence: "opaque-call").
   if (opaqueCallMayFence(write)) return false;
   const uint32_t set = decidedReadSet(signal);
-  const bool otherBlock = !signalPartnerInOwnBlock(signal);
-  const uint64_t key = (uint64_t(set | (otherBlock ? 0u : 1u << 31)) << 32) | uint32_t(write);
-  if (const auto* known = decidedReader_.find(key)) return *known;
+  const PartnerBlock otherBlock = partnerBlockOfSignal(signal);
+  const uint64_t key = (uint64_t(set | (otherBlock.other ? 0u : 1u << 31)) << 32) | uint32_t(write);
+  const bool keep = !otherBlock.at.found();  // as in partnerChoice
+  if (const auto* known = keep ? decidedReader_.find(key) : nullptr) return *known;
   const std::vector<InstId>& reads = *decidedReadSets_[set];
   const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
-    if (!mayBeDecidedPair(write, read)) return false;
+    if (keep && !mayBeDecidedPair(write, read)) return false;
     const PairEvidence pair = partnerPair(write, read, otherBlock);
     return pair.mayRead && pair.decided;
   });
-  decidedReader_.insert(key, result);
+  if (keep) decidedReader_.insert(key, result);
   return result;
 }
 
@@ -1246,7 +1269,7 @@ std::vector<InstId> ProtocolModel::candidates(const WordIndex& index, InstId ins
 }
 
 bool ProtocolModel::maySameWord(InstId a, InstId b) const {
-  return memory_.mayShareRoot(a, b) && alias(a, b) != Alias::No;
+  return memory_.mayShareRoot(a, b) && (alias(a, b) != Alias::No || flagDistance(a, b).found());
 }
 
 bool ProtocolModel::readsImmutableInput(InstId read) const {
@@ -1372,13 +1395,13 @@ ProtocolModel::BeforeSignals ProtocolModel::computeBeforeSignals(const std::vect
 // writes: the answer for a read is kept per set, not per poll.
 bool ProtocolModel::mayReadPartnerWrites(InstId read, InstId poll) const {
   const std::vector<InstId>& written = partnerWrites(poll);
-  const bool otherBlock = !partnerInOwnBlock(poll);
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock ? 0u : 1u << 31);
-  if (const auto* known = readsPartnerWrites_.find(key)) return *known;
-  const bool result = std::any_of(written.begin(), written.end(), [&](InstId w) {
-    return mayReadWrite(read, w) && !blockSlicesApart(w, read, otherBlock);
-  });
-  readsPartnerWrites_.insert(key, result);
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock.other ? 0u : 1u << 31);
+  const bool keep = !otherBlock.at.found();  // as in partnerChoice
+  if (const auto* known = keep ? readsPartnerWrites_.find(key) : nullptr) return *known;
+  const bool result = std::any_of(written.begin(), written.end(),
+                                  [&](InstId w) { return partnerMayRead(read, w, otherBlock); });
+  if (keep) readsPartnerWrites_.insert(key, result);
   return result;
 }
 
@@ -1548,10 +1571,9 @@ bool ProtocolModel::guardedReadMayRead(InstId poll, InstId write) const {
   const uint64_t key = (uint64_t(uint32_t(poll)) << 32) | uint32_t(write);
   if (const auto* known = guardedReadMayRead_.find(key)) return *known;
   const std::vector<InstId>& reads = afterWait(poll).guardedReads;
-  const bool otherBlock = !partnerInOwnBlock(poll);
-  const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
-    return mayReadWrite(read, write) && !blockSlicesApart(write, read, otherBlock);
-  });
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const bool result =
+      std::any_of(reads.begin(), reads.end(), [&](InstId read) { return partnerMayRead(read, write, otherBlock); });
   guardedReadMayRead_.insert(key, result);
   return result;
 }

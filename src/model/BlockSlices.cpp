@@ -206,4 +206,63 @@ MemoryAnalysis::BlockSlices MemoryAnalysis::blockSlices(InstId a, int oa, InstId
   return undecided("an index the analysis cannot bound reaches it");
 }
 
+// Chained blocks (issue 34): the flag's word of block p + d is the word
+// block p polls. Every term but the block index is one value in both
+// threads (a grid-wide term on both sides, no thread term: the elected
+// signaller and poller name one word), so the words meet exactly when the
+// constants make up c * d.
+MemoryAnalysis::BlockDistance MemoryAnalysis::blockDistance(InstId a, int oa, InstId b, int ob) const {
+  BlockDistance out;
+  if (!fn_.values) return out;
+  const AbstractValue &va = narrowedValue(a, oa), &vb = narrowedValue(b, ob);
+  if (!va.known || !vb.known || va.baseKind != vb.baseKind || va.base != vb.base) return out;
+  // The same terms on both sides, one of them the block index (asked
+  // first: most pairs of a kernel's flag words differ there already).
+  if (!std::ranges::equal(va.terms, vb.terms, sameTerm)) return out;
+  const auto index = std::ranges::find_if(va.terms, [](const Term& t) { return blockDimension(t.name) >= 0; });
+  if (index == va.terms.end()) return out;
+  const int dimension = blockDimension(index->name);
+  const int64_t difference = vb.constant - va.constant;
+  if (index->coefficient == 0 || difference == 0 || difference % index->coefficient != 0) return out;
+  if ((blockDimensionsRead() & ~(1 << dimension)) != 0) return out;
+  const int64_t size = accessSize(a, oa);
+  if (size <= 0 || size != accessSize(b, ob)) return out;
+  // Every other term one value in both threads: grid-wide (no thread
+  // term, no other block-level term).
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  const SplitTerms sa = splitTerms(fn_, *modes_, va);
+  if (sa.block.size() != 1 || !sa.stride.empty() || sa.blockLevel || !sa.thread.empty()) return out;
+  out.dimension = dimension;
+  out.distance = difference / index->coefficient;
+  return out;
+}
+
+MemoryAnalysis::AtDistance MemoryAnalysis::atBlockDistance(InstId a, int oa, InstId b, int ob, BlockDistance d) const {
+  if (!fn_.values || !d.found()) return AtDistance::Undecided;
+  const AbstractValue &va = narrowedValue(a, oa), &vb = narrowedValue(b, ob);
+  if (!va.known || !vb.known) return AtDistance::Undecided;
+  // Two objects (or none known): the expressions' answer stands.
+  if (va.baseKind != vb.baseKind || va.base != vb.base) return AtDistance::Stands;
+  if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+  const SplitTerms sa = splitTerms(fn_, *modes_, va), sb = splitTerms(fn_, *modes_, vb);
+  if (sa.block.empty() && sb.block.empty()) return AtDistance::Stands;
+  // Block terms other than the index itself, or two forms of it: whose
+  // slice each side names is not decided here.
+  if (!std::ranges::equal(sa.block, sb.block, sameTerm) || !sa.stride.empty() || sa.blockLevel)
+    return AtDistance::Undecided;
+  const int64_t sizeA = accessSize(a, oa), sizeB = accessSize(b, ob);
+  if (sizeA <= 0 || sizeB <= 0) return AtDistance::Undecided;
+  // a's block index is b's + distance: its terms add c * distance; then the
+  // block terms are one value on both sides and cancel.
+  AbstractValue x = va, y = vb;
+  for (const Term& t : sa.block)
+    if (blockDimension(t.name) == d.dimension) x.constant += t.coefficient * d.distance;
+  x.terms = freeTerms(sa, sb);
+  y.terms = freeTerms(sb, sa);
+  if (apartByStrideAndRange(x, sizeA, y, sizeB)) return AtDistance::Apart;
+  if (x.constant == y.constant && sizeA == sizeB && std::ranges::equal(x.terms, y.terms, sameTerm))
+    return AtDistance::Meets;
+  return AtDistance::Undecided;
+}
+
 }  // namespace fenceline::model

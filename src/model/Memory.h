@@ -185,6 +185,35 @@ class MemoryAnalysis {
     std::string detail;  // one sentence (withDetail)
   };
   BlockSlices blockSlices(InstId a, int operandA, InstId b, int operandB, bool withDetail = true) const;
+  // A flag raised by another block than the one that polls it (issue 34,
+  // chained blocks: block b polls flags[b - 1] and raises flags[b]). For two
+  // threads of one block the two words differ; the partner is another block,
+  // whose block index is another value. `a`, made by the block `distance`
+  // away from `b`'s in one dimension, names `b`'s word when the two
+  // addresses are one base, one block index term of the same coefficient c
+  // and the same grid-wide terms (no thread term: the elected signaller and
+  // poller name one word each), and their constants differ by c * distance
+  // (distance != 0): found() then. Only for a grid of that one dimension
+  // (another dimension the kernel reads would leave the partner's unknown).
+  // See model/BlockSlices.cpp.
+  struct BlockDistance {
+    int dimension = -1;  // 0: x, 1: y, 2: z; -1: none
+    int64_t distance = 0;
+    bool found() const { return dimension >= 0; }
+  };
+  BlockDistance blockDistance(InstId a, int operandA, InstId b, int operandB) const;
+  // Two accesses of such a protocol's data, `a` made by the block `d` away
+  // from `b`'s (the partner of blockDistance): `a`'s block index terms
+  // renamed to b's + d.distance.
+  //  - Stands: neither address carries the block index: the expressions'
+  //    answer (for one block) stands;
+  //  - Apart: the renamed addresses never meet;
+  //  - Meets: the renamed addresses are the same expression (the same
+  //    address for threads whose other terms agree);
+  //  - Undecided: anything else (a stride, a value several blocks share, an
+  //    unbounded index, block terms of two forms).
+  enum class AtDistance : uint8_t { Stands, Apart, Meets, Undecided };
+  AtDistance atBlockDistance(InstId a, int operandA, InstId b, int operandB, BlockDistance d) const;
   // The size in bytes of a named variable (a shared or global symbol with a
   // fixed size), or -1.
   int64_t objectSize(const MemoryObject& object) const;

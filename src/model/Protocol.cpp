@@ -601,7 +601,10 @@ ProtocolModel::Link ProtocolModel::computeObservedSignal(InstId poll) const {
   for (InstId s : inKernelSignalsFor(poll)) {
     if (exclusiveModes(s, poll)) continue;  // the other mode of the launch raises it
     const AliasFacts e = aliasFacts(s, poll);
-    if (e.result == Alias::No) continue;
+    if (e.result == Alias::No) {
+      if (const MemoryAnalysis::BlockDistance d = flagDistance(s, poll); d.found()) return {s, flagDistanceEvidence(d)};
+      continue;
+    }
     if (e.decided) return {s, aliasEvidence(s, poll)};
     if (best.inst < 0) best = {s, aliasEvidence(s, poll)};
   }
@@ -720,11 +723,9 @@ ProtocolModel::PartnerPick ProtocolModel::pickPartnerWrite(InstId read, InstId p
   // This wait runs in one mode of the launch: walk the set with it.
   InstId best = -1;
   bool bestDecided = false;
-  const bool otherBlock = !partnerInOwnBlock(poll);
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
   for (InstId w : partnerWrites(poll)) {
-    if (!mayReadWrite(read, w) || exclusiveModes(w, read) || exclusiveModes(w, poll) ||
-        blockSlicesApart(w, read, otherBlock))
-      continue;
+    if (exclusiveModes(w, read) || exclusiveModes(w, poll) || !partnerMayRead(read, w, otherBlock)) continue;
     const bool decided = partnerWriteDecided(w, read, otherBlock);
     if (best < 0 || (decided && !bestDecided)) {
       best = w;
@@ -747,7 +748,7 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
     return {pick.inst, e};
   }
   if (pick.inst < 0) return {};
-  return {pick.inst, partnerWriteEvidence(pick.inst, read, !partnerInOwnBlock(poll))};
+  return {pick.inst, partnerWriteEvidence(pick.inst, read, partnerBlockOfPoll(poll))};
 }
 
 // partnerWriteEvidence(w, read) is decided exactly when partnerWriteDecided
@@ -761,13 +762,13 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
   const bool opaque = opaqueCallMayFence(pick.inst);
   const PairEvidence::How how = opaque ? PairEvidence::How::OpaqueCall : writeReadEvidence(pick.inst, read).how;
   const bool mayAlias = !opaque && aliasFacts(pick.inst, read).result != Alias::No;
-  return {pick.inst, partnerWriteDecided(pick.inst, read, !partnerInOwnBlock(poll)),
+  return {pick.inst, partnerWriteDecided(pick.inst, read, partnerBlockOfPoll(poll)),
           mayAlias && how == PairEvidence::How::StrongPair, mayAlias && how == PairEvidence::How::PolledCopy};
 }
 
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
 // call's argument, the same bytes, or a peer mirror.
-AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool otherBlock) const {
+AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   AliasEvidence e;
   if (opaqueCallMayFence(w)) {
     e.decided = callPasses(w, read);
@@ -777,6 +778,7 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool ot
                          : "a call the analysis cannot see into may have written it";
     return e;
   }
+  if (otherBlock.at.found()) return writeReadDetail(w, read, partnerPair(w, read, otherBlock), otherBlock.at);
   e = aliasEvidence(w, read);
   if (!e.decided && isPeerMirror(w, read)) {
     e.decided = true;
@@ -788,24 +790,27 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, bool ot
     e.decided = false;
     e.how = "non-coherent-root";
   }
-  if (e.decided && otherBlock && dataSlices(w, read) == MemoryAnalysis::BlockSlices::Kind::Undecided)
+  if (e.decided && otherBlock.other && dataSlices(w, read) == MemoryAnalysis::BlockSlices::Kind::Undecided)
     return writeReadDetail(w, read, partnerPair(w, read, otherBlock));
-  if (e.decided && isCachedCopyPair(w, read)) return polledCopyEvidence();
-  if (e.decided && isStrongPair(w, read)) return strongPairEvidence();
+  if (e.decided)
+    if (const auto how = undecidedPairHow(w, read)) return undecidedHowEvidence(*how);
   return e;
 }
 
-bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, bool otherBlock) const {
+bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   if (opaqueCallMayFence(w)) return callPasses(w, read);
+  if (otherBlock.at.found()) return partnerPair(w, read, otherBlock).decided;
   // partnerWriteEvidence(w, read).decided, without building its text; the
   // read may read the write (asked first).
   return partnerPair(w, read, otherBlock).decided && aliasFacts(w, read).result != Alias::No;
 }
 
 ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
-  const bool otherBlock = !partnerInOwnBlock(poll);
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock ? 0u : 1u << 31);
-  if (const auto* known = partnerChoice_.find(key)) return *known;
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock.other ? 0u : 1u << 31);
+  // A partner at a block distance is not kept: its answer is the poll's.
+  const bool keep = !otherBlock.at.found();
+  if (const auto* known = keep ? partnerChoice_.find(key) : nullptr) return *known;
   // The choice is kept per (read, set), so the pairs the scan passes over
   // are not kept in the pair table: no other question asks most of them
   // (NVSHMEM's put-with-signal dispatch: 280,000 of its 820,000 pairs, a
@@ -813,15 +818,14 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
   // first: a write of the other mode needs no alias answer.
   PartnerChoice choice;
   for (InstId w : partnerWrites(poll)) {
-    if (exclusiveModes(w, read) || !mayReadWrite(read, w, /*keepNo=*/false) || blockSlicesApart(w, read, otherBlock))
-      continue;
+    if (exclusiveModes(w, read) || !partnerMayRead(read, w, otherBlock, /*keepNo=*/false)) continue;
     if (choice.first < 0) choice.first = w;
     if (partnerWriteDecided(w, read, otherBlock)) {
       choice.firstDecided = w;
       break;
     }
   }
-  partnerChoice_.insert(key, choice);
+  if (keep) partnerChoice_.insert(key, choice);
   return choice;
 }
 
@@ -891,13 +895,11 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
         pair.decided = true;
         pair.how = PairEvidence::How::PeerMirror;
       }
-      if (pair.decided && isCachedCopyPair(write, read)) {
-        pair.decided = false;
-        pair.how = PairEvidence::How::PolledCopy;
-      } else if (pair.decided && isStrongPair(write, read)) {
-        pair.decided = false;
-        pair.how = PairEvidence::How::StrongPair;
-      }
+      if (pair.decided)
+        if (const auto how = undecidedPairHow(write, read)) {
+          pair.decided = false;
+          pair.how = *how;
+        }
     }
   }
   const uint32_t packed = pair.mayRead ? 2 + (pair.decided ? 1u : 0u) + 2 * static_cast<uint32_t>(pair.how) : 1;
@@ -905,20 +907,43 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
   return pair;
 }
 
-AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvidence pair) const {
+// The polled-copy rule before the strong-pair rule: a polled copy store is
+// often an atomic too, and its evidence says more.
+std::optional<ProtocolModel::PairEvidence::How> ProtocolModel::undecidedPairHow(InstId write, InstId read) const {
+  if (isCachedCopyPair(write, read)) return PairEvidence::How::PolledCopy;
+  if (isStrongPair(write, read)) return PairEvidence::How::StrongPair;
+  return std::nullopt;
+}
+
+AliasEvidence ProtocolModel::undecidedHowEvidence(PairEvidence::How how) {
+  return how == PairEvidence::How::PolledCopy ? polledCopyEvidence() : strongPairEvidence();
+}
+
+AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvidence pair,
+                                             MemoryAnalysis::BlockDistance at) const {
   AliasEvidence e;
+  if (pair.how == PairEvidence::How::BlockDistance) {
+    e.result = Alias::May;
+    e.decided = pair.decided;
+    e.how = "block-distance";
+    e.detail = fmt::format("the writer is the block at the reader's %ctaid.{} {} {}, where the flag meets: {}",
+                           char('x' + at.dimension), at.distance < 0 ? '-' : '+', std::abs(at.distance),
+                           pair.decided ? "there the write's address is the read's"
+                                        : "whether the write's address there meets the read's is not decided");
+    return e;
+  }
   if (pair.how == PairEvidence::How::OpaqueCall) {
     e.how = "opaque-call";
     return e;
   }
-  if (pair.how == PairEvidence::How::StrongPair) return strongPairEvidence();
+  if (pair.how == PairEvidence::How::StrongPair || pair.how == PairEvidence::How::PolledCopy)
+    return undecidedHowEvidence(pair.how);
   if (pair.how == PairEvidence::How::BlockSlices) {
     const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
     e.how = "block-slices";
     e.detail = memory_.blockSlices(write, ow, read, orr).detail;
     return e;
   }
-  if (pair.how == PairEvidence::How::PolledCopy) return polledCopyEvidence();
   e = aliasEvidence(write, read);
   if (e.result == Alias::No) {  // see writeReadEvidence
     e.result = Alias::May;
@@ -954,7 +979,14 @@ bool ProtocolModel::blockSlicesApart(InstId write, InstId read, bool otherBlock)
   return otherBlock && dataSlices(write, read) == MemoryAnalysis::BlockSlices::Kind::Apart;
 }
 
-ProtocolModel::PairEvidence ProtocolModel::partnerPair(InstId write, InstId read, bool otherBlock) const {
+bool ProtocolModel::partnerMayRead(InstId read, InstId write, const PartnerBlock& otherBlock, bool keepNo) const {
+  if (otherBlock.at.found() && !opaqueCallMayFence(write)) return partnerPair(write, read, otherBlock).mayRead;
+  return mayReadWrite(read, write, keepNo) && !blockSlicesApart(write, read, otherBlock.other);
+}
+
+ProtocolModel::PairEvidence ProtocolModel::partnerPair(InstId write, InstId read, const PartnerBlock& partner) const {
+  if (partner.at.found() && !opaqueCallMayFence(write)) return pairAtDistance(write, read, partner.at);
+  const bool otherBlock = partner.other;
   PairEvidence pair = writeReadEvidence(write, read);
   if (!otherBlock || !pair.mayRead || pair.how == PairEvidence::How::OpaqueCall) return pair;
   switch (dataSlices(write, read)) {
@@ -979,28 +1011,27 @@ bool ProtocolModel::flagPinsBlock(InstId signal, InstId poll) const {
 }
 
 bool ProtocolModel::partnerInOwnBlock(InstId poll) const {
-  auto [known, fresh] = partnerInOwnBlock_.try_emplace(poll, false);
-  if (!fresh) return known->second;
-  bool own = false;
-  for (InstId s : inKernelSignalsFor(poll))
-    if (flagPinsBlock(s, poll)) {
-      own = true;
-      break;
-    }
-  partnerInOwnBlock_[poll] = own;  // inKernelSignalsFor may have grown the map
-  return own;
+  return flagPinnedByAny(partnerInOwnBlock_, poll, &ProtocolModel::inKernelSignalsFor, /*opIsPoll=*/true);
 }
 
 bool ProtocolModel::signalPartnerInOwnBlock(InstId signal) const {
-  auto [known, fresh] = signalPartnerInOwnBlock_.try_emplace(signal, false);
+  return flagPinnedByAny(signalPartnerInOwnBlock_, signal, &ProtocolModel::pollsOf, /*opIsPoll=*/false);
+}
+
+// One loop for both sides: `others` lists the operations on the flag's other
+// side (a poll's in-kernel signals, a signal's polls), asked only the first
+// time `op` is.
+bool ProtocolModel::flagPinnedByAny(std::unordered_map<InstId, bool>& cache, InstId op, OtherSide others,
+                                    bool opIsPoll) const {
+  auto [known, fresh] = cache.try_emplace(op, false);
   if (!fresh) return known->second;
   bool own = false;
-  for (InstId p : pollsOf(signal))
-    if (flagPinsBlock(signal, p)) {
+  for (InstId other : (this->*others)(op))
+    if (opIsPoll ? flagPinsBlock(other, op) : flagPinsBlock(op, other)) {
       own = true;
       break;
     }
-  signalPartnerInOwnBlock_[signal] = own;
+  cache[op] = own;  // `others` may have grown the map
   return own;
 }
 
@@ -1019,14 +1050,14 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
   // selects one) never sees this signal or this write (exclusiveModes).
   auto otherMode = [&](InstId i) { return exclusiveModes(signal, i) || exclusiveModes(write, i); };
   const std::vector<InstId>& polls = pollsOf(signal);
-  const bool otherBlock = !signalPartnerInOwnBlock(signal);
+  const PartnerBlock otherBlock = partnerBlockOfSignal(signal);
   if (hasDecidedReader(write, signal)) {
     for (InstId poll : polls) {
       if (isEndOfKernelWait(poll) || otherMode(poll) || !aliasFacts(signal, poll).decided) continue;
       for (InstId read : afterWait(poll).guardedReads) {
         const PairEvidence pair = partnerPair(write, read, otherBlock);
         if (pair.mayRead && pair.decided && !otherMode(read))
-          return {poll, read, writeReadDetail(write, read, pair), false};
+          return {poll, read, writeReadDetail(write, read, pair, otherBlock.at), false};
       }
     }
   }
@@ -1045,7 +1076,7 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
     for (InstId read : afterWait(poll).guardedReads) {
       const PairEvidence pair = partnerPair(write, read, otherBlock);
       if (!pair.mayRead || otherMode(read)) continue;
-      best = {poll, read, writeReadDetail(write, read, pair), false};
+      best = {poll, read, writeReadDetail(write, read, pair, otherBlock.at), false};
       // Not decided: the pair is, but the wait may not observe this signal
       // (a decided pair under a decided wait was returned above).
       if (pair.decided) {
@@ -1104,16 +1135,17 @@ bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
   // A call's writes are never a decided pair (writeReadEvidence: "opaque-call").
   if (opaqueCallMayFence(write)) return false;
   const uint32_t set = decidedReadSet(signal);
-  const bool otherBlock = !signalPartnerInOwnBlock(signal);
-  const uint64_t key = (uint64_t(set | (otherBlock ? 0u : 1u << 31)) << 32) | uint32_t(write);
-  if (const auto* known = decidedReader_.find(key)) return *known;
+  const PartnerBlock otherBlock = partnerBlockOfSignal(signal);
+  const uint64_t key = (uint64_t(set | (otherBlock.other ? 0u : 1u << 31)) << 32) | uint32_t(write);
+  const bool keep = !otherBlock.at.found();  // as in partnerChoice
+  if (const auto* known = keep ? decidedReader_.find(key) : nullptr) return *known;
   const std::vector<InstId>& reads = *decidedReadSets_[set];
   const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
-    if (!mayBeDecidedPair(write, read)) return false;
+    if (keep && !mayBeDecidedPair(write, read)) return false;
     const PairEvidence pair = partnerPair(write, read, otherBlock);
     return pair.mayRead && pair.decided;
   });
-  decidedReader_.insert(key, result);
+  if (keep) decidedReader_.insert(key, result);
   return result;
 }
 
@@ -1238,7 +1270,7 @@ std::vector<InstId> ProtocolModel::candidates(const WordIndex& index, InstId ins
 }
 
 bool ProtocolModel::maySameWord(InstId a, InstId b) const {
-  return memory_.mayShareRoot(a, b) && alias(a, b) != Alias::No;
+  return memory_.mayShareRoot(a, b) && (alias(a, b) != Alias::No || flagDistance(a, b).found());
 }
 
 bool ProtocolModel::readsImmutableInput(InstId read) const {
@@ -1364,13 +1396,13 @@ ProtocolModel::BeforeSignals ProtocolModel::computeBeforeSignals(const std::vect
 // writes: the answer for a read is kept per set, not per poll.
 bool ProtocolModel::mayReadPartnerWrites(InstId read, InstId poll) const {
   const std::vector<InstId>& written = partnerWrites(poll);
-  const bool otherBlock = !partnerInOwnBlock(poll);
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock ? 0u : 1u << 31);
-  if (const auto* known = readsPartnerWrites_.find(key)) return *known;
-  const bool result = std::any_of(written.begin(), written.end(), [&](InstId w) {
-    return mayReadWrite(read, w) && !blockSlicesApart(w, read, otherBlock);
-  });
-  readsPartnerWrites_.insert(key, result);
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock.other ? 0u : 1u << 31);
+  const bool keep = !otherBlock.at.found();  // as in partnerChoice
+  if (const auto* known = keep ? readsPartnerWrites_.find(key) : nullptr) return *known;
+  const bool result = std::any_of(written.begin(), written.end(),
+                                  [&](InstId w) { return partnerMayRead(read, w, otherBlock); });
+  if (keep) readsPartnerWrites_.insert(key, result);
   return result;
 }
 
@@ -1540,10 +1572,9 @@ bool ProtocolModel::guardedReadMayRead(InstId poll, InstId write) const {
   const uint64_t key = (uint64_t(uint32_t(poll)) << 32) | uint32_t(write);
   if (const auto* known = guardedReadMayRead_.find(key)) return *known;
   const std::vector<InstId>& reads = afterWait(poll).guardedReads;
-  const bool otherBlock = !partnerInOwnBlock(poll);
-  const bool result = std::any_of(reads.begin(), reads.end(), [&](InstId read) {
-    return mayReadWrite(read, write) && !blockSlicesApart(write, read, otherBlock);
-  });
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const bool result =
+      std::any_of(reads.begin(), reads.end(), [&](InstId read) { return partnerMayRead(read, write, otherBlock); });
   guardedReadMayRead_.insert(key, result);
   return result;
 }
@@ -1893,15 +1924,15 @@ ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) c
       e.decided = false;
       e.how = "non-coherent-root";
     }
-    if (e.decided && isCachedCopyPair(w, read)) e = polledCopyEvidence();
-    else if (e.decided && isStrongPair(w, read)) e = strongPairEvidence();
+    if (e.decided)
+      if (const auto how = undecidedPairHow(w, read)) e = undecidedHowEvidence(*how);
     return e;
   };
   // evidence(w).decided, from the facts.
   auto decided = [&](InstId w) {
     if (opaqueCallMayFence(w)) return false;
     const AliasFacts facts = aliasFacts(w, read);
-    return facts.decided && facts.result != Alias::No && !isCachedCopyPair(w, read) && !isStrongPair(w, read);
+    return facts.decided && facts.result != Alias::No && !undecidedPairHow(w, read);
   };
   InstId best = -1;
   for (InstId w : ticketPartnerWrites(ticket)) {

@@ -721,21 +721,54 @@ class ProtocolModel {
   // peer mirror), memoized; writeReadDetail rebuilds the evidence.
   struct PairEvidence {
     // BlockSlices: partnerPair's, never kept in the pair table.
-    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair, PolledCopy, BlockSlices };  // kept in 4 bits with `decided`
+    // BlockDistance: pairAtDistance's, never kept either.
+    enum class How : uint8_t { Alias, OpaqueCall, PeerMirror, StrongPair, PolledCopy, BlockSlices, BlockDistance };
     bool mayRead = false;
     bool decided = false;
     How how = How::Alias;
   };
   PairEvidence writeReadEvidence(InstId write, InstId read) const;
-  // writeReadEvidence for a partner in another block (`otherBlock`): a read
-  // in this block's slice cannot read another block's slice (Apart: the read
-  // does not read the write), or the pair's link is undecided (BlockSlices).
-  PairEvidence partnerPair(InstId write, InstId read, bool otherBlock) const;
+  // A pair whose addresses decidedly meet, but whose link is undecided all
+  // the same: PolledCopy when the write is a polled copy store
+  // (isCachedCopyPair), else StrongPair (isStrongPair), else none. Asked by
+  // writeReadEvidence, partnerWriteEvidence and ticketWriteRead; the
+  // evidence of each is undecidedHowEvidence's.
+  std::optional<PairEvidence::How> undecidedPairHow(InstId write, InstId read) const;
+  static AliasEvidence undecidedHowEvidence(PairEvidence::How how);
+  // Who the partner of a wait or a signal is: another block (`other`), at
+  // a known distance when the flag says so (flagDistance: chained blocks,
+  // model/ChainedBlocks.cpp, with pairAtDistance and commonDistance).
+  struct PartnerBlock {
+    bool other = false;
+    MemoryAnalysis::BlockDistance at;
+  };
+  PartnerBlock partnerBlockOfPoll(InstId poll) const;
+  PartnerBlock partnerBlockOfSignal(InstId signal) const;
+  MemoryAnalysis::BlockDistance flagDistance(InstId signal, InstId poll) const;
+  static AliasEvidence flagDistanceEvidence(MemoryAnalysis::BlockDistance d);
+  mutable std::unordered_map<InstId, MemoryAnalysis::BlockDistance> polledDistance_, signalDistance_;
+  // writeReadEvidence for a partner in another block (`partner.other`): a
+  // read in this block's slice cannot read another block's slice (Apart: the
+  // read does not read the write), or the pair's link is undecided
+  // (BlockSlices); for the block at a distance, pairAtDistance's answer.
+  PairEvidence partnerPair(InstId write, InstId read, const PartnerBlock& partner) const;
+  PairEvidence pairAtDistance(InstId write, InstId read, MemoryAnalysis::BlockDistance at) const;
+  // The partner's write may be what the read reads (mayReadWrite, per block).
+  bool partnerMayRead(InstId read, InstId write, const PartnerBlock& partner, bool keepNo = true) const;
   bool blockSlicesApart(InstId write, InstId read, bool otherBlock) const;
   mutable PairMap<uint8_t> dataSlices_;  // dataSlices + 1, per (write, read)
   mutable std::unordered_map<InstId, bool> partnerInOwnBlock_, signalPartnerInOwnBlock_;
   bool flagPinsBlock(InstId signal, InstId poll) const;
-  AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair) const;
+  // partnerInOwnBlock and signalPartnerInOwnBlock: whether flagPinsBlock
+  // holds of `op` and any of the operations `others` names, kept in `cache`.
+  using OtherSide = const std::vector<InstId>& (ProtocolModel::*)(InstId) const;
+  bool flagPinnedByAny(std::unordered_map<InstId, bool>& cache, InstId op, OtherSide others, bool opIsPoll) const;
+  // The one distance at which every operation `others` names meets `op`'s
+  // flag (none when one meets it in this block, or two distances differ).
+  MemoryAnalysis::BlockDistance commonDistance(std::unordered_map<InstId, MemoryAnalysis::BlockDistance>& cache,
+                                               InstId op, OtherSide others, bool opIsPoll) const;
+  AliasEvidence writeReadDetail(InstId write, InstId read, PairEvidence pair,
+                                MemoryAnalysis::BlockDistance at = {}) const;
   // hasDecidedReader: per signal, the number of its set of decidedly guarded
   // reads; the sets (sorted, distinct), by number; the answer per (set, write).
   uint32_t decidedReadSet(InstId signal) const;
@@ -769,8 +802,8 @@ class ProtocolModel {
     bool viaCall = false;
   };
   PartnerPick pickPartnerWrite(InstId read, InstId poll) const;
-  AliasEvidence partnerWriteEvidence(InstId write, InstId read, bool otherBlock) const;
-  bool partnerWriteDecided(InstId write, InstId read, bool otherBlock) const;
+  AliasEvidence partnerWriteEvidence(InstId write, InstId read, const PartnerBlock& otherBlock) const;
+  bool partnerWriteDecided(InstId write, InstId read, const PartnerBlock& otherBlock) const;
   bool mayBeDecidedPair(InstId write, InstId read) const;  // a necessary condition of a decided pair
   uint32_t partnerWriteSet(InstId poll) const;  // the number of partnerWrites(poll)'s set
   mutable PairMap<PartnerChoice> partnerChoice_;

@@ -243,3 +243,38 @@ TEST(ModelMemoryPointers, BlockSlicesOfOneScratch) {
   // The expressions' own answer is unchanged: the same address for one block's threads.
   EXPECT_TRUE(aliasIs(fn, AliasResult::Must, fixed, addressOf(fn, fixed), 0, fixed, addressOf(fn, fixed), 0));
 }
+
+// Chained blocks (issue 34): a flag word another block raises. flags[b]
+// against flags[b - 1] meet for the block one before, flags[b + 2] two
+// after; flags[2b] never meets flags[2b' + 1]. The data of the block one
+// before: its x[b' * 128 + tid] is the read x[(b - 1) * 128 + tid], never
+// the reader's own slice; against x[tid] (no block index) it is undecided.
+TEST(ModelMemoryPointers, BlockDistanceOfChainedFlags) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("block_distance");
+  const MemoryAnalysis& m = *fn.memory;
+  const InstId own = findOne(fn, "st.relaxed.gpu.global.s32"), before = findOne(fn, "ld.relaxed.gpu.global.s32");
+  const InstId after = findOne(fn, "ld.acquire.gpu.global.s32"), even = findOne(fn, "st.relaxed.sys.global.s32");
+  const InstId odd = findOne(fn, "ld.volatile.global.s32");
+  auto distance = [&](InstId a, InstId b) { return m.blockDistance(a, addressOf(fn, a), b, addressOf(fn, b)); };
+  const auto one = distance(own, before);
+  ASSERT_TRUE(one.found()) << valueText(fn, own, addressOf(fn, own)) << " / " << valueText(fn, before, addressOf(fn, before));
+  EXPECT_EQ(one.dimension, 0);
+  EXPECT_EQ(one.distance, -1);
+  const auto two = distance(own, after);
+  ASSERT_TRUE(two.found());
+  EXPECT_EQ(two.distance, 2);
+  EXPECT_FALSE(distance(own, own).found());  // the same word in one block: not a distance
+  EXPECT_FALSE(distance(even, odd).found()) << valueText(fn, odd, addressOf(fn, odd));
+  using At = MemoryAnalysis::AtDistance;
+  const InstId write = findOne(fn, "st.relaxed.gpu.global.f32"), previous = findOne(fn, "ld.relaxed.gpu.global.f32");
+  const InstId shared = findOne(fn, "ld.acquire.gpu.global.f32");
+  auto at = [&](InstId a, InstId b, MemoryAnalysis::BlockDistance d) {
+    return m.atBlockDistance(a, addressOf(fn, a), b, addressOf(fn, b), d);
+  };
+  EXPECT_EQ(at(write, previous, one), At::Meets);
+  EXPECT_EQ(at(write, previous, two), At::Apart);
+  EXPECT_EQ(at(write, write, one), At::Apart);  // the reader's own slice is not the partner's
+  EXPECT_EQ(at(write, shared, one), At::Undecided);
+  EXPECT_EQ(at(shared, shared, one), At::Stands);
+}

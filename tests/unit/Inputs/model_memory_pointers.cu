@@ -183,3 +183,23 @@ extern "C" __global__ void __launch_bounds__(128) block_slices(float* scratch, u
   asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(next + threadIdx.x) : "memory");
   asm volatile("st.release.gpu.global.f32 [%0], %1;" ::"l"(out + threadIdx.x), "f"(v) : "memory");
 }
+
+// Chained blocks (MemoryAnalysis::blockDistance, atBlockDistance): each block
+// raises flags[b]; it polls its predecessor's flags[b - 1] and the flag two
+// blocks on, flags[b + 2]; on a stride of two words, flags[2b + 1] is never
+// another block's flags[2b']. Data: x[b * 128 + tid] written, x[(b - 1) * 128
+// + tid] (the predecessor's slice), x[tid] (no block index) read.
+extern "C" __global__ void __launch_bounds__(128) block_distance(int* flags, float* x, float* out) {
+  const int b = blockIdx.x;
+  int v, w, u;
+  asm volatile("st.relaxed.gpu.global.s32 [%0], 1;" ::"l"(flags + b) : "memory");
+  asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(flags + b - 1) : "memory");
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(w) : "l"(flags + b + 2) : "memory");
+  asm volatile("st.relaxed.sys.global.s32 [%0], 1;" ::"l"(flags + 2 * b) : "memory");
+  asm volatile("ld.volatile.global.s32 %0, [%1];" : "=r"(u) : "l"(flags + 2 * b + 1) : "memory");
+  asm volatile("st.relaxed.gpu.global.f32 [%0], %1;" ::"l"(x + b * 128 + threadIdx.x), "f"(1.0f) : "memory");
+  float p, q;
+  asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(p) : "l"(x + (b - 1) * 128 + threadIdx.x) : "memory");
+  asm volatile("ld.acquire.gpu.global.f32 %0, [%1];" : "=f"(q) : "l"(x + threadIdx.x) : "memory");
+  out[threadIdx.x] = p + q + float(v + w + u);
+}

@@ -115,6 +115,8 @@ class UniformModes {
   // it is one value for a block (block level, above); else "".
   std::string mergedText(ValueReg reg, InstId at, const std::vector<InstId>& defs, int depth) const;
   int keyOf(const std::string& text) const;
+  // `name` is a parameter of the entry being checked.
+  bool isKernelParameter(std::string_view name) const;
 
   // Paths a thread takes (UniformModesPaths.cpp). Of `defs` (the reaching
   // definitions of `reg` at `at`), those that still reach `at` when the edges

@@ -1859,6 +1859,11 @@ const std::vector<InstId>& ProtocolModel::ticketPartnerWrites(InstId ticket) con
     if (std::binary_search(signals_.begin(), signals_.end(), w) ||
         std::binary_search(tickets_.begin(), tickets_.end(), w))
       continue;
+    // The blocks that count on this ticket run its mode of the launch: a
+    // write of the other mode (exclusiveModes) is never made before a copy
+    // of it (issue 34, NCCL's AlltoAll_LL: one backend's state write taken
+    // for the data of another backend's reservation).
+    if (exclusiveModes(w, ticket)) continue;
     const bool before = (fn_.blockOf[w] == fn_.blockOf[ticket] && w < ticket) || reachable(fn_, w, ticket);
     if (before) cached->second.push_back(w);
   }

@@ -103,6 +103,11 @@ int UniformModes::keyOf(const std::string& text) const {
   return it->second;
 }
 
+bool UniformModes::isKernelParameter(std::string_view name) const {
+  return fn_.function && std::any_of(fn_.function->params.begin(), fn_.function->params.end(),
+                                     [&](const auto& p) { return p.name == name; });
+}
+
 std::string UniformModes::uniformText(const ptx::Operand& op, InstId at, int depth) const {
   switch (op.kind) {
     case Kind::Integer: return "#" + std::to_string(op.intValue);
@@ -235,20 +240,25 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
         }
         if (!fn_.function || !fn_.function->isEntry || in.origin != fn_.function) return {};
         if (a.base.kind == Kind::Register) {
-          // The kernel's parameters at an offset computed in a register (a
-          // by-value array indexed by the block's context): read-only for the
-          // launch, so as uniform as the offset; block level.
+          // The kernel's parameters at an address held in a register: one
+          // copy for the launch, read-only, so as uniform as the address (its
+          // text carries its level: a by-value array indexed by the block's
+          // context is block level, by the thread's, thread level). A large
+          // by-value struct is read through `mov.b64 %rd, param` alone, at
+          // constant offsets: the launch's value, named as `[param+off]` is
+          // (issue 34, NCCL's backend byte read twice, once per phase).
           ptx::Operand r;
           r.kind = Kind::Register;
           r.reg = a.base.reg;
           const std::string base = uniformText(r, def, depth + 1);
           if (base.empty()) return {};
-          return std::string(kBlockLevel) + modifiersOf(in) + "[" + base + "+" + std::to_string(a.offset) + "]";
+          const std::string_view symbol = std::string_view(base).substr(std::min<size_t>(1, base.size()));
+          if (base.starts_with("&") && isKernelParameter(symbol))
+            return modifiersOf(in) + "[" + std::string(symbol) + "+" + std::to_string(a.offset) + "]";
+          return modifiersOf(in) + "[" + base + "+" + std::to_string(a.offset) + "]";
         }
         if (a.base.kind != Kind::Symbol) return {};
-        const bool kernelParam = std::any_of(fn_.function->params.begin(), fn_.function->params.end(),
-                                             [&](const auto& p) { return p.name == a.baseSymbol(); });
-        if (!kernelParam) return {};
+        if (!isKernelParameter(a.baseSymbol())) return {};
         return modifiersOf(in) + "[" + std::string(a.baseSymbol()) + "+" + std::to_string(a.offset) + "]";
       }
       if (in.hasModifier("const")) {

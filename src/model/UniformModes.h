@@ -10,8 +10,10 @@
 //
 // A condition is grid-uniform when it is computed, through instructions
 // without memory effect, from immediates, the kernel's parameters
-// (`ld.param` of the entry's parameters, or a callee parameter bound to
-// such a value by an inlined call), `.const` loads at uniform addresses and
+// (`ld.param` of the entry's parameters, at a symbol or through a register
+// holding an address in them: as uniform as that address; or a callee
+// parameter bound to such a value by an inlined call), `.const` loads at
+// uniform addresses and
 // the launch shape (%nctaid, %ntid); every register on the way has exactly
 // one reaching definition (no loop-carried value: a loop counter is uniform
 // across threads but changes between trips, so it decides no mode). Never
@@ -33,7 +35,7 @@
 // byte of a by-value parameter array at that context (issue 35, shapes C and
 // U-credit): one backend's write and another's signal never run in one
 // block. Block-level values add the block's position (%ctaid, the cluster's)
-// and parameters read at an offset computed in a register; a register
+// and parameters read at an offset computed from it in a register; a register
 // assigned on several paths is one value for the block when it is read
 // outside every loop, each definition is block level and every branch between
 // the definitions' common dominator and the read tests a block-level
@@ -115,6 +117,8 @@ class UniformModes {
   // it is one value for a block (block level, above); else "".
   std::string mergedText(ValueReg reg, InstId at, const std::vector<InstId>& defs, int depth) const;
   int keyOf(const std::string& text) const;
+  // `name` is a parameter of the entry being checked.
+  bool isKernelParameter(std::string_view name) const;
 
   // Paths a thread takes (UniformModesPaths.cpp). Of `defs` (the reaching
   // definitions of `reg` at `at`), those that still reach `at` when the edges

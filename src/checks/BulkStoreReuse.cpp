@@ -12,6 +12,7 @@
 // writes reachable from that barrier (up to the next one) are reported too;
 // reaching the end of the kernel is reported at the store.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -405,9 +406,24 @@ void addSameBytes(const FunctionModel& fn, const Reuse& r, report::Diagnostic& d
                           : fn.instructions[r.write].effect.address;
   if (fn.memory && address >= 0) {
     const bool asyncWrite = fn.instructions[r.write].effect.kind == EffectKind::AsyncCopy;
-    model::AliasEvidence same =
-        fn.memory->aliasEvidence(fn.memory->location(r.write, address, asyncWrite ? proxy::copyExtent(fn, r.write, address) : 0),
-                                 fn.memory->location(r.store, source, proxy::copyExtent(fn, r.store, source)));
+    const model::MemoryLocation read = fn.memory->location(r.store, source, proxy::copyExtent(fn, r.store, source));
+    model::AliasEvidence same = fn.memory->aliasEvidence(
+        fn.memory->location(r.write, address, asyncWrite ? proxy::copyExtent(fn, r.write, address) : 0), read);
+    // "same-buffer" says that two accesses of one array at offsets not
+    // provably apart meet. A store whose extent is not in the PTX (a tensor
+    // store reads the box its tensor map describes; a size held in a
+    // register) and an overwrite that does not cover the store's first bytes
+    // (meet() would have said so) meet only if the store reaches that far:
+    // a ring's other stage (torchao's two-stage MXFP8 staging) is not
+    // decided to be the store's bytes.
+    if (same.how == "same-buffer" && (!read.bytes || read.bytes->end == std::numeric_limits<int64_t>::max())) {
+      same.decided = false;
+      same.how = "unknown-extent";
+      same.detail = fmt::format("the store's extent is not in the PTX (a tensor store reads the box its tensor map "
+                                "describes, or its size is a run-time value): whether it reaches the overwritten bytes "
+                                "of {} is not decided",
+                                read.object.toString());
+    }
     d.evidence.push_back(report::link(fn, report::LinkKind::SameBytes, -1, same.how, same.detail, same.decided));
   } else {
     d.evidence.push_back(report::undecidedLink(fn, report::LinkKind::SameBytes, -1, "unknown-pointer",

@@ -15,6 +15,15 @@
 // least as large as a block's extent; whether they meet is not decided when
 // the stride is a value the analysis cannot bound (a parameter: 0 would make
 // every block share one slice).
+//
+// What hides the block index (issue 34, NCCL's block-private state word): a
+// product of the block index with a factor whose level UniformModes does not
+// name (a stride chosen per block from a mode byte) is a stride all the same;
+// a context several blocks share beside the block index leaves the pair to
+// the launch's values; and two addresses each at a stride of its own factor
+// are slots of each side's own block in two arrays. All three: undecided.
+// (A 32-bit index widened after the add, `mul.wide.u32 (slot + peer), 8`, is
+// already an affine sum of its terms in the value analysis.)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -75,14 +84,17 @@ TermKind kindOfTerm(const FunctionModel& fn, const UniformModes& modes, const Te
   const std::string_view op = in.opcode();
   Level level = Level::Thread;
   if ((op == "mul" || op == "mad") && in.operands.size() >= 3) {
-    // A product the value analysis keeps opaque: a factor the same within a
-    // block (a parameter; one read at an offset computed in a register counts
-    // as block level) times the block index itself is a stride over the
-    // blocks; otherwise as shared as its least shared factor.
+    // A product the value analysis keeps opaque: any factor times the block
+    // index itself is a stride over the blocks. A factor the same within a
+    // block (a parameter, a mode chosen by the block's context) is the usual
+    // case; one whose level is not known here (NCCL's `selp(2, max(m, 2))`
+    // over a byte of a by-value argument and a quotient of two of its
+    // fields, past what UniformModes names) is a stride all the same: the
+    // product changes with the block index, so two blocks' values are not
+    // one value, and the pair rests on the factors (Undecided), never on
+    // the expressions' "the same term on both sides".
+    if (blockIndexOperand(fn, d, 1) >= 0 || blockIndexOperand(fn, d, 2) >= 0) return TermKind::BlockStride;
     const Level x = modes.levelOf(in.operands[1], d), y = modes.levelOf(in.operands[2], d);
-    if ((x != Level::Thread && blockIndexOperand(fn, d, 2) >= 0) ||
-        (y != Level::Thread && blockIndexOperand(fn, d, 1) >= 0))
-      return TermKind::BlockStride;
     level = std::max(x, y);
   } else {
     level = modes.levelOfDefinition(d);
@@ -128,6 +140,37 @@ int dimensionsCarried(const FunctionModel& fn, const SplitTerms& s) {
   return carried;
 }
 
+// The factor a stride term multiplies the block index by (the product's
+// other operand), or an unknown value.
+AbstractValue strideFactor(const FunctionModel& fn, const Term& t) {
+  const InstId d = definitionOf(fn, t);
+  if (d < 0) return AbstractValue{};
+  for (int k = 1; k <= 2; ++k)
+    if (blockIndexOperand(fn, d, k) >= 0) return fn.values->operandValue(d, 3 - k);
+  return AbstractValue{};
+}
+
+// Both sides carry the block index at a stride, and no stride of one side
+// has a factor of the other's: each names a slot of its own block in an
+// array of its own stride (NCCL's block state, `k * ctaid + c` against
+// `r * ctaid + c'`, k and r two values of the launch). Another block's slot
+// of one meets this block's slot of the other only where the factors and
+// the constants make it so. (One factor on both sides, at two block
+// indices, `stride * (ctaid + 1)` against `stride * ctaid`, names the next
+// block's slice: the expressions' answer stands.)
+bool stridesOfTwoFactors(const FunctionModel& fn, const SplitTerms& a, const SplitTerms& b) {
+  if (a.stride.empty() || b.stride.empty()) return false;
+  for (const Term& x : a.stride) {
+    const AbstractValue fx = strideFactor(fn, x);
+    if (!fx.known) return false;
+    for (const Term& y : b.stride) {
+      const AbstractValue fy = strideFactor(fn, y);
+      if (!fy.known || fx == fy) return false;
+    }
+  }
+  return true;
+}
+
 // The terms free in each thread: the thread terms, and the grid-wide terms
 // the other side does not carry too (those it does are one value in both
 // threads: they cancel).
@@ -159,23 +202,49 @@ MemoryAnalysis::BlockSlices MemoryAnalysis::blockSlices(InstId a, int oa, InstId
   if (!va.known || !vb.known || va.baseKind != vb.baseKind || va.base != vb.base) return out;
   if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
   const SplitTerms sa = splitTerms(fn_, *modes_, va), sb = splitTerms(fn_, *modes_, vb);
-  // Both sides carry the same block terms, or this is not one slice per block.
-  if (sa.block.empty() || !std::ranges::equal(sa.block, sb.block, sameTerm)) return out;
+  auto undecidedAs = [&](std::string_view carried, std::string_view named, std::string_view why) {
+    out.kind = BlockSlices::Kind::Undecided;
+    if (withDetail)
+      out.detail = fmt::format("both offsets carry the block index {}({} and {}): for a partner in another block "
+                               "they name {}, which {} only if {}",
+                               carried, va.toString(), vb.toString(), named,
+                               carried.empty() ? "meet this block's" : "meets this one", why);
+    return out;
+  };
+  // One slice per block on both sides, or slots of each side's own block.
+  auto undecided = [&](std::string_view why) {
+    return undecidedAs("the same way ", "that block's own slice", why);
+  };
+  auto undecidedSlots = [&](std::string_view why) { return undecidedAs("", "that block's own slots", why); };
+  // Both sides carry the same block terms, or this is not one slice per
+  // block (but for slots of two strides, each side's own block's).
+  if (sa.block.empty()) return out;
+  if (!std::ranges::equal(sa.block, sb.block, sameTerm)) {
+    const int dims = blockDimensionsRead();
+    if ((dims & ~dimensionsCarried(fn_, sa)) == 0 && (dims & ~dimensionsCarried(fn_, sb)) == 0 &&
+        stridesOfTwoFactors(fn_, sa, sb))
+      return undecidedSlots("the strides of two arrays and their offsets, values of the launch, make it so");
+    return out;
+  }
   // Blocks share the slice by design, and the expressions' answer stands for
-  // them: a value several blocks share (a context chosen by the block's
-  // position modulo a count); a dimension of the block index the kernel
+  // them: a value several blocks share with no block index beside it (a
+  // context chosen by the block's position modulo a count); a dimension of
+  // the block index the kernel
   // reads (a grid of that shape) and the address does not carry (a serial
   // split-K's blocks of one tile, `tile + blockDim.x * blockIdx.x` for every
   // blockIdx.y).
-  if (sa.blockLevel || (blockDimensionsRead() & ~dimensionsCarried(fn_, sa)) != 0) return out;
-  auto undecided = [&](std::string_view why) {
-    out.kind = BlockSlices::Kind::Undecided;
-    if (withDetail)
-      out.detail = fmt::format("both offsets carry the block index the same way ({} and {}): for a partner in "
-                               "another block they name that block's own slice, which meets this one only if {}",
-                               va.toString(), vb.toString(), why);
-    return out;
-  };
+  if ((blockDimensionsRead() & ~dimensionsCarried(fn_, sa)) != 0) return out;
+  const bool indexCarried = std::any_of(sa.block.begin(), sa.block.end(), [](const Term& t) {
+    return blockDimension(t.name) >= 0;
+  }) || !sa.stride.empty();
+  if (sa.blockLevel && !indexCarried) return out;
+  // A shared value beside the block index (NCCL's per-context state buffer,
+  // `state + P * (ctaid % n)`, and in it the block's slots at `k * ctaid`):
+  // blocks of one context differ by the index's term, blocks of two
+  // contexts by both, and whether they meet rests on P, n and k.
+  if (sa.blockLevel)
+    return undecided("a value several blocks share (a context of the block's position), with the block index "
+                     "beside it, makes it so");
   if (!sa.stride.empty()) return undecided("a stride the analysis cannot bound makes it so");
   if (sa.block.size() != 1) return undecided("the block's indices in two dimensions, at their strides, make it so");
   const int64_t sizeA = accessSize(a, oa), sizeB = accessSize(b, ob);

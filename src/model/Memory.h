@@ -170,11 +170,15 @@ class MemoryAnalysis {
   //  - Apart: the stride is a constant and every block's accesses lie within
   //    one stride (the other terms bounded): two blocks never meet;
   //  - Undecided: the blocks' slices may or may not meet (a stride the
-  //    analysis cannot bound: a parameter times the block index; an unbounded
-  //    index in the slice; block indices of two dimensions): the link is
+  //    analysis cannot bound: any factor times the block index; a value
+  //    several blocks share beside the block index; an unbounded index in
+  //    the slice; block indices of two dimensions; or, on two sides that do
+  //    not carry the same terms, each side's block index at a stride of its
+  //    own factor: two arrays of per-block slots): the link is
   //    "block-slices";
   //  - None: the offsets do not carry the block index the same way, blocks
-  //    share the slice by design (a value several blocks share, `ctaid % n`;
+  //    share the slice by design (a value several blocks share and no block
+  //    index beside it, `ctaid % n`;
   //    a dimension of the block index the kernel reads and the address does
   //    not carry), or the slices of two blocks overlap (a stride smaller than
   //    a block's extent): the expressions' answer stands.

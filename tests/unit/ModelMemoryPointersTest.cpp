@@ -244,6 +244,32 @@ TEST(ModelMemoryPointers, BlockSlicesOfOneScratch) {
   EXPECT_TRUE(aliasIs(fn, AliasResult::Must, fixed, addressOf(fn, fixed), 0, fixed, addressOf(fn, fixed), 0));
 }
 
+// The block's own state slots (issue 34, NCCL's block-private state word):
+// a shared context beside the block index, slots at two strides, a stride
+// whose factor is a loaded value: undecided; the context's words without
+// the block index: the expressions' answer stands.
+TEST(ModelMemoryPointers, BlockSlicesOfStateSlots) {
+  FENCELINE_LOAD_PROGRAM(p, "model_memory_pointers");
+  const auto& fn = p.fn("block_state_slots");
+  const MemoryAnalysis& m = *fn.memory;
+  using Kind = MemoryAnalysis::BlockSlices::Kind;
+  const InstId slot = findOne(fn, "st.relaxed.gpu"), read = findOne(fn, "ld.relaxed.gpu");
+  const InstId tail = findOne(fn, "st.relaxed.sys"), context = findOne(fn, "ld.volatile");
+  const InstId loaded = findOne(fn, "st.volatile"), loadedRead = findOne(fn, "ld.acquire.gpu");
+  auto slices = [&](InstId a, InstId b) { return m.blockSlices(a, addressOf(fn, a), b, addressOf(fn, b)); };
+  const auto shared = slices(slot, read);
+  EXPECT_EQ(shared.kind, Kind::Undecided) << valueText(fn, slot, addressOf(fn, slot)) << " / "
+                                          << valueText(fn, read, addressOf(fn, read));
+  EXPECT_NE(shared.detail.find("a value several blocks share"), std::string::npos) << shared.detail;
+  const auto two = slices(tail, read);
+  EXPECT_EQ(two.kind, Kind::Undecided) << valueText(fn, tail, addressOf(fn, tail));
+  EXPECT_NE(two.detail.find("the strides of two arrays"), std::string::npos) << two.detail;
+  const auto unknownFactor = slices(loaded, loadedRead);
+  EXPECT_EQ(unknownFactor.kind, Kind::Undecided) << valueText(fn, loaded, addressOf(fn, loaded));
+  EXPECT_NE(unknownFactor.detail.find("a stride the analysis cannot bound"), std::string::npos) << unknownFactor.detail;
+  EXPECT_EQ(slices(slot, context).kind, Kind::None) << valueText(fn, context, addressOf(fn, context));
+}
+
 // Chained blocks (issue 34): a flag word another block raises. flags[b]
 // against flags[b - 1] meet for the block one before, flags[b + 2] two
 // after; flags[2b] never meets flags[2b' + 1]. The data of the block one

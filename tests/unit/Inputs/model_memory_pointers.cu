@@ -184,6 +184,33 @@ extern "C" __global__ void __launch_bounds__(128) block_slices(float* scratch, u
   asm volatile("st.release.gpu.global.f32 [%0], %1;" ::"l"(out + threadIdx.x), "f"(v) : "memory");
 }
 
+// The block's own state slots (MemoryAnalysis::blockSlices, NCCL's block
+// state): a context's state `state + words * (b % contexts)`, in it the
+// block's slots at `k * b + first` (k chosen per block by a mode byte) and a
+// second per-block word at `tail * b` (two strides: undecided); a slot at a
+// stride read from memory (a factor of unknown level: a stride all the same,
+// undecided); the context's first words (no block index beside the shared
+// value: the expressions' answer stands).
+extern "C" __global__ void __launch_bounds__(128) block_state_slots(unsigned long long* state, int words,
+                                                                  unsigned contexts, int peers, int first,
+                                                                  int tail, const unsigned char* modes,
+                                                                  const int* strides) {
+  const unsigned context = blockIdx.x % contexts;
+  unsigned long long* own = state + words * (int)context;
+  const int k = modes[context] == 5 ? 2 : max(peers, 2);
+  const unsigned slot = k * blockIdx.x + first;
+  asm volatile("st.relaxed.gpu.global.u64 [%0], 1;" ::"l"(own + slot) : "memory");
+  const unsigned index = slot + threadIdx.x;
+  unsigned v, w, u;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(own + index) : "memory");
+  asm volatile("st.relaxed.sys.global.u64 [%0], 2;" ::"l"(own + tail * blockIdx.x) : "memory");
+  asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(w) : "l"(own + threadIdx.x) : "memory");
+  const int loaded = strides[0];
+  asm volatile("st.volatile.global.u64 [%0], 3;" ::"l"(state + loaded * blockIdx.x), "r"(0) : "memory");
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(u) : "l"(state + loaded * blockIdx.x + threadIdx.x) : "memory");
+  own[threadIdx.x + 64] = v + w + u;
+}
+
 // Chained blocks (MemoryAnalysis::blockDistance, atBlockDistance): each block
 // raises flags[b]; it polls its predecessor's flags[b - 1] and the flag two
 // blocks on, flags[b + 2]; on a stride of two words, flags[2b + 1] is never

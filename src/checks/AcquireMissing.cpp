@@ -233,7 +233,7 @@ void checkTickets(const ProtocolModel& ctx, std::set<std::string>& reported, Fin
           fn, report::LinkKind::GuardedRead, read, "thread-path",
           "the paths from the atomic to this read without an acquire take a branch on the thread index "
           "before a barrier, whose other side has one; which side the counting thread takes was not decided"));
-    if (volatileStyleRead(fn, read)) markVolatileStyleReads(d, fn, read);
+    markVolatileStyleReads(d, fn, read);
     out.push_back(std::move(d));
   }
 }
@@ -284,7 +284,7 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
         addNote(d, fn, read, "this read is not ordered after the flag observation; it may see the data as it was "
                              "before the signal");
         addWaitEvidence(d, ctx, poll, read);
-        if (volatileStyleRead(fn, read)) markVolatileStyleReads(d, fn, read);
+        markVolatileStyleReads(d, fn, read);
         out.push_back(std::move(d));
         continue;
       }

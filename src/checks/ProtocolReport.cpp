@@ -214,7 +214,7 @@ InstId otherThanVolatileStyleRead(const ProtocolModel& ctx, InstId poll, InstId 
 }
 
 void markVolatileStyleReads(report::Diagnostic& d, const FunctionModel& fn, InstId read) {
-  if (!d.disputed.empty()) return;
+  if (!d.disputed.empty() || !volatileStyleRead(fn, read)) return;
   d.disputed = fmt::format(
       "the partner's data is read after the wait with volatile-style loads, which bypass L1 (here {} at {}), issued "
       "only once the observed value has decided the exit: the PTX model asks for an acquire here, the CUDA "

@@ -79,8 +79,8 @@ InstId otherThanVolatileStyleRead(const ProtocolModel& ctx, InstId poll, InstId 
                                   const std::function<bool(InstId)>& guarded, const std::function<bool(InstId)>& stop,
                                   const std::vector<InstId>& mayStop);
 
-// States the dispute (Diagnostic::disputed) of a finding whose shown read is
-// a volatile-style read.
+// States the dispute (Diagnostic::disputed) of a finding when its shown read
+// is a volatile-style read.
 void markVolatileStyleReads(report::Diagnostic& diagnostic, const FunctionModel& fn, InstId read);
 
 // addSignalEvidence for the write to show: `nearest` (the nearest published

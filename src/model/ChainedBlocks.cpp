@@ -22,16 +22,10 @@
 
 namespace fenceline::model {
 
-namespace {
-
-int addressOf(const FunctionModel& fn, InstId inst) { return protocolAddress(fn, inst); }
-
-}  // namespace
-
 // Chained blocks (issue 34): a signal and a poll that one block sees as two
 // words are one word for two blocks this far apart (blockDistance).
 MemoryAnalysis::BlockDistance ProtocolModel::flagDistance(InstId signal, InstId poll) const {
-  const int os = addressOf(fn_, signal), op = addressOf(fn_, poll);
+  const int os = protocolAddress(fn_, signal), op = protocolAddress(fn_, poll);
   if (os < 0 || op < 0 || alias(signal, poll) != Alias::No) return {};
   return memory_.blockDistance(signal, os, poll, op);
 }
@@ -86,7 +80,7 @@ AliasEvidence ProtocolModel::flagDistanceEvidence(MemoryAnalysis::BlockDistance 
 // The partner block at a distance (chained blocks): the pair compared with
 // the write's block index renamed to the partner's (atBlockDistance).
 ProtocolModel::PairEvidence ProtocolModel::pairAtDistance(InstId write, InstId read, MemoryAnalysis::BlockDistance at) const {
-  const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
+  const int ow = protocolAddress(fn_, write), orr = protocolAddress(fn_, read);
   const auto kind = ow < 0 || orr < 0 || goesThroughPeerPointer(write) || readsThroughPeerPointer(read)
                         ? MemoryAnalysis::AtDistance::Stands
                         : memory_.atBlockDistance(write, ow, read, orr, at);

@@ -64,10 +64,8 @@ void addEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId signal,
   InstId shown = -1;
   model::AliasEvidence best;
   for (InstId r : reads) {
-    model::AliasEvidence e = ctx.aliasEvidence(write, r);
+    const model::AliasEvidence e = ctx.dataPairEvidence(write, r);
     if (e.result == model::Alias::No) continue;
-    if (e.decided && ctx.isCachedCopyPair(write, r)) e = ProtocolModel::polledCopyEvidence();
-    else if (e.decided && ctx.isStrongPair(write, r)) e = ProtocolModel::strongPairEvidence();
     if (shown < 0 || (e.decided && !best.decided)) shown = r, best = e;
     if (e.decided) break;
   }

@@ -909,6 +909,13 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
 
 // The polled-copy rule before the strong-pair rule: a polled copy store is
 // often an atomic too, and its evidence says more.
+AliasEvidence ProtocolModel::dataPairEvidence(InstId write, InstId read) const {
+  AliasEvidence e = aliasEvidence(write, read);
+  if (e.decided && e.result != Alias::No)
+    if (const auto how = undecidedPairHow(write, read)) return undecidedHowEvidence(*how);
+  return e;
+}
+
 std::optional<ProtocolModel::PairEvidence::How> ProtocolModel::undecidedPairHow(InstId write, InstId read) const {
   if (isCachedCopyPair(write, read)) return PairEvidence::How::PolledCopy;
   if (isStrongPair(write, read)) return PairEvidence::How::StrongPair;
@@ -1922,15 +1929,13 @@ bool ProtocolModel::isTicketPublishedWrite(InstId write, InstId ticket) const {
 // of a function's 39, for the few shown; issue 35).
 ProtocolModel::Link ProtocolModel::ticketWriteRead(InstId read, InstId ticket) const {
   auto evidence = [&](InstId w) {
-    AliasEvidence e = opaqueCallMayFence(w) ? AliasEvidence{} : aliasEvidence(w, read);
+    AliasEvidence e = opaqueCallMayFence(w) ? AliasEvidence{} : dataPairEvidence(w, read);
     if (opaqueCallMayFence(w)) e.how = "opaque-call";
     if (e.result == Alias::No) {  // a non-coherent read of the same root (as in partnerWriteRead)
       e.result = Alias::May;
       e.decided = false;
       e.how = "non-coherent-root";
     }
-    if (e.decided)
-      if (const auto how = undecidedPairHow(w, read)) e = undecidedHowEvidence(*how);
     return e;
   };
   // evidence(w).decided, from the facts.

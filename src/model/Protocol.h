@@ -224,6 +224,10 @@ class ProtocolModel {
   // (isPolledCopyStore): it stores a value a polled word held, which hands
   // nothing; whether the read reads data rests on the word's other writes.
   static AliasEvidence polledCopyEvidence();
+  // aliasEvidence(write, read) for a data pair: a link that decidedly meets
+  // but hands nothing weak (a polled copy, a strong pair: undecidedPairHow)
+  // is that undecided evidence instead. For checks that pick a read to show.
+  AliasEvidence dataPairEvidence(InstId write, InstId read) const;
   // An undecided data link (may alias) with its tag and explanation: what
   // the two above build.
   static AliasEvidence undecidedPairEvidence(const char* how, const char* detail);

@@ -523,6 +523,7 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
     // One buffer, unless its pages are selected by different values: then
     // undecided, whatever the pointer tables below would say of the base.
     memory_.undecidePageSelectors(precise, a, oa, b, ob, withDetail);
+    undecideRereadPointer(precise, a, oa, b, ob, withDetail);
     if (!precise.decided) precise.result = e.result;
     return precise;
   }

@@ -520,9 +520,12 @@ AliasEvidence ProtocolModel::aliasEvidence(InstId a, int oa, InstId b, int ob, b
   }
   AliasEvidence precise = memory_.aliasEvidence(memory_.accessLocation(a, oa), memory_.accessLocation(b, ob), withDetail);
   if (precise.decided && precise.result != Alias::No) {
-    // One buffer, unless its pages are selected by different values: then
-    // undecided, whatever the pointer tables below would say of the base.
+    // One buffer, unless its pages are selected by different values, or its
+    // pointer, read from memory, would have to be read twice with two values
+    // for the bytes to meet: then undecided, whatever the pointer tables
+    // below would say of the base.
     memory_.undecidePageSelectors(precise, a, oa, b, ob, withDetail);
+    undecideRereadPointer(precise, a, oa, b, ob, withDetail);
     if (!precise.decided) precise.result = e.result;
     return precise;
   }

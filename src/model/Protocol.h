@@ -26,8 +26,10 @@
 // except for pointers read from two distinct fields of one record
 // (pointersFromDistinctFields) and for offsets from two entries of one table,
 // or from one pointer the kernel cannot rewrite, that never meet
-// (entriesOfOneTable, throughOneFixedPointer). The rules for pointers read from memory
-// (fields, peer pointers) are in ProtocolPointers.cpp.
+// (entriesOfOneTable, throughOneFixedPointer). Where only that coarsening
+// makes two accesses meet (Memory's No under one value of the pointer), their
+// evidence is undecided (undecideRereadPointer). The rules for pointers read
+// from memory (fields, peer pointers) are in ProtocolPointers.cpp.
 #pragma once
 
 #include <deque>
@@ -459,6 +461,18 @@ class ProtocolModel {
   // another rank the slot holds that rank's pointer, one buffer or another,
   // as for entriesOfOneTable (issue 34, NVSHMEM's queue-pair tables).
   bool throughOneFixedPointer(InstId a, InstId b) const;
+  // Memory's decided "same bytes" (`same-buffer`, `same-object`) for two
+  // accesses through one pointer read from memory, at offsets that under one
+  // value of that pointer never meet (MemoryAnalysis::alias says No: two
+  // fields of the records of one table, `q[i].reserved` against
+  // `q[j].consumed`, apart modulo the record size). They meet only if two
+  // reads of the pointer's slot give two pointers, which the PTX does not
+  // show (nor that they give one: the kernel may write the slot through a
+  // pointer the analysis cannot name): undecided, `reread-pointer` (issue
+  // 34, NCCL's AlltoAll_LL queue descriptors, B''). Called by aliasEvidence
+  // on Memory's decided evidence; leaves any other evidence as it is.
+  void undecideRereadPointer(AliasEvidence& evidence, InstId a, int operandA, InstId b, int operandB,
+                             bool withDetail) const;
   // The access goes through a peer pointer: a pointer read from a table at
   // an index that varies from rank to rank (any index term other than the
   // block's position: a rank or peer parameter, a loop over peers, the

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "model/Protocol.h"
 #include "model/SpinLoops.h"
 #include "model/Values.h"
@@ -138,6 +140,25 @@ bool ProtocolModel::throughOneFixedPointer(InstId a, InstId b) const {
   return va.known && vb.known && va.hasBase() && va.alternatives.empty() && va.baseKind == vb.baseKind &&
          va.base == vb.base && va.constant == vb.constant && va.terms.empty() && vb.terms.empty() &&
          memory_.accessSize(la, oa) == memory_.accessSize(lb, ob);
+}
+
+// One pointer read from memory, and offsets from it that never meet: the
+// bytes meet only through two different values read from its slot.
+void ProtocolModel::undecideRereadPointer(AliasEvidence& e, InstId a, int oa, InstId b, int ob,
+                                          bool withDetail) const {
+  if (!e.decided || (e.how != "same-buffer" && e.how != "same-object")) return;
+  const MemoryObject& object = memory_.objectOf(a, oa);
+  if (object.kind != MemoryObject::Kind::Loaded || !object.alternatives.empty() ||
+      !(object == memory_.objectOf(b, ob)) || memory_.alias(a, oa, b, ob) != Alias::No)
+    return;
+  e.decided = false;
+  e.how = "reread-pointer";
+  if (withDetail)
+    e.detail = fmt::format("both go through {}, a pointer read from memory, at offsets that never meet under one "
+                           "value of it ({} and {}): they meet only if two reads of the pointer give two pointers, "
+                           "which the PTX does not show",
+                           object.toString(), fn_.values->keptOperandValue(a, oa).toString(),
+                           fn_.values->keptOperandValue(b, ob).toString());
 }
 
 namespace {

@@ -685,7 +685,7 @@ bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
   for (const auto& t : v.terms)
     for (const auto& u : p.terms)
       if (t.name == u.name && t.coefficient != u.coefficient) return false;
-  return true;
+  return pointersFromMirroredFields(peerAccess, ownAccess);
 }
 
 InstId ProtocolModel::peerMirrorSignal(InstId poll) const {

@@ -766,6 +766,17 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
           mayAlias && how == PairEvidence::How::StrongPair, mayAlias && how == PairEvidence::How::PolledCopy};
 }
 
+bool ProtocolModel::mayReadWriteBeforeSignal(InstId read, InstId poll, InstId signal) const {
+  if (signal < 0) return false;
+  auto [before, added] = beforeSignals_.try_emplace(std::vector<InstId>{signal});
+  if (added) before->second = computeBeforeSignals(before->first);
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const std::vector<InstId>& written = *partnerWriteLists_[before->second.all];
+  return std::any_of(written.begin(), written.end(), [&](InstId w) {
+    return !exclusiveModes(w, read) && !exclusiveModes(w, poll) && partnerMayRead(read, w, otherBlock);
+  });
+}
+
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
 // call's argument, the same bytes, or a peer mirror.
 AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock) const {

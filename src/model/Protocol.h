@@ -206,6 +206,15 @@ class ProtocolModel {
     bool polledCopy = false;  // the write is a polled copy store (isPolledCopyStore)
   };
   PartnerFacts partnerWriteFacts(InstId read, InstId poll) const;
+  // Some write of this kernel before `signal` (the signal the wait of `poll`
+  // observes), in the wait's mode of the launch, may be what `read` returns:
+  // a write the analysis could not relate to the read, but may. The partner
+  // writes of a poll are gathered before its in-kernel signals only; this
+  // asks the same of a signal found through symmetric addressing (a peer's
+  // copy of the polled field, a call given the flag). With none, a read after
+  // the wait reads what was there before the launch (issue 34, NCCL's
+  // AlltoAll_LL: a configuration field of the polled record).
+  bool mayReadWriteBeforeSignal(InstId read, InstId poll, InstId signal) const;
   // A data link that hands nothing weak (issue 34, NVSHMEM's C, NCCL's U):
   // the write is an atomic or a relaxed-or-stronger (or volatile) store, the
   // read a relaxed-or-stronger (or volatile) load or an atomic, both scalar

@@ -213,7 +213,20 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
   InstId better = model::findReachable(
       ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop,
       ctx.guardedReadsAfter(poll), mayStop);
-  return better >= 0 ? better : first;
+  if (better >= 0 || !peerPartner || undecided->how != "no-partner-write") return better >= 0 ? better : first;
+  // None is decided, and the first read is not of the partner's memory: a
+  // read of another rank's memory names what the wait is about
+  // (peer-before-launch) where the first read names nothing.
+  asked = 0;
+  auto peerRead = [&](InstId read) {
+    if (++asked > kMaxReads) return false;
+    return !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read) &&
+           !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
+  };
+  const InstId peer = model::findReachable(
+      ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && peerRead(i); }, stop,
+      ctx.guardedReadsAfter(poll), mayStop);
+  return peer >= 0 ? peer : first;
 }
 
 bool volatileStyleRead(const FunctionModel& fn, InstId read) {

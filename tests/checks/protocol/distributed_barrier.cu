@@ -1,5 +1,4 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
-// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // The multi-GPU distributed barrier (the all-reduce pattern): every rank
 // copies its slice into each peer's buffer through peer pointers, then block b
 // of rank r writes `flag` into slot [b][r] of every peer's signal array and
@@ -229,6 +228,7 @@ struct PeerFlags {
 // peers' buffers read after it are written by no write of this kernel (before
 // the launch, by earlier kernels: vLLM's start barrier): the data link is
 // undecided (peer-before-launch, disputed), a strict-tier note (issue 34).
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 __global__ void own_buffer_wait_gpu_fence(PeerFlags peers, Flags* self, float** buffers,
                                           float* out, int rank, int world, int n) {
   if (threadIdx.x < world) {

@@ -13,6 +13,7 @@
 #include "model/Operands.h"
 #include "model/ThreadDecidedBranches.h"
 #include "model/Paths.h"
+#include "model/PolledRecord.h"
 
 namespace fenceline::checks::protocol {
 
@@ -84,22 +85,40 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   const ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
   // The partner is another rank (its signal comes through a peer pointer)
   // and this read is of that rank's memory: what it wrote there before
-  // raising the flag (in this kernel or before it) is the data. Not for a
+  // raising the flag is the data. The partner is another rank's copy of this
+  // kernel, so that write is one of this kernel's writes: presumed only where
+  // some write of the kernel before the signal may be the data and the
+  // analysis could not decide that it is (partnerWriteRead's undecided
+  // write, or one before a signal found through symmetric addressing, whose
+  // writes the partner model does not gather). With none, what is there was
+  // written before the launch (a configuration field, an earlier kernel's
+  // output): not located (peer-before-launch, undecided). Not for a
   // non-coherent read (issue 34, NCCL): ld.global.nc states that its bytes
-  // are not written while the kernel runs, and a write before the launch
-  // is no hazard; only a write of this kernel (or of another rank's copy,
-  // exhibited by partnerWriteRead) decides that they are.
+  // are not written while the kernel runs; only a write of this kernel (or
+  // of another rank's copy, exhibited by partnerWriteRead) decides that
+  // they are.
   const bool nonCoherent = fn.instructions[read].hasModifier("nc");
   // Not for a strong pair (isStrongPair) or a polled copy (isPolledCopyStore):
   // the write the read is paired with hands nothing weak, or no data, and
   // presuming another is no evidence.
   const bool handsNoData =
       write.inst >= 0 && (write.evidence.how == "strong-pair" || write.evidence.how == "polled-copy");
-  if ((write.inst < 0 || !write.evidence.decided) && !nonCoherent && !handsNoData && signal.evidence.decided &&
-      ctx.goesThroughPeerPointer(signal.inst) && ctx.readsThroughPeerPointer(read)) {
+  // Nor for a field of the polled record that the kernel's writes of that
+  // record all miss (model/PolledRecord.h): configuration, not data.
+  const bool peerRead = (write.inst < 0 || !write.evidence.decided) && !nonCoherent && !handsNoData &&
+                        signal.evidence.decided && ctx.goesThroughPeerPointer(signal.inst) &&
+                        ctx.readsThroughPeerPointer(read) && !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
+  if (peerRead && (write.inst >= 0 || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst))) {
     d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
                                       "the read is of another rank's memory (through a peer pointer), which that rank "
                                       "wrote before raising the flag"));
+  } else if (peerRead) {
+    d.evidence.push_back(report::undecidedLink(
+        fn, LinkKind::DataWrite, -1, "peer-before-launch",
+        "the read is of another rank's memory (through a peer pointer), but no write of this kernel may touch its "
+        "bytes: what is there was written before the launch (a configuration field, or an earlier kernel's output "
+        "on that rank), which the PTX does not show; whether the flag must order such writes for this read is "
+        "disputed (vLLM's custom all-reduce start barrier)"));
   } else if (nonCoherent && (write.inst < 0 || !write.evidence.decided))
     d.evidence.push_back(report::undecidedLink(
         fn, LinkKind::DataWrite, write.inst, "nc-unwritten",
@@ -187,12 +206,27 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
     const ProtocolModel::PartnerFacts write = ctx.partnerWriteFacts(read, poll);
     if (write.decided) return true;
     return peerPartner && !write.strongPair && !write.polledCopy &&
-           !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read);
+           !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read) &&
+           (write.inst >= 0 || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst)) &&
+           !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
   };
   InstId better = model::findReachable(
       ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && decidedData(i); }, stop,
       ctx.guardedReadsAfter(poll), mayStop);
-  return better >= 0 ? better : first;
+  if (better >= 0 || !peerPartner || undecided->how != "no-partner-write") return better >= 0 ? better : first;
+  // None is decided, and the first read is not of the partner's memory: a
+  // read of another rank's memory names what the wait is about
+  // (peer-before-launch) where the first read names nothing.
+  asked = 0;
+  auto peerRead = [&](InstId read) {
+    if (++asked > kMaxReads) return false;
+    return !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read) &&
+           !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
+  };
+  const InstId peer = model::findReachable(
+      ctx.function(), poll, [&](InstId i) { return asked <= kMaxReads && guarded(i) && peerRead(i); }, stop,
+      ctx.guardedReadsAfter(poll), mayStop);
+  return peer >= 0 ? peer : first;
 }
 
 bool volatileStyleRead(const FunctionModel& fn, InstId read) {

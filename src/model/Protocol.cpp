@@ -688,7 +688,7 @@ bool ProtocolModel::isPeerMirror(InstId peerAccess, InstId ownAccess) const {
   for (const auto& t : v.terms)
     for (const auto& u : p.terms)
       if (t.name == u.name && t.coefficient != u.coefficient) return false;
-  return true;
+  return pointersFromMirroredFields(peerAccess, ownAccess);
 }
 
 InstId ProtocolModel::peerMirrorSignal(InstId poll) const {
@@ -767,6 +767,17 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
   const bool mayAlias = !opaque && aliasFacts(pick.inst, read).result != Alias::No;
   return {pick.inst, partnerWriteDecided(pick.inst, read, partnerBlockOfPoll(poll)),
           mayAlias && how == PairEvidence::How::StrongPair, mayAlias && how == PairEvidence::How::PolledCopy};
+}
+
+bool ProtocolModel::mayReadWriteBeforeSignal(InstId read, InstId poll, InstId signal) const {
+  if (signal < 0) return false;
+  auto [before, added] = beforeSignals_.try_emplace(std::vector<InstId>{signal});
+  if (added) before->second = computeBeforeSignals(before->first);
+  const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
+  const std::vector<InstId>& written = *partnerWriteLists_[before->second.all];
+  return std::any_of(written.begin(), written.end(), [&](InstId w) {
+    return !exclusiveModes(w, read) && !exclusiveModes(w, poll) && partnerMayRead(read, w, otherBlock);
+  });
 }
 
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque

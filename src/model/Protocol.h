@@ -208,6 +208,15 @@ class ProtocolModel {
     bool polledCopy = false;  // the write is a polled copy store (isPolledCopyStore)
   };
   PartnerFacts partnerWriteFacts(InstId read, InstId poll) const;
+  // Some write of this kernel before `signal` (the signal the wait of `poll`
+  // observes), in the wait's mode of the launch, may be what `read` returns:
+  // a write the analysis could not relate to the read, but may. The partner
+  // writes of a poll are gathered before its in-kernel signals only; this
+  // asks the same of a signal found through symmetric addressing (a peer's
+  // copy of the polled field, a call given the flag). With none, a read after
+  // the wait reads what was there before the launch (issue 34, NCCL's
+  // AlltoAll_LL: a configuration field of the polled record).
+  bool mayReadWriteBeforeSignal(InstId read, InstId poll, InstId signal) const;
   // A data link that hands nothing weak (issue 34, NVSHMEM's C, NCCL's U):
   // the write is an atomic or a relaxed-or-stronger (or volatile) store, the
   // read a relaxed-or-stronger (or volatile) load or an atomic, both scalar
@@ -301,6 +310,17 @@ class ProtocolModel {
   // pointer, one that is decidedly this rank's (peerPointer is No): one field
   // of another rank's copy and of this rank's copy.
   bool isPeerMirror(InstId peerAccess, InstId ownAccess) const;
+  // isPeerMirror's test of the two pointers (issue 34, NCCL's M): when the
+  // peer side's pointer is itself read from a field of a struct reached
+  // through the peer pointer (`peers[p]->ring`, `descs[p].ring`: a slot at a
+  // constant offset from a pointer read from memory, or a field of a record
+  // larger than a pointer in a table), not the peer table's entry itself
+  // (`peers[p]`), a rank reaches its own copy of that buffer through the
+  // same field of its own struct: the own side's pointer must be read from
+  // the same field (one size, the same constant offset, modulo the record
+  // size where a slot is indexed). True when the peer side's pointer is a
+  // table's entry, or its slot was not traced.
+  bool pointersFromMirroredFields(InstId peerAccess, InstId ownAccess) const;
   // requiredScope() with the evidence it rests on: "peer-pointer",
   // "outbound-flag", "sys-signal-on-word" (a .sys signal on the same word)
   // decide .sys; "peer-flags-elsewhere" (the kernel raises flags on peers,

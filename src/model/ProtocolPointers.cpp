@@ -292,15 +292,9 @@ class IndexClassifier {
   std::unordered_map<InstId, int8_t>& memo_;
 };
 
-// A pointer read as one field of a record in a table (issue 34, NVSHMEM's
-// queue-pair descriptors, 184 and 424 bytes a record): every index term that
-// is not the block's position steps by a multiple of a stride larger than
-// the pointer read (the greatest common divisor of their coefficients). An
-// array of pointers (`peers[next]`, `ptrs[rank]`: the stride is the
-// pointer's size), or an index the value analysis could not scale (a
-// coefficient of 1), is not.
-bool isRecordField(const AbstractValue& slot, int64_t pointerSize) {
-  if (pointerSize <= 0) return false;
+// The stride of a slot's index terms other than the block's position (the
+// greatest common divisor of their coefficients; 0 without such a term).
+int64_t indexStride(const AbstractValue& slot) {
   int64_t stride = 0;
   for (const auto& t : slot.terms) {
     if (isBlockPosition(t)) continue;
@@ -312,10 +306,53 @@ bool isRecordField(const AbstractValue& slot, int64_t pointerSize) {
     }
     stride = c;
   }
-  return stride > pointerSize;
+  return stride;
+}
+
+// A pointer read as one field of a record in a table (issue 34, NVSHMEM's
+// queue-pair descriptors, 184 and 424 bytes a record): every index term that
+// is not the block's position steps by a multiple of a stride larger than
+// the pointer read (the greatest common divisor of their coefficients). An
+// array of pointers (`peers[next]`, `ptrs[rank]`: the stride is the
+// pointer's size), or an index the value analysis could not scale (a
+// coefficient of 1), is not.
+bool isRecordField(const AbstractValue& slot, int64_t pointerSize) {
+  return pointerSize > 0 && indexStride(slot) > pointerSize;
+}
+
+// The slot's offset within its record: the constant modulo the stride of
+// the index, when there is one.
+int64_t fieldOffset(int64_t constant, int64_t stride) {
+  if (stride <= 0) return constant;
+  const int64_t r = constant % stride;
+  return r < 0 ? r + stride : r;
 }
 
 }  // namespace
+
+bool ProtocolModel::pointersFromMirroredFields(InstId peerAccess, InstId ownAccess) const {
+  const InstId peerLoad = pointerLoad(peerAccess);
+  if (peerLoad < 0) return true;
+  const int pk = addressOf(fn_, peerLoad);
+  const AbstractValue& peerSlot = fn_.values->keptOperandValue(peerLoad, pk);
+  const int64_t size = memory_.accessSize(peerLoad, pk);
+  if (!peerSlot.known || size <= 0) return true;
+  const int64_t peerStride = indexStride(peerSlot);
+  // A table's own entry (`peers[p]`, a pointer read at a stride of its size)
+  // or a slot of a named struct: the pointer itself is the peer's.
+  const bool field = isRecordField(peerSlot, size) ||
+                     (peerStride == 0 && peerSlot.baseKind == AbstractValue::BaseKind::Loaded);
+  if (!field) return true;
+  const InstId ownLoad = pointerLoad(ownAccess);
+  if (ownLoad < 0) return false;  // the own pointer is not read from memory (a parameter): not that field
+  const int ok = addressOf(fn_, ownLoad);
+  const AbstractValue& ownSlot = fn_.values->keptOperandValue(ownLoad, ok);
+  if (!ownSlot.known || memory_.accessSize(ownLoad, ok) != size) return false;
+  const int64_t ownStride = indexStride(ownSlot);
+  if (peerStride > 0 && ownStride > 0 && peerStride != ownStride) return false;
+  const int64_t stride = std::max(peerStride, ownStride);
+  return fieldOffset(peerSlot.constant, stride) == fieldOffset(ownSlot.constant, stride);
+}
 
 ProtocolModel::Peer ProtocolModel::peerPointer(InstId access) const {
   if (access < 0 || static_cast<size_t>(access) >= fn_.instructions.size()) return computePeerPointer(access);

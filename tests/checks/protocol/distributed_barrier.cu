@@ -224,14 +224,18 @@ struct PeerFlags {
   Flags* peer[kMaxRanks];
 };
 
-// Broken: a gpu-scope fence after the wait on flags that other GPUs raise.
+// Broken: a gpu-scope fence after the wait on flags that other GPUs raise. The
+// peers' buffers read after it are written by no write of this kernel (before
+// the launch, by earlier kernels: vLLM's start barrier): the data link is
+// undecided (peer-before-launch, disputed), a strict-tier note (issue 34).
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 __global__ void own_buffer_wait_gpu_fence(PeerFlags peers, Flags* self, float** buffers,
                                           float* out, int rank, int world, int n) {
   if (threadIdx.x < world) {
     st_volatile(&peers.peer[threadIdx.x]->start[blockIdx.x][rank], 1);
     while (ld_volatile(&self->start[blockIdx.x][threadIdx.x]) != 1) {
     }
-    __threadfence();  // expect: scope-too-narrow
+    __threadfence();  // expect-strict: scope-too-narrow
   }
   __syncthreads();
   reduce_slices(buffers, out, rank, world, n);

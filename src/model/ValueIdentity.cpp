@@ -36,6 +36,18 @@ std::string named(std::string_view prefix, std::string_view name, int64_t offset
   return text;
 }
 
+// The key of the value read from byte `offset` of kernel parameter `param`:
+// "param:p" for offset 0 (a scalar parameter, a struct's first field), else
+// "param:p@k". The offset is not written "+k": a key "x+k" is the value x
+// plus k (parseKey), and the field at +40 is not the field at +0 plus 40
+// (two pointer fields of one struct, `[args+40] + 96` and `[args+104] + 32`,
+// were one key, "param:p+136", and one word; issue 34, NCCL).
+std::string parameterFieldKey(std::string_view param, int64_t offset) {
+  std::string key = named("param:", param);
+  if (offset) key.append("@").append(std::to_string(offset));
+  return key;
+}
+
 // `key` is "sym:" + `name`.
 bool isSymbolKey(std::string_view key, std::string_view name) {
   return key.size() == name.size() + 4 && key.starts_with("sym:") && key.substr(4) == name;
@@ -297,7 +309,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
         if (store.operands.size() >= 2) return keyOfOperand(store.operands[1], inst.boundStore, depth + 1);
       }
       if (ops.size() >= 2 && ops[1].kind == Kind::Address && ops[1].base.kind == Kind::Symbol)
-        return named("param:", ops[1].baseSymbol(), ops[1].offset);
+        return parameterFieldKey(ops[1].baseSymbol(), ops[1].offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
     }
     if (inst.effect.address >= 0 && static_cast<size_t>(inst.effect.address) < ops.size()) {
@@ -464,8 +476,7 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
           return rootOf(store.operands[1].reg, inst.boundStore, depth + 1);
         return {};
       }
-      if (address.base.kind == Kind::Symbol)
-        return named("param:", address.baseSymbol(), address.offset);
+      if (address.base.kind == Kind::Symbol) return parameterFieldKey(address.baseSymbol(), address.offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
       // An indexed field (`params.table[i]`): the parameter is the table.
       if (std::string param = parameterOf(d, depth); !param.empty()) return named("param:", param);
@@ -479,7 +490,8 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
 
 // `ld.param [%rd + k]` with %rd the kernel parameter's address (`mov.b64 %rd,
 // p`, plus constants): field k of p, named as a direct `ld.param [p + k]` is
-// ("param:p+k"), so both forms give one key and one root. Empty otherwise.
+// ("param:p@k", parameterFieldKey), so both forms give one key and one root.
+// Empty otherwise.
 std::string ValueIdentity::parameterField(InstId load, int depth) const {
   const auto& address = fn_.instructions[load].operands[1];
   if (address.kind != Kind::Address || address.base.kind != Kind::Register) return {};
@@ -488,7 +500,7 @@ std::string ValueIdentity::parameterField(InstId load, int depth) const {
   const std::string param = parameterOf(load, depth);
   if (param.empty() || !isSymbolKey(base.symbolic, param)) return {};
   const int64_t offset = wrappingAdd(base.constant, address.offset);
-  return named("param:", param, offset);
+  return parameterFieldKey(param, offset);
 }
 
 // The kernel parameter whose address an `ld.param [%rd + ...]` reads through

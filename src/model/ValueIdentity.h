@@ -1,7 +1,8 @@
 // Value identity, internal to the value analysis (Values.h is the
 // interface): when do two uses compute the same value for every thread?
 // Each value gets a canonical form built by walking its reaching definitions
-// backwards ("param:p0+8", "add(%ctaid.x,4)", "load([param:p1+8])"); two
+// backwards ("param:p0+8": parameter p0's value plus 8; "param:s@8": the
+// value of byte 8 of parameter s; "add(%ctaid.x,4)", "load([param:p1+8])"); two
 // uses with equal forms compute the same thing, so two addresses with equal
 // forms name the same word. A pointer's root is the object it points into
 // ("param:p0", "sym:bar", or the form of the address a pointer was loaded

@@ -66,6 +66,8 @@ bool readsRunTimeValue(const FunctionModel& fn, const UniformModes& modes, InstI
 
 }  // namespace
 
+bool isComparison(const Inst& inst) { return inst.opcode() == "setp" || inst.opcode() == "set"; }
+
 bool comparesWithArrivalCount(const FunctionModel& fn, const UniformModes& modes, InstId setp,
                               const std::function<bool(InstId)>& counting) {
   const Inst& def = fn.instructions[setp];

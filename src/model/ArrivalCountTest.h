@@ -19,6 +19,17 @@
 //   for its turn, and what observes the other threads is that read, not the
 //   reservation.
 // A test against 0 is not a count of the others either (the first arriver).
+//
+// The equality must also meet the count itself: the first comparison that the
+// returned value reaches on its way to a branch is the one that decides
+// whether the branch tests a count of arrivals. After a comparison, what
+// flows on is its outcome (a predicate, turned into bits by `selp` and
+// gathered by `or`), not the count: an equality of such bits with a constant
+// (`(seen & 3) == 2`, "lower than some, higher than none" for a hash of the
+// reserved row, issue 34's cuSPARSE `multihash_step`) tests decisions taken
+// on the value, not how many blocks arrived. Comparisons after the equality
+// (its outcome handed to the block through shared memory, tested `!= 0`)
+// test that outcome and leave it a ticket.
 #pragma once
 
 #include <functional>
@@ -34,5 +45,9 @@ class UniformModes;
 // values).
 bool comparesWithArrivalCount(const FunctionModel& fn, const UniformModes& modes, InstId setp,
                               const std::function<bool(InstId)>& counting);
+
+// The instruction compares values (`setp`, `set`): its result is an outcome,
+// no longer the value it compared (above).
+bool isComparison(const Inst& inst);
 
 }  // namespace fenceline::model

@@ -1705,13 +1705,15 @@ void ProtocolModel::findTickets() {
   // instruction (the walks of many branches meet the same definitions): a
   // candidate ends it, a value returned by an inlined call goes on at its
   // store, a shared load at the stores it may read, an instruction with no
-  // memory effect at the registers it reads; anything else ends it. (Whether
-  // a load is of shared memory is asked when a walk meets it.)
-  enum class Step : uint8_t { Stop, Candidate, Bound, Load, SharedLoad, Operation };
+  // memory effect at the registers it reads (a comparison too, deciding
+  // there whether the walk has passed an equality with an arrival count);
+  // anything else ends it. (Whether a load is of shared memory is asked when
+  // a walk meets it.)
+  enum class Step : uint8_t { Stop, Candidate, Bound, Load, SharedLoad, Operation, Comparison };
   const size_t registers = fn_.registerNames.size();
   const InstId count = static_cast<InstId>(fn_.instructions.size());
   std::vector<Step> stepAt(count, Step::Stop);
-  std::vector<std::vector<ValueReg>> readsOf(count);  // registerUse().read of the Operation steps
+  std::vector<std::vector<ValueReg>> readsOf(count);  // registerUse().read of the Operation and Comparison steps
   for (InstId d = 0; d < count; ++d) {
     model::poll();
     const Inst& def = fn_.instructions[d];
@@ -1722,7 +1724,7 @@ void ProtocolModel::findTickets() {
     } else if (def.effect.kind == EffectKind::Load) {
       stepAt[d] = Step::Load;
     } else if (def.effect.kind == EffectKind::None) {
-      stepAt[d] = Step::Operation;
+      stepAt[d] = isComparison(def) ? Step::Comparison : Step::Operation;
       readsOf[d] = registerUse(def).read;
     }
   }
@@ -1741,8 +1743,9 @@ void ProtocolModel::findTickets() {
   // taken in reverse, from the candidates' results, ignoring where each
   // definition is (a superset). A branch whose predicate is not among them
   // has no ticket, and its walk (up to 512 steps) is not taken (issue 33).
-  // Bit 1: reached with an equality test with an arrival count on the
-  // way (the walk records a ticket only then); bit 0: without one.
+  // Bit 1: reached with an equality test with an arrival count as the first
+  // comparison on the way (the walk records a ticket only then); bit 0: with
+  // no comparison yet. A value past another first comparison is not marked.
   std::vector<uint8_t> reachesCandidate(registers, 0);
   {
     std::vector<std::vector<InstId>> followers(registers);  // reg -> definitions the walk enters from it
@@ -1762,6 +1765,7 @@ void ProtocolModel::findTickets() {
         }
         case Step::Load: sharedLoads.push_back(d); break;  // (every load: a superset)
         case Step::Operation:
+        case Step::Comparison:
           for (ValueReg r : readsOf[d])
             if (inRange(r)) followers[r].push_back(d);
           break;
@@ -1770,7 +1774,12 @@ void ProtocolModel::findTickets() {
     }
     std::vector<std::pair<ValueReg, uint8_t>> work;
     auto mark = [&](InstId d, uint8_t bit) {
-      if (bit == 1 && stepAt[d] == Step::Operation && testsArrivalCount(d)) bit = 2;
+      // The first comparison a candidate's value meets decides: an equality
+      // with an arrival count, or an outcome that counts nothing from here on.
+      if (bit == 1 && stepAt[d] == Step::Comparison) {
+        if (!testsArrivalCount(d)) return;
+        bit = 2;
+      }
       for (ValueReg r : writtenRegisters(fn_.instructions[d]))
         if (inRange(r) && !(reachesCandidate[r] & bit)) {
           reachesCandidate[r] |= bit;
@@ -1816,8 +1825,8 @@ void ProtocolModel::findTickets() {
     const Inst& br = fn_.instructions[branch];
     if (br.opcode() != "bra" || !br.guard || br.guard->reg < 0) continue;
     if (static_cast<size_t>(br.guard->reg) < registers && !(reachesCandidate[br.guard->reg] & 2)) continue;
-    // Backward from the predicate: (register, at, an equality test with an
-    // arrival count passed on the way).
+    // Backward from the predicate: (register, at, the last comparison passed
+    // on the way is an equality test with an arrival count).
     ++stamp;
     visited = 0;
     work.assign(1, {br.guard->reg, branch, false});
@@ -1848,8 +1857,14 @@ void ProtocolModel::findTickets() {
           case Step::SharedLoad:
             for (InstId st : storesReadBy(d)) work.push_back({fn_.instructions[st].operands.back().reg, st, eligible});
             break;
-          case Step::Operation: {
-            const bool next = eligible || testsArrivalCount(d);
+          case Step::Operation:
+            for (ValueReg r : readsOf[d]) work.push_back({r, d, eligible});
+            break;
+          case Step::Comparison: {
+            // Upstream of a comparison flows the value it compared: a ticket's
+            // only if this comparison is the equality with an arrival count
+            // (the one nearest the candidate decides, ArrivalCountTest.h).
+            const bool next = testsArrivalCount(d);
             for (ValueReg r : readsOf[d]) work.push_back({r, d, next});
             break;
           }

@@ -25,6 +25,8 @@ class SharedText {
   bool empty() const { return !text_; }
   size_t size() const { return str().size(); }
   void clear() { text_.reset(); }
+  bool starts_with(std::string_view prefix) const { return str().starts_with(prefix); }
+  bool ends_with(std::string_view suffix) const { return str().ends_with(suffix); }
 
   friend bool operator==(const SharedText& a, const SharedText& b) {
     return a.text_ == b.text_ || a.str() == b.str();

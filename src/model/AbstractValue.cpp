@@ -164,8 +164,9 @@ bool chooseBase(const AbstractValue& a, const AbstractValue& b, AbstractValue& r
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   if (names.size() > kMaxAlternatives) return false;
-  r.base.clear();
-  for (const auto& n : names) r.base += (r.base.empty() ? "" : "|") + n;
+  std::string joined;
+  for (const auto& n : names) joined += (joined.empty() ? "" : "|") + n;
+  r.base = std::move(joined);
   r.alternatives = std::move(names);
   return true;
 }

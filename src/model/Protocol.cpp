@@ -482,7 +482,7 @@ uint32_t ProtocolModel::pointerTableOf(InstId inst, int operand) const {
       const AbstractValue& slot = fn_.values->keptOperandValue(load, addressOf(fn_, load));
       if (!slot.known || !slot.hasBase()) return {};
       key += "+" + std::to_string(slot.constant);
-      if (slot.baseKind != AbstractValue::BaseKind::Loaded) return slot.base + key;
+      if (slot.baseKind != AbstractValue::BaseKind::Loaded) return slot.base.str() + key;
       name = memory_.objectOf(load, addressOf(fn_, load)).name;
     }
     return {};

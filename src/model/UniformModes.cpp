@@ -2,8 +2,11 @@
 #include "model/UniformModes.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 #include "model/BranchEdges.h"
+#include "model/PolledText.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -17,7 +20,17 @@ constexpr int kMaxDepth = 24;
 // kMaxDepth over shared subexpressions (quad-double arithmetic over values
 // written once per thread) grows exponentially: past this length a value is
 // left unnamed (as a value no rule names), which bounds each cached text.
-constexpr size_t kMaxTextLength = 512;
+// FENCELINE_MAX_NAME_LENGTH raises it (tests/limits/name-deadline.cu: the
+// time budget must stop a naming whose texts have no cap), 0 meaning none.
+size_t maxTextLength() {
+  static const size_t length = [] {
+    const char* text = std::getenv("FENCELINE_MAX_NAME_LENGTH");
+    if (!text || !*text) return size_t{512};
+    const unsigned long long value = std::strtoull(text, nullptr, 10);
+    return value == 0 ? std::numeric_limits<size_t>::max() : static_cast<size_t>(value);
+  }();
+  return length;
+}
 
 // Marks a value that is the same for the threads of one block only (the
 // block's position, a parameter read at an offset computed from it): such a
@@ -163,6 +176,7 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
     if (inLoop(use)) return {};  // read once per thread, or not one value
     BlockId common = use;
     for (InstId d : defs) {
+      poll();
       const BlockId b = fn_.blockOf[d];
       const std::string text = definitionText(d, depth + 1);
       if (inLoop(b) || text.empty() || textLevel(text) > Level::Block) return {};
@@ -177,6 +191,7 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
       std::vector<char> seen(fn_.blocks.size(), 0);
       std::vector<BlockId> work{from};
       while (!work.empty()) {
+        poll();
         const BlockId b = work.back();
         work.pop_back();
         if (seen[b]) continue;
@@ -188,6 +203,7 @@ std::string UniformModes::mergedText(ValueReg reg, InstId at, const std::vector<
     };
     const std::vector<char> ahead = reach(common, use, true), behind = reach(use, common, false);
     for (BlockId b = 0; b < static_cast<BlockId>(fn_.blocks.size()); ++b) {
+      poll();
       if (!ahead[b] || !behind[b] || b == use) continue;
       const InstId branch = conditionalBranch(fn_, b);
       if (branch < 0) continue;
@@ -226,6 +242,7 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
   const auto& ops = in.operands;
   const std::string_view opcode = in.opcode();
   std::string text;
+  poll();  // every name built is polled (a name's operands are names: the walk may be long)
   auto compute = [&]() -> std::string {
     if (in.guard && in.guard->reg >= 0) return {};  // assigned on some paths only
     if (ops.empty() || threadDependent(opcode)) return {};
@@ -252,6 +269,7 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
           r.reg = a.base.reg;
           const std::string base = uniformText(r, def, depth + 1);
           if (base.empty()) return {};
+          pollBytes(base.size());
           const std::string_view symbol = std::string_view(base).substr(std::min<size_t>(1, base.size()));
           if (base.starts_with("&") && isKernelParameter(symbol))
             return modifiersOf(in) + "[" + std::string(symbol) + "+" + std::to_string(a.offset) + "]";
@@ -271,6 +289,7 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
           base = uniformText(r, def, depth + 1);
         }
         if (base.empty()) return {};
+        pollBytes(base.size());
         return modifiersOf(in) + "[" + base + "+" + std::to_string(a.offset) + "]";
       }
       return {};
@@ -287,10 +306,12 @@ std::string UniformModes::definitionText(InstId def, int depth) const {
     for (size_t k = 1; k < ops.size(); ++k) {
       const std::string arg = uniformText(ops[k], def, depth + 1);
       if (arg.empty()) return {};
-      result += (k > 1 ? "," : "") + arg;
-      if (result.size() > kMaxTextLength) return {};
+      if (k > 1) result += ',';
+      appendPolled(result, arg);  // the time budget, per piece of a long name
+      if (result.size() > maxTextLength()) return {};
     }
-    return result + ")";
+    result += ')';
+    return result;
   };
   text = compute();
   const bool contextual = pruned_ != prunedBefore;
@@ -374,6 +395,7 @@ void UniformModes::implied(ValueReg reg, InstId at, bool value, int depth, std::
       type[0] = 'b';  // equality reads bits: s16, u16 and b16 are one comparison
     }
   }
+  pollBytes(a.size() + b.size());
   out.push_back({keyOf(compare + "." + type + "(" + a + "," + b + ")"), v});
 }
 
@@ -390,6 +412,7 @@ const std::vector<UniformModes::Fact>& UniformModes::blockFacts(BlockId block) c
     if (fn_.idom[b] == b) break;
   }
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    poll();
     const BlockId b = *it;
     std::vector<Fact> facts;
     const BlockId up = fn_.idom[b];

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "model/Operands.h"
+#include "model/PolledText.h"
 
 namespace fenceline::model::detail {
 namespace {
@@ -316,6 +317,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
       std::string storage, shortStorage;
       std::string_view address = keyViewOfOperand(ops[inst.effect.address], d, depth + 1, storage);
       if (address.size() > kMaxArgumentText) address = shortForm(address, shortStorage);
+      model::pollBytes(address.size());
       std::string text;
       text.reserve(address.size() + 6);
       text.append("load(").append(address).append(")");
@@ -377,6 +379,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
   if (isCommutative(op)) std::sort(args.begin(), args.end());
   size_t length = name.size() + args.size() + 2;
   for (const auto& arg : args) length += arg.size();
+  model::pollBytes(length);  // the copy below (each argument is at most kMaxArgumentText bytes)
   std::string text;
   text.reserve(length);
   text.append(name).append("(");
@@ -398,6 +401,7 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
 // loaded words reached gigabytes).
 std::string_view ValueIdentity::shortForm(std::string_view key, std::string& storage) const {
   static constexpr std::string_view kMarkers[] = {"@", "load(", "undef", "?", "rmw@", "phi@", "%tid.", "%ctaid."};
+  model::pollBytes(key.size() * std::size(kMarkers));  // hashed once, searched once per marker
   Affine affine = parseKey(key);
   auto [it, added] = shortIds_.try_emplace(std::string(affine.symbolic), static_cast<int32_t>(shortIds_.size()));
   storage = "&" + std::to_string(it->second) + "{";
@@ -448,6 +452,7 @@ const std::string& ValueIdentity::rootOfDefinition(InstId d, int depth) const {
 }
 
 std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
+  model::poll();  // as computeKeyOfDefinition: a root is a walk over definitions
   const Inst& inst = fn_.instructions[d];
   const std::string_view op = inst.opcode();  // compared with literals: no strlen each time
   const auto& ops = inst.operands;

@@ -189,8 +189,9 @@ struct ValueAnalysis::Impl {
   // register its joined value (joinState 2), as a slot: an index into
   // `stored`, or kOpaque (the term `def:<d>` alone: half of a kernel's
   // definitions, its floating-point arithmetic) or kTop. An AbstractValue is
-  // 112 bytes and its term a block of its own; most instructions need none
-  // (docs/performance.md, session 16).
+  // 96 bytes (its base name shared with its copies, SharedText.h) and its
+  // term a block of its own; most instructions need none (docs/performance.md,
+  // session 16).
   static constexpr uint32_t kNoValue = UINT32_MAX, kOpaque = UINT32_MAX - 1, kTop = UINT32_MAX - 2;
   std::vector<uint32_t> defSlot;
   std::vector<uint8_t> defState;          // 0 new, 1 in progress, 2 done

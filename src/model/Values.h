@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/Program.h"
+#include "model/SharedText.h"
 
 namespace fenceline::model {
 
@@ -32,7 +33,7 @@ struct AbstractValue {
   // entry); `base` is then the identity of the address it was loaded from.
   enum class BaseKind { None, SharedSymbol, GlobalSymbol, Param, Unknown, Loaded };
   BaseKind baseKind = BaseKind::None;
-  std::string base;         // symbol or param name (or the loaded-from address)
+  SharedText base;          // symbol or param name (or the loaded-from address); shared by copies
   // A choice between pointers into different objects of one kind (`selp` of
   // two parameter fields, a merge of two tables): the value points into one
   // of these (sorted, at least two); `base` is then their names joined by

@@ -7,12 +7,12 @@
 // about 5.4 times longer (6 copies of the sum's name and 4 of the error's).
 // A branch on every step has its condition named when the producer's
 // exclusive modes are asked (the signal below sits under all 16 branches).
-// Past kMaxTextLength (512 characters) a value is unnamed, and the function
+// Past maxTextLength() (512 characters) a value is unnamed, and the function
 // is checked in 0.00 s and 5 MB. Without that cap it went past the 32 MiB
 // budget below in 0.03 s (the default 512 MiB in 0.5 s), "not checked", so
 // the finding below was never made; with no memory budget a 5 s time budget
 // did not stop it (24 GB resident when killed after 90 s: building one name
-// is not polled). A sanitizer build does not count memory per function:
+// was not polled; it is now, name-deadline.cu). A sanitizer build does not count memory per function:
 // bounded.py's 200 MB bound catches it there.
 // RUN: python3 %S/Inputs/bounded.py --seconds 20 --mb 200 %fenceline check --max-memory-per-function 32 %s | FileCheck %s
 // CHECK: uniform-names.cu:[[# @LINE + 25]]:{{[0-9]+}}: warning: {{.*}}[acquire-missing]

@@ -41,6 +41,7 @@
 #include "model/BranchEdges.h"
 #include "model/Memory.h"
 #include "model/Operands.h"
+#include "model/OwnWords.h"
 #include "model/Paths.h"
 #include "model/SpinLoops.h"
 #include "model/ThreadDecidedBranches.h"
@@ -394,38 +395,6 @@ bool uniformAddress(const FunctionModel& fn, InstId access, bool perWarp) {
   return true;
 }
 
-// The guards of `inst` on the way from the function's entry: its own
-// predicate, and each branch whose edge enters a block that dominates it
-// (not a loop's exit), with the value that edge needs.
-struct Guard {
-  InstId at;
-  model::ValueReg predicate;
-  bool value;
-};
-std::vector<Guard> guardsOf(const FunctionModel& fn, InstId inst) {
-  std::vector<Guard> guards;
-  const auto& own = fn.instructions[inst].guard;
-  if (own && own->reg >= 0) guards.push_back({inst, own->reg, !own->negated});
-  const BlockId home = fn.blockOf[inst];
-  for (BlockId b = 0; b < static_cast<BlockId>(fn.blocks.size()); ++b) {
-    const InstId br = model::conditionalBranch(fn, b);
-    if (br < 0 || fn.instructions[br].guard->reg < 0) continue;
-    const auto& g = fn.instructions[br].guard;
-    for (bool value : {true, false}) {
-      const BlockId s = model::branchTarget(fn, br, value);
-      if (s < 0 || s == model::branchTarget(fn, br, !value) || fn.blocks[s].predecessors.size() != 1 ||
-          !fn.dominates(s, home))
-        continue;
-      bool exit = false;
-      for (int32_t l = b < static_cast<BlockId>(fn.loopOf.size()) ? fn.loopOf[b] : -1; l >= 0 && !exit;
-           l = fn.loops[l].parent)
-        exit = !std::binary_search(fn.loops[l].blocks.begin(), fn.loops[l].blocks.end(), s);
-      if (!exit) guards.push_back({br, g->reg, g->negated ? !value : value});
-    }
-  }
-  return guards;
-}
-
 // The instructions reached from `from` (forward) or reaching it (backward)
 // on paths that pass no instruction satisfying `stop` (`from` excluded).
 std::vector<char> barrierFreeRegion(const FunctionModel& fn, InstId from, bool forward,
@@ -486,11 +455,11 @@ bool readByWriterOnBarrierFreePaths(const FunctionModel& fn, InstId write, InstI
   };
   std::vector<model::ThreadPredicate> readerGuards, writerGuards;
   std::vector<bool> readerValues, writerValues;
-  for (const Guard& g : guardsOf(fn, read)) {
+  for (const model::ThreadGuard& g : model::guardsOf(fn, read)) {
     readerGuards.emplace_back(fn, g.predicate, g.at, &allowed);
     readerValues.push_back(g.value);
   }
-  for (const Guard& g : guardsOf(fn, write)) {
+  for (const model::ThreadGuard& g : model::guardsOf(fn, write)) {
     if (!dependsOnThreadIndex(fn, g.predicate, g.at)) continue;  // a data guard: fewer writes, never more
     writerGuards.emplace_back(fn, g.predicate, g.at);
     writerValues.push_back(g.value);
@@ -584,8 +553,15 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
                k == EffectKind::Call || (withWarp && k == EffectKind::WarpSync);
       };
     };
+    // A read whose word no thread but the reader writes (lane 0's read of
+    // its warp's own counter, under a test of its own) is ordered with the
+    // rewrite by program order, either way.
+    std::unordered_map<InstId, bool> ownWord;
     auto otherThreadsRead = [&](InstId i) {
-      return std::binary_search(sameWord.begin(), sameWord.end(), i) && guards.apart(s, i);
+      if (!std::binary_search(sameWord.begin(), sameWord.end(), i) || !guards.apart(s, i)) return false;
+      auto [known, fresh] = ownWord.try_emplace(i, false);
+      if (fresh) known->second = model::readsOnlyOwnWrites(fn, s, i);
+      return !known->second;
     };
     auto sameAs = [&](InstId r) {
       return fn.memory->aliasEvidence(s, e.address, 0, r, fn.instructions[r].effect.address, 0);

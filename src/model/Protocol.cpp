@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "model/Operands.h"
+#include "model/MemoryEffect.h"
 #include "model/Paths.h"
 #include "model/ThreadDecidedBranches.h"
 #include "model/Values.h"
@@ -864,6 +865,19 @@ uint32_t ProtocolModel::partnerWriteSet(InstId poll) const {
       dropped = true;
       kept.erase(std::find(kept.begin(), kept.end(), c));  // the call's own entry (a call may be in writes_ too)
     }
+  // A partner of this block whose write a whole-CTA barrier separates from
+  // every signal of the word (barrierBeforeSignal): ordered for the waiter by
+  // the barrier.
+  const std::vector<InstId>& signalsOfWord = before->first;
+  if (!signalsOfWord.empty() && partnerInOwnBlock(poll)) {
+    if (!dropped) kept = *partnerWriteLists_[found.all];
+    const size_t size = kept.size();
+    std::erase_if(kept, [&](InstId w) {
+      return std::all_of(signalsOfWord.begin(), signalsOfWord.end(),
+                         [&](InstId signal) { return !reachable(fn_, w, signal) || barrierBeforeSignal(w, signal); });
+    });
+    dropped |= kept.size() != size;
+  }
   const uint32_t set = dropped ? numberPartnerWrites(std::move(kept)) : found.all;
   partnerWriteSetOf_.emplace(poll, set);
   return set;
@@ -1000,7 +1014,32 @@ bool ProtocolModel::blockSlicesApart(InstId write, InstId read, bool otherBlock)
   return otherBlock && dataSlices(write, read) == MemoryAnalysis::BlockSlices::Kind::Apart;
 }
 
+bool ProtocolModel::orderedByFirstBarrier(InstId write, InstId read, bool otherBlock) const {
+  // A .func's first barrier is not its callers' (they may have passed others
+  // before the call); a write through a peer pointer or a multicast address
+  // is another rank's, whose block takes no part in this one's barrier.
+  if (otherBlock || !fn_.function || !fn_.function->isEntry) return false;
+  if (fn_.instructions[write].opcode() == "multimem" || goesThroughPeerPointer(write)) return false;
+  if (!firstBarrier_) firstBarrier_ = std::make_shared<const FirstBarrier>(fn_);
+  return firstBarrier_->orders(write, read);
+}
+
+bool ProtocolModel::barrierBeforeSignal(InstId write, InstId signal) const {
+  const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(signal);
+  if (const auto known = barrierBeforeSignal_.find(key); known != barrierBeforeSignal_.end()) return known->second;
+  bool ordered = false;
+  if (fn_.function && fn_.function->isEntry && fn_.instructions[write].opcode() != "multimem" &&
+      !goesThroughPeerPointer(write) && reachable(fn_, write, signal) && signalPartnerInOwnBlock(signal))
+    ordered = everyPathPasses(fn_, write, signal, [&](InstId i) {
+      const Inst& in = fn_.instructions[i];
+      return in.syntax && isWholeCtaBarrier(*in.syntax, in.effect);
+    });
+  barrierBeforeSignal_.emplace(key, ordered);
+  return ordered;
+}
+
 bool ProtocolModel::partnerMayRead(InstId read, InstId write, const PartnerBlock& otherBlock, bool keepNo) const {
+  if (orderedByFirstBarrier(write, read, otherBlock.other)) return false;
   if (otherBlock.at.found() && !opaqueCallMayFence(write)) return partnerPair(write, read, otherBlock).mayRead;
   return mayReadWrite(read, write, keepNo) && !blockSlicesApart(write, read, otherBlock.other);
 }
@@ -1008,6 +1047,7 @@ bool ProtocolModel::partnerMayRead(InstId read, InstId write, const PartnerBlock
 ProtocolModel::PairEvidence ProtocolModel::partnerPair(InstId write, InstId read, const PartnerBlock& partner) const {
   if (partner.at.found() && !opaqueCallMayFence(write)) return pairAtDistance(write, read, partner.at);
   const bool otherBlock = partner.other;
+  if (orderedByFirstBarrier(write, read, otherBlock)) return PairEvidence{};
   PairEvidence pair = writeReadEvidence(write, read);
   if (!otherBlock || !pair.mayRead || pair.how == PairEvidence::How::OpaqueCall) return pair;
   switch (dataSlices(write, read)) {
@@ -1066,6 +1106,7 @@ bool ProtocolModel::flagPinnedByAny(std::unordered_map<InstId, bool>& cache, Ins
 // guardedReadMayRead, both kept: a write is not walked over every read of
 // every wait once per finding (issue 34).
 ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const {
+  if (barrierBeforeSignal(write, signal)) return {};
   Reader best;
   // A wait, or a read, of the other mode of the launch (a kernel parameter
   // selects one) never sees this signal or this write (exclusiveModes).
@@ -1153,6 +1194,7 @@ bool ProtocolModel::mayBeDecidedPair(InstId write, InstId read) const {
 }
 
 bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
+  if (barrierBeforeSignal(write, signal)) return false;
   // A call's writes are never a decided pair (writeReadEvidence: "opaque-call").
   if (opaqueCallMayFence(write)) return false;
   const uint32_t set = decidedReadSet(signal);
@@ -1171,6 +1213,7 @@ bool ProtocolModel::hasDecidedReader(InstId write, InstId signal) const {
 }
 
 bool ProtocolModel::hasReader(InstId write, InstId signal) const {
+  if (barrierBeforeSignal(write, signal)) return false;
   for (InstId poll : pollsOf(signal))
     if (!isEndOfKernelWait(poll) && guardedReadMayRead(poll, write)) return true;
   return false;
@@ -1571,6 +1614,7 @@ bool ProtocolModel::isEndOfKernelWait(InstId poll) const {
 }
 
 bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
+  if (barrierBeforeSignal(write, signal)) return false;
   for (InstId poll : pollsOf(signal)) {
     if (isEndOfKernelWait(poll)) return true;
     if (guardedReadMayRead(poll, write)) return true;

@@ -45,6 +45,7 @@
 
 #include "model/PairMap.h"
 #include "model/Program.h"
+#include "model/FirstBarrier.h"
 #include "model/Memory.h"
 #include "model/SpinLoops.h"
 
@@ -794,6 +795,17 @@ class ProtocolModel {
   // The partner's write may be what the read reads (mayReadWrite, per block).
   bool partnerMayRead(InstId read, InstId write, const PartnerBlock& partner, bool keepNo = true) const;
   bool blockSlicesApart(InstId write, InstId read, bool otherBlock) const;
+  // A partner of the reader's own block whose write precedes the block's
+  // first whole-CTA barrier, read after one: the barrier orders the pair
+  // (model/FirstBarrier.h), whatever the flag does.
+  bool orderedByFirstBarrier(InstId write, InstId read, bool otherBlock) const;
+  mutable std::shared_ptr<const FirstBarrier> firstBarrier_;
+  // A partner of the signal's own block (the flag pins it) whose every path
+  // from `write` to `signal` passes a whole-CTA barrier: a waiter that sees
+  // the signal arrived at that barrier before it (the barrier completed
+  // before the signal), so the barrier, not the flag, orders the write for it.
+  bool barrierBeforeSignal(InstId write, InstId signal) const;
+  mutable std::unordered_map<uint64_t, bool> barrierBeforeSignal_;
   mutable PairMap<uint8_t> dataSlices_;  // dataSlices + 1, per (write, read)
   mutable std::unordered_map<InstId, bool> partnerInOwnBlock_, signalPartnerInOwnBlock_;
   bool flagPinsBlock(InstId signal, InstId poll) const;

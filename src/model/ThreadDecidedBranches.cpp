@@ -83,6 +83,8 @@ class Compiler {
     }
     return node < 0 && predicate ? add(Node(Node::Op::Unknown)) : node;
   }
+  // The node of the value instruction `def` writes, or -1.
+  int ofDefinition(InstId def) { return definition(def, 0); }
 
  private:
   int add(Node n) {
@@ -338,6 +340,31 @@ std::optional<bool> ThreadPredicate::operator()(int64_t x, int64_t y, int64_t z)
   const std::optional<uint64_t> value = evaluate(compiled_->nodes, compiled_->root, t);
   if (!value) return std::nullopt;
   return *value != 0;
+}
+
+struct ThreadValue::Compiled {
+  std::vector<Node> nodes;
+  int root = -1;
+};
+
+ThreadValue::ThreadValue(const FunctionModel& fn, InstId definition) : compiled_(std::make_shared<Compiled>()) {
+  if (!fn.values || definition < 0 || static_cast<size_t>(definition) >= fn.instructions.size()) return;
+  Compiler compiler(fn, /*threeDims=*/true, nullptr);
+  compiled_->root = compiler.ofDefinition(definition);
+  compiled_->nodes = std::move(compiler.nodes);
+  // A predicate, or a value that does not mention the thread index, is not an answer here.
+  using Op = Node::Op;
+  if (compiled_->root < 0) return;
+  const Op op = compiled_->nodes[compiled_->root].op;
+  if (op == Op::Compare || op == Op::PredAnd || op == Op::PredOr || op == Op::PredXor || op == Op::PredNot ||
+      op == Op::Unknown || !mentionsThreadIndex(compiled_->nodes))
+    compiled_->root = -1;
+}
+
+std::optional<uint64_t> ThreadValue::operator()(int64_t x, int64_t y, int64_t z) const {
+  if (compiled_->root < 0) return std::nullopt;
+  const int64_t t[3] = {x, y, z};
+  return evaluate(compiled_->nodes, compiled_->root, t);
 }
 
 std::vector<char> blocksNoThreadRuns(const FunctionModel& fn) {

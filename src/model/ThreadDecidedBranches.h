@@ -59,6 +59,21 @@ class ThreadPredicate {
   std::shared_ptr<Compiled> compiled_;
 };
 
+// The same evaluation for the integer that instruction `definition` writes
+// (its first operand), for the thread (x, y, z), where that value is computed
+// from the thread index and constants (`(tid >> 3) & 12`, a warp's slot in a
+// per-warp array); nothing otherwise. The low bits of its type's width, as
+// an unsigned number.
+class ThreadValue {
+ public:
+  ThreadValue(const FunctionModel& fn, InstId definition);
+  std::optional<uint64_t> operator()(int64_t x, int64_t y, int64_t z) const;
+
+ private:
+  struct Compiled;
+  std::shared_ptr<Compiled> compiled_;
+};
+
 // Per block: 1 when no thread runs it (FunctionModel::noThreadRuns).
 std::vector<char> blocksNoThreadRuns(const FunctionModel& fn);
 

@@ -126,6 +126,24 @@ std::optional<AbstractValue> declaredClusterRegister(const std::string& name, co
   return exact ? term(name, ctas, ctas) : term(name, 1, ctas);
 }
 
+// A null-checked pointer (`p ? p + i : nullptr`, a selp or a merge of a
+// 64-bit register): an access through the null side faults, so every access
+// that completes goes through the pointer; as a number, a pointer's value is
+// unknown either way. The pointer, when one side is the constant 0 and the
+// other points into global or generic memory (a 32-bit shared address 0 is
+// a variable's, not null).
+std::optional<AbstractValue> nullCheckedPointer(const AbstractValue& a, const AbstractValue& b, bool wide) {
+  auto isNull = [](const AbstractValue& v) { return v.isConstant() && v.constant == 0; };
+  auto isPointer = [](const AbstractValue& v) {
+    return v.known && v.hasBase() && v.baseKind != BaseKind::SharedSymbol && v.space != Space::SharedCta &&
+           v.space != Space::SharedCluster && v.space != Space::Local;
+  };
+  if (!wide) return std::nullopt;
+  if (isNull(a) && isPointer(b)) return b;
+  if (isNull(b) && isPointer(a)) return a;
+  return std::nullopt;
+}
+
 AbstractValue special(const std::string& name, const ptx::Function* function) {
   const bool threadIndex = name.size() == 6 && name.starts_with("%tid.");
   const bool blockExtent = name.size() == 7 && name.starts_with("%ntid.");
@@ -526,6 +544,12 @@ struct ValueAnalysis::Impl {
         continue;
       }
       if (!v.known) unknown = true;
+      const bool wide = static_cast<size_t>(reg) < fn.registerTypes.size() && fn.registerTypes[reg].ends_with("64");
+      if (init)
+        if (auto pointer = nullCheckedPointer(*init, v, wide)) {
+          init = *pointer;
+          continue;
+        }
       init = init ? join(*init, v, "join:" + std::string(fn.registerNames[reg]) + "@" + std::to_string(reg)) : v;
     }
     AbstractValue result;
@@ -917,6 +941,8 @@ struct ValueAnalysis::Impl {
       AbstractValue second = refine(src(d, 2), p, d, false, &neverSecond);
       if (neverFirst && !neverSecond) return second;
       if (neverSecond && !neverFirst) return first;
+      const bool wide = s.hasModifier("b64") || s.hasModifier("u64") || s.hasModifier("s64");
+      if (auto pointer = nullCheckedPointer(first, second, wide)) return *pointer;
       return join(first, second, name(d, "join"));
     }
     // A shuffle returns another lane's operand: the operand's range.

@@ -52,42 +52,50 @@ __global__ void chunks_of_launch_window(const ChunkDesc* __restrict__ descs, int
   header_handoff(descs[first + blockIdx.y], out);
 }
 
-// The twins' own copies (a fix of their scope edits these alone).
-__device__ __forceinline__ void header_handoff_peer(const ChunkDesc& d, float* out) {
-  if (threadIdx.x != 0) return;
-  if (blockIdx.x == gridDim.x - 1) {
-    for (int k = 0; k < 16; ++k) d.header[k] = d.input[k] * 3u + static_cast<unsigned>(d.kind);
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(d.header_ready), "l"(1ull) : "memory");  // expect: scope-too-narrow
-  } else if (blockIdx.x == 0) {
-    unsigned long long v;
-    do {
-      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(d.header_ready) : "memory");  // expect: scope-too-narrow
-    } while (v == 0);
-    out[blockIdx.y] = static_cast<float>(d.header[0] + d.header[15]);
-  }
+// The twins' own copies, one finding each (a fix of their scope edits these alone).
+__device__ __forceinline__ void publish_peer(const ChunkDesc& d) {
+  asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(d.header_ready), "l"(1ull) : "memory");  // expect: scope-too-narrow
 }
-__device__ __forceinline__ void header_handoff_wrapped(const ChunkDesc& d, float* out) {
-  if (threadIdx.x != 0) return;
-  if (blockIdx.x == gridDim.x - 1) {
-    for (int k = 0; k < 16; ++k) d.header[k] = d.input[k] * 3u + static_cast<unsigned>(d.kind);
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(d.header_ready), "l"(1ull) : "memory");  // expect: scope-too-narrow
-  } else if (blockIdx.x == 0) {
-    unsigned long long v;
-    do {
-      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(d.header_ready) : "memory");  // expect: scope-too-narrow
-    } while (v == 0);
-    out[blockIdx.y] = static_cast<float>(d.header[0] + d.header[15]);
-  }
+__device__ __forceinline__ void wait_peer(const ChunkDesc& d) {
+  unsigned long long v;
+  do {
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(d.header_ready) : "memory");  // expect: scope-too-narrow
+  } while (v == 0);
+}
+__device__ __forceinline__ void publish_wrapped(const ChunkDesc& d) {
+  asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(d.header_ready), "l"(1ull) : "memory");  // expect: scope-too-narrow
+}
+__device__ __forceinline__ void wait_wrapped(const ChunkDesc& d) {
+  unsigned long long v;
+  do {
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(d.header_ready) : "memory");  // expect: scope-too-narrow
+  } while (v == 0);
 }
 
 // Broken twin: the ranks' descriptors, the row shifted by the rank modulo the world.
 __global__ void chunks_of_rank_shifted_row(const ChunkDesc* __restrict__ descs, int rank, int world, float* out) {
-  header_handoff_peer(descs[(rank + blockIdx.y) % world], out);
+  const ChunkDesc& d = descs[(rank + blockIdx.y) % world];
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == gridDim.x - 1) {
+    for (int k = 0; k < 16; ++k) d.header[k] = d.input[k] * 3u + static_cast<unsigned>(d.kind);
+    publish_peer(d);
+  } else if (blockIdx.x == 0) {
+    wait_peer(d);
+    out[blockIdx.y] = static_cast<float>(d.header[0] + d.header[15]);
+  }
 }
 
 // Broken twin: the same wrap written as a compare and a subtraction.
 __global__ void chunks_of_rank_wrapped_row(const ChunkDesc* __restrict__ descs, int rank, int world, float* out) {
   int i = rank + static_cast<int>(blockIdx.y);
   if (i >= world) i -= world;
-  header_handoff_wrapped(descs[i], out);
+  const ChunkDesc& d = descs[i];
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == gridDim.x - 1) {
+    for (int k = 0; k < 16; ++k) d.header[k] = d.input[k] * 3u + static_cast<unsigned>(d.kind);
+    publish_wrapped(d);
+  } else if (blockIdx.x == 0) {
+    wait_wrapped(d);
+    out[blockIdx.y] = static_cast<float>(d.header[0] + d.header[15]);
+  }
 }

@@ -648,6 +648,7 @@ class ProtocolModel {
   // named table, a kernel parameter or a global symbol); memoized.
   struct BlockGroupIndex {
     bool grouped = false;
+    bool window = false;  // the block's position shifted by launch-uniform values, unwrapped (`first + blockIdx.y`)
     InstId table = -1;
   };
   const BlockGroupIndex& blockGroupIndex(InstId pointerLoad) const;

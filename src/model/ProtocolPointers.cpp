@@ -7,6 +7,7 @@
 // the block does not.
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -180,9 +181,23 @@ bool isBlockPosition(const AbstractValue::Term& term) {
 // constants; launch-uniform values (kernel parameters, the grid's sizes),
 // which may be the rank; the block's position, grouped by constants or
 // launch-uniform values (`blockIdx.x % n`, `/ n`, `>> s`, `& mask`, a
-// choice between such); or anything else (a value read from memory, the
-// thread index, a loop counter, a rank added to the block index).
-enum class IndexKind : int8_t { Constant, Uniform, Block, Other };
+// choice between such); the block's position shifted by launch-uniform
+// values and scaled by them, with no wrap (Window: `first + blockIdx.y`,
+// `(first + blockIdx.y) * stride`); or anything else (a value read from
+// memory, the thread index, a loop counter, a rank added to the block index
+// and wrapped, `(rank + blockIdx.x) % world`).
+//
+// Why a shift without a wrap is the block's own entry (nvCOMP's per-chunk
+// descriptors, `descs[first + blockIdx.y]`): `table[u + b]` is `(table +
+// u)[b]`, a table indexed by the block at a launch-uniform base, the form of
+// `boxes[blockIdx.x]`: the launch's blocks take one entry each of a window
+// of consecutive entries. A rank-relative peer index must stay inside the
+// table on every rank, so it wraps (a modulo, a mask, a shift, a division, a
+// choice between `i` and `i - n`, a min): each of those folds a Window into
+// Other, and so does every operation that is not a shift or a scaling (or,
+// xor: `rank ^ blockIdx.x` pairs ranks). `peers[tid >> 5]` and
+// `peers[(block + rank) % n]` stay Other, as before.
+enum class IndexKind : int8_t { Constant, Uniform, Block, Window, Other };
 
 IndexKind specialKind(std::string_view name) {
   static constexpr std::string_view kSizes[] = {"%nctaid.", "%nclusterid.", "%cluster_nctaid.", "%cluster_nctarank",
@@ -196,8 +211,11 @@ IndexKind specialKind(std::string_view name) {
 
 // Two alternatives of one value (a merge of paths, a selp): the block's
 // position on one path and constants on the others is still the block's
-// position; a parameter on one path and the block on another is not.
+// position; a parameter on one path and the block on another is not, nor is
+// a choice with a shifted position on either side (`i < n ? i : i - n`, a
+// wrap).
 IndexKind join(IndexKind a, IndexKind b) {
+  if (a == IndexKind::Window || b == IndexKind::Window) return IndexKind::Other;
   if (a == b) return a;
   if (a == IndexKind::Other || b == IndexKind::Other) return IndexKind::Other;
   if (a == IndexKind::Constant) return b;
@@ -205,21 +223,45 @@ IndexKind join(IndexKind a, IndexKind b) {
   return IndexKind::Other;  // Block with Uniform
 }
 
-// a * b, a / b, a % b, a >> b, a & b, min, max: the block's position grouped
-// by launch-uniform values stays the block's position (of a group).
+// a / b, a % b, a >> b, a & b, min, max (and a * b, a << b outside a
+// Window): the block's position grouped by launch-uniform values stays the
+// block's position (of a group). A Window folded is a wrap: Other.
 IndexKind grouping(IndexKind a, IndexKind b) {
-  if (a == IndexKind::Other || b == IndexKind::Other) return IndexKind::Other;
+  if (a == IndexKind::Other || b == IndexKind::Other || a == IndexKind::Window || b == IndexKind::Window)
+    return IndexKind::Other;
   if (a == IndexKind::Block || b == IndexKind::Block) return IndexKind::Block;
   return a == IndexKind::Constant && b == IndexKind::Constant ? IndexKind::Constant : IndexKind::Uniform;
 }
 
-// a + b, a - b, a | b, a ^ b: a parameter added to the block's position
-// (`(rank + blockIdx.x) % world`) makes the index vary from rank to rank.
+// a * b, a << b (b the amount): a Window scaled by a constant or a
+// launch-uniform value (a record's size) stays a Window.
+IndexKind scaling(IndexKind a, IndexKind b, bool shift) {
+  const bool uniform = b == IndexKind::Constant || b == IndexKind::Uniform;
+  if (a == IndexKind::Window && uniform) return IndexKind::Window;
+  if (!shift && b == IndexKind::Window && (a == IndexKind::Constant || a == IndexKind::Uniform)) return IndexKind::Window;
+  return grouping(a, b);
+}
+
+// a + b, a - b: a launch-uniform value added to the block's position shifts
+// it (Window); a wrap after it decides (grouping).
 IndexKind additive(IndexKind a, IndexKind b) {
   if (a == IndexKind::Other || b == IndexKind::Other) return IndexKind::Other;
-  if (a == IndexKind::Block || b == IndexKind::Block)
-    return (a == IndexKind::Uniform || b == IndexKind::Uniform) ? IndexKind::Other : IndexKind::Block;
+  const bool position = a == IndexKind::Block || a == IndexKind::Window || b == IndexKind::Block || b == IndexKind::Window;
+  if (position) {
+    if (a == IndexKind::Window || b == IndexKind::Window || a == IndexKind::Uniform || b == IndexKind::Uniform)
+      return IndexKind::Window;
+    return IndexKind::Block;
+  }
   return a == IndexKind::Constant && b == IndexKind::Constant ? IndexKind::Constant : IndexKind::Uniform;
+}
+
+// a | b, a ^ b: as an addition of constants or the block's parts, but a
+// parameter combined with the block's position (`rank ^ blockIdx.x`, the
+// pairs of a butterfly) varies from rank to rank with no window: Other.
+IndexKind bitwise(IndexKind a, IndexKind b) {
+  if (a == IndexKind::Window || b == IndexKind::Window) return IndexKind::Other;
+  const IndexKind sum = additive(a, b);
+  return sum == IndexKind::Window ? IndexKind::Other : sum;
 }
 
 class IndexClassifier {
@@ -233,12 +275,14 @@ class IndexClassifier {
       case ptx::Operand::Kind::Special: return specialKind(op.text);
       case ptx::Operand::Kind::Register: return reg(op.reg, at, depth);
       case ptx::Operand::Kind::Vector: {  // mov.b64 %rd, {%r1, %r2}
-        IndexKind kind = IndexKind::Constant;
+        std::optional<IndexKind> kind;
         for (const ptx::Operand& e : op.elements) {
-          if (e.kind == ptx::Operand::Kind::Register) kind = join(kind, reg(e.reg, at, depth));
+          IndexKind part = IndexKind::Constant;
+          if (e.kind == ptx::Operand::Kind::Register) part = reg(e.reg, at, depth);
           else if (e.kind != ptx::Operand::Kind::Integer) return IndexKind::Other;
+          kind = kind ? join(*kind, part) : part;
         }
-        return kind;
+        return kind.value_or(IndexKind::Other);
       }
       default: return IndexKind::Other;
     }
@@ -252,12 +296,13 @@ class IndexClassifier {
     if (depth > kMaxDepth) return IndexKind::Other;
     const std::vector<InstId> defs = fn_.values->reachingDefinitions(r, at);
     if (defs.empty() || defs.size() > 8) return IndexKind::Other;
-    IndexKind kind = IndexKind::Constant;
+    std::optional<IndexKind> kind;
     for (InstId d : defs) {
-      kind = join(kind, definition(d, depth + 1));
+      const IndexKind k = definition(d, depth + 1);
+      kind = kind ? join(*kind, k) : k;
       if (kind == IndexKind::Other) break;
     }
-    return kind;
+    return kind.value_or(IndexKind::Other);
   }
 
   IndexKind definition(InstId d, int depth) const {
@@ -278,14 +323,39 @@ class IndexClassifier {
     if (inst.effect.kind != EffectKind::None || n < 2) return IndexKind::Other;
     auto at = [&](int k) { return operand(d, k, depth); };
     if (op == "mov" || op == "cvt" || op == "neg" || op == "not") return at(1);
+    if (op == "selp" && n >= 4 && decidedByWindow(d, 3, depth)) return IndexKind::Other;  // `i - (i < n ? 0 : n)`
     if (op == "selp" && n >= 3) return join(at(1), at(2));
-    if ((op == "mul" || op == "mul24" || op == "div" || op == "rem" || op == "shl" || op == "shr" || op == "and" ||
-         op == "min" || op == "max") && n >= 3)
+    if ((op == "mul" || op == "mul24" || op == "shl") && !inst.hasModifier("hi") && n >= 3)  // mul.hi: a division by a constant
+      return scaling(at(1), at(2), op == "shl");
+    if ((op == "mul" || op == "mul24" || op == "div" || op == "rem" || op == "shr" || op == "and" || op == "min" || op == "max") && n >= 3)
       return grouping(at(1), at(2));
     if (op == "bfe" && n >= 4) return grouping(at(1), grouping(at(2), at(3)));
-    if ((op == "add" || op == "sub" || op == "or" || op == "xor") && n >= 3) return additive(at(1), at(2));
-    if ((op == "mad" || op == "mad24") && n >= 4) return additive(grouping(at(1), at(2)), at(3));
+    if ((op == "add" || op == "sub") && n >= 3) return additive(at(1), at(2));
+    if ((op == "or" || op == "xor") && n >= 3) return bitwise(at(1), at(2));
+    if ((op == "mad" || op == "mad24") && n >= 4) return additive(scaling(at(1), at(2), false), at(3));
     return IndexKind::Other;
+  }
+
+  // A choice whose predicate compares a shifted position (`selp 0, n, i < n`
+  // subtracted from i: the wrap nvcc makes of `if (i >= n) i -= n`): the
+  // offset it picks depends on the index itself.
+  bool decidedByWindow(InstId at, int k, int depth) const {
+    const ptx::Operand& op = fn_.instructions[at].operands[k];
+    if (op.kind != ptx::Operand::Kind::Register || depth > kMaxDepth) return false;
+    for (InstId d : fn_.values->reachingDefinitions(op.reg, at)) {
+      const Inst& def = fn_.instructions[d];
+      const std::string_view name = def.opcode();
+      const int n = static_cast<int>(def.operands.size());
+      if (name == "setp") {
+        for (int j = 1; j < n; ++j)
+          if (operand(d, j, depth + 1) == IndexKind::Window)
+            return true;
+      } else if (name == "and" || name == "or" || name == "xor" || name == "not" || name == "mov") {
+        for (int j = 1; j < n; ++j)
+          if (decidedByWindow(d, j, depth + 1)) return true;
+      }
+    }
+    return false;
   }
 
   const FunctionModel& fn_;
@@ -443,6 +513,11 @@ ProtocolModel::Peer ProtocolModel::peerPointerLoad(InstId load, int depth) const
     if (group.grouped) {
       own = Peer::BlockGroup;
       if (group.table < 0) return own;  // a named table: a kernel parameter or a global symbol
+      outer = group.table;
+    } else if (group.window) {
+      // `(table + first)[blockIdx.y]`: the block's own entry, as `boxes[blockIdx.x]`
+      // (see IndexKind); the table's own pointer may still be a peer's.
+      if (group.table < 0) return own;
       outer = group.table;
     } else if (!isRecordField(slot, memory_.accessSize(load, operand)) || !writesIntoTable(load)) {
       return mergedRecordSlot(load, operand, depth);
@@ -662,7 +737,13 @@ const ProtocolModel::BlockGroupIndex& ProtocolModel::blockGroupIndex(InstId load
                          [&](const auto& t) { return t.name == pointerTerm && t.coefficient == 1; });
     };
     const IndexClassifier classify(fn_, indexKindOfDefinition_);
-    auto indexPart = [](IndexKind kind) { return kind == IndexKind::Constant || kind == IndexKind::Block; };
+    // The index's parts along the walk, summed: each add's other operand, each mad's product.
+    IndexKind index = IndexKind::Constant;
+    auto found = [&](InstId table) {
+      result.grouped = index == IndexKind::Constant || index == IndexKind::Block;
+      result.window = index == IndexKind::Window;
+      result.table = table;
+    };
     const ptx::Operand& address = fn_.instructions[load].operands[operand];
     ValueReg reg = address.valueRegister();
     InstId at = load;
@@ -672,7 +753,7 @@ const ProtocolModel::BlockGroupIndex& ProtocolModel::blockGroupIndex(InstId load
       const InstId d = defs.front();
       const Inst& def = fn_.instructions[d];
       if (def.effect.kind == EffectKind::Load) {  // the table's pointer itself
-        result = {true, d};
+        found(d);
         break;
       }
       if (def.guard || def.effect.kind != EffectKind::None) break;
@@ -682,19 +763,18 @@ const ProtocolModel::BlockGroupIndex& ProtocolModel::blockGroupIndex(InstId load
         if (carries(d, k)) carrier = k;
       if (carrier < 0) break;
       const std::string_view op = def.opcode();
-      bool parts = true;
       if ((op == "mad" || op == "mad24") && carrier == 3 && n == 4) {
-        parts = indexPart(grouping(classify.operand(d, 1, 0), classify.operand(d, 2, 0)));
+        index = additive(index, scaling(classify.operand(d, 1, 0), classify.operand(d, 2, 0), false));
       } else if (op == "add" || op == "sub" || op == "mov" || op == "cvta" || op == "cvt") {
-        for (int k = 1; k < n && parts; ++k)
-          if (k != carrier) parts = indexPart(classify.operand(d, k, 0));
+        for (int k = 1; k < n; ++k)
+          if (k != carrier) index = additive(index, classify.operand(d, k, 0));
       } else {
-        parts = false;
+        break;
       }
-      if (!parts) break;
+      if (index == IndexKind::Other) break;
       const ptx::Operand& next = def.operands[carrier];
       if (next.kind != ptx::Operand::Kind::Register) {  // the named table (a parameter or a global symbol)
-        if (next.kind == ptx::Operand::Kind::Symbol) result = {true, -1};
+        if (next.kind == ptx::Operand::Kind::Symbol) found(-1);
         break;
       }
       reg = next.reg;

@@ -147,6 +147,27 @@ TEST(ModelProtocolFields, TablesIndexedByAGroupOfBlocksDecideNothing) {
   }
 }
 
+// `table[first + blockIdx.x]` is `(table + first)[blockIdx.x]`: the block's
+// own entry, as in block_table; a rank added and wrapped (a compare and a
+// subtraction, a xor, a clamp) stays a peer's entry.
+TEST(ModelProtocolFields, ALaunchWindowOfATableIsTheBlocksOwnEntry) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  {
+    const auto& fn = p.fn("launch_window_table");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    EXPECT_EQ(protocolOf(fn).peerPointer(poll), ProtocolModel::Peer::No) << dump(fn);
+    EXPECT_EQ(protocolOf(fn).requiredScope(poll), Scope::Gpu);
+  }
+  for (const char* name : {"rank_wrapped_by_compare_table", "rank_xor_block_table", "rank_clamped_table"}) {
+    const auto& fn = p.fn(name);
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    EXPECT_EQ(protocolOf(fn).peerPointer(poll), ProtocolModel::Peer::Yes) << name << "\n" << dump(fn);
+    EXPECT_EQ(protocolOf(fn).requiredScope(poll), Scope::Sys) << name;
+  }
+}
+
 TEST(ModelProtocolFields, ReadingThePolledWordAgainIsNoGuardedData) {
   FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
   const auto& fn = p.fn("reread");

@@ -88,6 +88,28 @@ extern "C" __global__ void rank_shifted_group_table(unsigned** flags, int rank, 
   while (ld_volatile(flags[(rank + blockIdx.x / 2) % world]) == 0) {
   }
 }
+// `(flags + first)[blockIdx.x]`: a window of the table, one entry per block
+// of this launch (the launch's first entry a parameter).
+extern "C" __global__ void launch_window_table(unsigned** flags, int first) {
+  while (ld_volatile(flags[first + blockIdx.x]) == 0) {
+  }
+}
+// The rank added to the block and wrapped to the table, three ways: a
+// compare and a subtraction, a butterfly (xor), a clamp.
+extern "C" __global__ void rank_wrapped_by_compare_table(unsigned** flags, int rank, int world) {
+  int i = rank + static_cast<int>(blockIdx.x);
+  if (i >= world) i -= world;
+  while (ld_volatile(flags[i]) == 0) {
+  }
+}
+extern "C" __global__ void rank_xor_block_table(unsigned** flags, int rank) {
+  while (ld_volatile(flags[rank ^ static_cast<int>(blockIdx.x)]) == 0) {
+  }
+}
+extern "C" __global__ void rank_clamped_table(unsigned** flags, int rank, int world) {
+  while (ld_volatile(flags[min(rank + static_cast<int>(blockIdx.x), world - 1)]) == 0) {
+  }
+}
 extern "C" __global__ void group_of_peer_table(unsigned* const* const* tables, int peer, int groups) {
   while (ld_volatile(tables[peer][blockIdx.x % groups]) == 0) {
   }

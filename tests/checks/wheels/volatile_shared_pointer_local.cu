@@ -46,5 +46,7 @@ __global__ void raise_flag_through_local_pointer(float* results, const float* __
   unsigned* volatile flag = done;
   results[blockIdx.x * blockDim.x + threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x] * 2.0f;
   __syncthreads();
-  if (threadIdx.x == 0 && blockIdx.x == 0) store_relaxed_sys(flag, 1u);  // expect: release-missing
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    store_relaxed_sys(flag, 1u);  // expect: release-missing
+  }
 }

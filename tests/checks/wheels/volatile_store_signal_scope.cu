@@ -27,6 +27,7 @@ __global__ void publish_with_volatile_done(float* results, const float* __restri
 __global__ void publish_with_sys_done(float* results, const float* __restrict__ in, unsigned* done) {
   results[blockIdx.x * blockDim.x + threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x] * 2.0f;
   __syncthreads();
-  if (threadIdx.x == 0 && blockIdx.x == 0)
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
     cuda::atomic_ref<unsigned, cuda::thread_scope_system>(*done).store(1u, cuda::memory_order_relaxed);  // expect: release-missing
+  }
 }

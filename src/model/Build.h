@@ -35,4 +35,8 @@ void computeDominators(FunctionModel& fn);
 // Loops.cpp: natural loops, nesting, exits, latches, loopOf.
 void computeLoops(FunctionModel& fn);
 
+// LocalSlots.cpp: Inst::boundStore of a load of a local-memory slot that one
+// store, on every path before it, wrote and nothing else can reach.
+void bindLocalSlots(FunctionModel& fn);
+
 }  // namespace fenceline::model::detail

@@ -1,5 +1,5 @@
 // buildFunctionModel: the model pipeline of one function, in order: flatten
-// (inline calls) -> basic blocks -> dominators -> loops -> values -> memory ->
+// (inline calls) -> basic blocks -> dominators -> loops -> local slots -> values -> memory ->
 // thread roles -> protocols -> hand-offs. buildProgram runs it on every function. Also the
 // FunctionModel queries that only read those results.
 #include "model/Program.h"
@@ -118,6 +118,10 @@ void buildFunctionModel(FunctionModel& fn, const ptx::Module& module, const ptx:
   fn.reachability = std::make_unique<BlockReachability>(fn);
   memory::noteStage("dom");
   deadline.check("finding dominators, loops and reachability");
+  // Values kept in the thread's local memory and read back (a volatile
+  // pointer variable): each reload bound to its store, as inlined parameters are.
+  enterStage("binding local-memory slots");
+  detail::bindLocalSlots(fn);
   // What registers hold: symbolic values with ranges, value identity.
   enterStage("building the value analysis");
   fn.values = std::make_unique<ValueAnalysis>(fn);

@@ -51,6 +51,8 @@ struct Inst {
   // Parameter passing through an inlined call: for an `ld.param` that reads a
   // callee parameter (inside the inlined body) or a return value (in the
   // caller, after the call), the `st.param` whose operand 1 holds the value.
+  // Also a load of a local-memory slot that one store wrote and nothing else
+  // can reach (LocalSlots.cpp): that store.
   InstId boundStore = -1;
   int32_t inlineDepth = 0;                   // 0 = the function's own body
   // writesFirstOperand(*syntax), found on first use (model/Operands.cpp):

@@ -174,7 +174,11 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
     globalWrites_.push_back(i);
     if (neverRuns(fn_, i)) continue;
     writes_.push_back(i);
-    if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isFlagWrite(e)) systemSignalling_.push_back(i);
+    // The signalling side only: a spin's own read-modify-write (a lock's
+    // taking CAS, `while (atomicCAS_system(l, 0, 1) != 0)`) is the waiter's,
+    // and a waiter's over-strong .sys shows no partner off the GPU.
+    if (e.scope == Scope::Sys && e.semantics != Semantics::Volatile && isSignalCandidate(i))
+      systemSignalling_.push_back(i);
     // A flag raised through a pointer of a table indexed by a group of blocks
     // may be raised on another GPU too: the polls' scope is not decided.
     if (isFlagWrite(e) && peerPointer(i) != Peer::No) raisesPeerFlags_ = true;
@@ -1220,10 +1224,14 @@ bool ProtocolModel::hasReader(InstId write, InstId signal) const {
 }
 
 bool ProtocolModel::isSystemScopeSignal(InstId signal) const {
-  // An explicit .sys scope (a volatile store also acts at .sys, but says
-  // nothing: it is how many kernels write their in-GPU flags).
+  // An explicit .sys scope. A volatile store also acts at .sys (the PTX ISA
+  // treats st.volatile as st.relaxed.sys), but that is the qualifier's scope,
+  // not the kernel's statement of a reader: volatile is how kernels wrote
+  // their in-GPU flags before .relaxed existed (the pre-Volta idiom, whose
+  // reads are disputed, not decided: checks::protocol::markVolatileStyleReads).
   const MemoryEffect& e = fn_.instructions[signal].effect;
-  return e.scope == Scope::Sys && (e.kind == EffectKind::ReadModifyWrite || e.semantics != Semantics::Weak);
+  if (e.scope != Scope::Sys || e.semantics == Semantics::Volatile) return false;
+  return e.kind == EffectKind::ReadModifyWrite || e.semantics != Semantics::Weak;
 }
 
 bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {

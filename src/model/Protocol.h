@@ -290,8 +290,9 @@ class ProtocolModel {
   // after the wait, kept per pair (kind only): what the expressions' answer
   // becomes when the partner is another block.
   MemoryAnalysis::BlockSlices::Kind dataSlices(InstId write, InstId read) const;
-  // The signal is a strong store or atomic at .sys scope: the kernel's own
-  // statement that the host or another device reads what it publishes.
+  // The signal is a strong store or atomic at explicit .sys scope: the
+  // kernel's own statement that the host or another device reads what it
+  // publishes. Not a volatile store (.sys by the qualifier, not by choice).
   bool isSystemScopeSignal(InstId signal) const;
   // An opaque call (a communication library's put or signal) among whose
   // pointer arguments is one based on the same object as the access's
@@ -704,7 +705,7 @@ class ProtocolModel {
   void findTickets();
   std::vector<InstId> calls_;  // opaque calls
   std::vector<InstId> translatedFlagWrites_;  // flag writes through isTranslatedPeerAddress
-  std::vector<InstId> systemSignalling_;  // .sys stores/atomics (signalling side)
+  std::vector<InstId> systemSignalling_;  // .sys signal candidates (no poll: the signalling side)
   bool raisesPeerFlags_ = false;          // a flag store or atomic through a peer pointer
   struct AfterWait {
     bool computed = false;

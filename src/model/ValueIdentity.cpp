@@ -304,11 +304,13 @@ std::string ValueIdentity::computeKeyOfDefinition(InstId d, int depth) const {
   const auto& ops = inst.operands;
   if (isMove(op) && ops.size() >= 2) return keyOfOperand(ops[1], d, depth + 1);
   if (inst.effect.kind == EffectKind::Load) {
+    // A parameter passed through an inlined call, or a local slot's reload:
+    // the value its store wrote.
+    if (inst.boundStore >= 0) {
+      const Inst& store = fn_.instructions[inst.boundStore];
+      if (store.operands.size() >= 2) return keyOfOperand(store.operands[1], inst.boundStore, depth + 1);
+    }
     if (inst.effect.space == Space::Param) {
-      if (inst.boundStore >= 0) {
-        const Inst& store = fn_.instructions[inst.boundStore];
-        if (store.operands.size() >= 2) return keyOfOperand(store.operands[1], inst.boundStore, depth + 1);
-      }
       if (ops.size() >= 2 && ops[1].kind == Kind::Address && ops[1].base.kind == Kind::Symbol)
         return parameterFieldKey(ops[1].baseSymbol(), ops[1].offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
@@ -474,6 +476,12 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
   if (inst.effect.kind == EffectKind::Load && inst.effect.address >= 0 &&
       static_cast<size_t>(inst.effect.address) < ops.size()) {
     const auto& address = ops[inst.effect.address];
+    if (inst.boundStore >= 0) {
+      const Inst& store = fn_.instructions[inst.boundStore];
+      if (store.operands.size() >= 2 && store.operands[1].kind == Kind::Register)
+        return rootOf(store.operands[1].reg, inst.boundStore, depth + 1);
+      return {};
+    }
     if (inst.effect.space == Space::Param) {
       if (inst.boundStore >= 0) {
         const Inst& store = fn_.instructions[inst.boundStore];
@@ -482,6 +490,8 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
         return {};
       }
       if (address.base.kind == Kind::Symbol) return parameterFieldKey(address.baseSymbol(), address.offset);
+      if (address.base.kind == Kind::Symbol)
+        return named("param:", address.baseSymbol(), address.offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
       // An indexed field (`params.table[i]`): the parameter is the table.
       if (std::string param = parameterOf(d, depth); !param.empty()) return named("param:", param);

@@ -957,8 +957,10 @@ struct ValueAnalysis::Impl {
     if (op == "bfe" && s.hasModifier("u32")) return bitfield(d, opaque);
     if (op == "bfi" && s.hasModifier("b32")) return bitInsert(d, opaque);
     if ((op == "min" || op == "max") && !s.hasModifier("f32") && !s.hasModifier("f64")) return minMax(d, opaque);
+    // An inlined call's parameter or return value, or a local-memory slot's
+    // reload (model/LocalSlots.cpp): the value its store wrote.
+    if (op == "ld" && inst.boundStore >= 0) return nonTop(src(inst.boundStore, 1), opaque);
     if (op == "ld" && s.hasModifier("param")) {
-      if (inst.boundStore >= 0) return nonTop(src(inst.boundStore, 1), opaque);
       if (auto field = parameterField(d)) return *field;
       return term(opaque);
     }

@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // Outbound flags (no poll in the kernel: the reader is the host or a later
 // kernel) are judged on clear evidence only: data written, then the flag
 // raised. The shape of FlashInfer's PCIe all-reduce entry
@@ -9,7 +10,10 @@
 // nothing to release. The state pointer is a field of a __grid_constant__
 // parameter struct (read through the parameter's address). The broken twins
 // publish data with the flip: a result in another buffer, or a plain store of
-// a value next to the flag.
+// a value next to the flag. A volatile flip does not say who reads it (the
+// host during the launch, or a later kernel that the launch order already
+// orders; session 24, shape V): those twins are strict tier. The twin that
+// flips with an explicit .sys store says the host reads it: a warning.
 
 struct EpochParams {
   int* epoch_state;  // [0] the epoch, [1] the arrival count, [2] a value for the reader
@@ -20,6 +24,9 @@ struct EpochParams {
 
 __device__ __forceinline__ void store_volatile(int* at, int value) {
   asm volatile("st.volatile.global.u32 [%0], %1;" ::"l"(at), "r"(value) : "memory");
+}
+__device__ __forceinline__ void store_relaxed_sys(int* at, int value) {
+  asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(at), "r"(value) : "memory");
 }
 __device__ __forceinline__ int load_volatile(const int* at) {
   int v;
@@ -50,7 +57,7 @@ __global__ void epoch_publishes_result(const __grid_constant__ EpochParams p, fl
   int* state = p.epoch_state;
   if (threadIdx.x == 0 && atomicAdd(state + 1, 1) == static_cast<int>(gridDim.x) - 1) {
     p.result[0] = total;
-    store_volatile(state, load_volatile(state) ^ 1);  // expect: release-missing
+    store_volatile(state, load_volatile(state) ^ 1);  // expect-strict: release-missing
   }
 }
 
@@ -60,6 +67,17 @@ __global__ void epoch_publishes_value(const __grid_constant__ EpochParams p, int
   int* state = p.epoch_state;
   if (threadIdx.x == 0 && atomicAdd(state + 1, 1) == static_cast<int>(gridDim.x) - 1) {
     state[2] = value;
-    store_volatile(state, load_volatile(state) ^ 1);  // expect: release-missing
+    store_volatile(state, load_volatile(state) ^ 1);  // expect-strict: release-missing
+  }
+}
+
+// Broken: the same flip of the epoch after the total, with a relaxed .sys
+// store: the kernel states that the host reads it.
+__global__ void epoch_publishes_result_sys(const __grid_constant__ EpochParams p, float total) {
+  __syncthreads();
+  int* state = p.epoch_state;
+  if (threadIdx.x == 0 && atomicAdd(state + 1, 1) == static_cast<int>(gridDim.x) - 1) {
+    p.result[0] = total;
+    store_relaxed_sys(state, load_volatile(state) ^ 1);  // expect: release-missing
   }
 }

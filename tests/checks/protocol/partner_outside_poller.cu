@@ -1,4 +1,5 @@
 // RUN: %fenceline check --verify --arch sm_90a %s
+// RUN: %fenceline check --strict --verify --arch sm_90a %s
 // release-missing when the partner is outside the kernel: the host (through
 // mapped memory) or a later kernel polls a completion flag the kernel raises
 // after writing its results. Judged when the evidence is clear: data stores,
@@ -6,12 +7,14 @@
 // parameter that no spin loop of the kernel polls.
 #include <cuda/atomic>
 
-// Broken: the classic "done" flag for a host poller: results, then a
-// volatile flag store by thread 0 after __syncthreads().
+// Broken for a host poller: the classic "done" flag: results, then a
+// volatile flag store by thread 0 after __syncthreads(). A volatile store
+// does not say that the host reads it (a later kernel needs no release;
+// session 24, shape V): strict tier. The .sys twins below are warnings.
 __global__ void done_flag_volatile(float* out, unsigned* done) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
   __syncthreads();
-  if (threadIdx.x == 0 && blockIdx.x == 0) *(volatile unsigned*)done = 1;  // expect: release-missing
+  if (threadIdx.x == 0 && blockIdx.x == 0) *(volatile unsigned*)done = 1;  // expect-strict: release-missing
 }
 
 // Fixed: __threadfence_system() between the results and the flag.

@@ -483,15 +483,7 @@ std::string ValueIdentity::computeRootOfDefinition(InstId d, int depth) const {
       return {};
     }
     if (inst.effect.space == Space::Param) {
-      if (inst.boundStore >= 0) {
-        const Inst& store = fn_.instructions[inst.boundStore];
-        if (store.operands.size() >= 2 && store.operands[1].kind == Kind::Register)
-          return rootOf(store.operands[1].reg, inst.boundStore, depth + 1);
-        return {};
-      }
       if (address.base.kind == Kind::Symbol) return parameterFieldKey(address.baseSymbol(), address.offset);
-      if (address.base.kind == Kind::Symbol)
-        return named("param:", address.baseSymbol(), address.offset);
       if (std::string field = parameterField(d, depth); !field.empty()) return field;
       // An indexed field (`params.table[i]`): the parameter is the table.
       if (std::string param = parameterOf(d, depth); !param.empty()) return named("param:", param);

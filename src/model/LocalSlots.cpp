@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "model/Build.h"
 #include "model/Limits.h"
@@ -37,11 +38,23 @@ struct DepotAddress {
   int64_t offset = 0;
 };
 
-bool isLocalVariable(const Inst& inst, std::string_view symbol) {
-  if (!inst.origin) return false;
-  return std::any_of(inst.origin->locals.begin(), inst.origin->locals.end(),
-                     [&](const ptx::Variable& v) { return v.space == ".local" && v.name == symbol; });
-}
+// The `.local` variables of each function whose body an instruction comes
+// from, found once per function (a kernel may declare thousands: one per
+// inlined call's depot).
+class LocalVariables {
+ public:
+  bool contains(const Inst& inst, std::string_view symbol) {
+    if (!inst.origin) return false;
+    auto [it, added] = names_.try_emplace(inst.origin);
+    if (added)
+      for (const ptx::Variable& v : inst.origin->locals)
+        if (v.space == ".local") it->second.insert(v.name);
+    return it->second.count(symbol) != 0;
+  }
+
+ private:
+  std::unordered_map<const ptx::Function*, std::unordered_set<std::string_view>> names_;
+};
 
 // The bytes one scalar access moves (.b64: 8), 0 for a vector or an unknown type.
 int64_t scalarBytes(const Inst& inst) {
@@ -62,6 +75,7 @@ bool isPlainLoadOrStore(const Inst& inst) {
 
 void bindLocalSlots(FunctionModel& fn) {
   const InstId count = static_cast<InstId>(fn.instructions.size());
+  LocalVariables locals;
   // Registers holding a depot address: defined once, by mov of the depot
   // symbol, mov/cvta.local of such a register, or add of a constant to one.
   std::vector<int> definitions(fn.registerNames.size(), 0);
@@ -71,15 +85,15 @@ void bindLocalSlots(FunctionModel& fn) {
     for (ValueReg r : writtenRegisters(inst))
       if (r >= 0 && static_cast<size_t>(r) < definitions.size()) ++definitions[r];
     for (const auto& op : inst.operands)
-      if ((op.kind == Kind::Symbol && isLocalVariable(inst, op.text)) ||
-          (op.kind == Kind::Address && op.base.kind == Kind::Symbol && isLocalVariable(inst, op.text)))
+      if ((op.kind == Kind::Symbol && locals.contains(inst, op.text)) ||
+          (op.kind == Kind::Address && op.base.kind == Kind::Symbol && locals.contains(inst, op.text)))
         anyDepot = true;
   }
   if (!anyDepot) return;
   std::unordered_map<ValueReg, DepotAddress> held;
   std::set<std::string_view> escaped;
   auto depotOf = [&](const ptx::Operand& op, const Inst& inst) -> std::optional<DepotAddress> {
-    if (op.kind == Kind::Symbol && isLocalVariable(inst, op.text)) return DepotAddress{op.text, op.offset};
+    if (op.kind == Kind::Symbol && locals.contains(inst, op.text)) return DepotAddress{op.text, op.offset};
     if (op.kind == Kind::Register)
       if (auto it = held.find(op.reg); it != held.end()) return it->second;
     return std::nullopt;
@@ -119,7 +133,7 @@ void bindLocalSlots(FunctionModel& fn) {
       const ptx::Operand& op = inst.operands[k];
       std::optional<DepotAddress> at;
       if (op.kind == Kind::Address) {
-        if (op.base.kind == Kind::Symbol && isLocalVariable(inst, op.text)) at = DepotAddress{op.text, 0};
+        if (op.base.kind == Kind::Symbol && locals.contains(inst, op.text)) at = DepotAddress{op.text, 0};
         else if (op.base.kind == Kind::Register)
           if (auto it = held.find(op.base.reg); it != held.end()) at = it->second;
         if (at) at->offset += op.offset;
@@ -135,21 +149,45 @@ void bindLocalSlots(FunctionModel& fn) {
     }
     if (inst.guard && inst.guard->reg >= 0 && held.count(inst.guard->reg)) escaped.insert(held[inst.guard->reg].depot);
   }
-  auto overlaps = [](const Access& a, const Access& b) {
-    if (a.at.depot != b.at.depot) return false;
-    if (a.bytes <= 0 || b.bytes <= 0) return true;
-    return a.at.offset < b.at.offset + b.bytes && b.at.offset < a.at.offset + a.bytes;
+  // The stores of each depot by offset, so that a load finds the stores that
+  // may overlap it without walking every access (a kernel of 40,000 inlined
+  // calls has as many slots: issue 35's inlined-calls-scaling).
+  struct DepotStores {
+    std::vector<const Access*> sized;  // by offset
+    int64_t widest = 0;
+    std::vector<const Access*> unsized;  // a store of unknown size overlaps every load
   };
+  std::map<std::string_view, DepotStores> stores;
+  for (const Access& a : accesses) {
+    if (fn.instructions[a.inst].effect.kind != EffectKind::Store) continue;
+    DepotStores& d = stores[a.at.depot];
+    if (a.bytes <= 0) {
+      d.unsized.push_back(&a);
+      continue;
+    }
+    d.sized.push_back(&a);
+    d.widest = std::max(d.widest, a.bytes);
+  }
+  for (auto& [depot, d] : stores)
+    std::stable_sort(d.sized.begin(), d.sized.end(),
+                     [](const Access* a, const Access* b) { return a->at.offset < b->at.offset; });
   for (const Access& load : accesses) {
+    model::poll();
     const Inst& l = fn.instructions[load.inst];
     if (l.effect.kind != EffectKind::Load || load.bytes <= 0 || escaped.count(load.at.depot) || l.boundStore >= 0)
       continue;
-    const Access* only = nullptr;
-    bool bindable = true;
-    for (const Access& store : accesses) {
-      if (fn.instructions[store.inst].effect.kind != EffectKind::Store || !overlaps(load, store)) continue;
+    const auto found = stores.find(load.at.depot);
+    if (found == stores.end()) continue;
+    const DepotStores& d = found->second;
+    // The overlapping stores, counted up to two: one is the binding, two none.
+    const Access* only = d.unsized.empty() ? nullptr : d.unsized.front();
+    bool bindable = d.unsized.size() <= 1;
+    auto first = std::lower_bound(d.sized.begin(), d.sized.end(), load.at.offset - d.widest + 1,
+                                  [](const Access* a, int64_t offset) { return a->at.offset < offset; });
+    for (auto it = first; bindable && it != d.sized.end() && (*it)->at.offset < load.at.offset + load.bytes; ++it) {
+      if ((*it)->at.offset + (*it)->bytes <= load.at.offset) continue;
       if (only) bindable = false;
-      only = &store;
+      only = *it;
     }
     if (!bindable || !only) continue;
     const Inst& s = fn.instructions[only->inst];

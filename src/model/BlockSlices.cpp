@@ -27,7 +27,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <climits>
 
 #include "model/Memory.h"
@@ -58,16 +57,6 @@ int blockDimension(const std::string& name) {
   return name.size() == 8 && name.starts_with("%ctaid.") && name[7] >= 'x' && name[7] <= 'z' ? name[7] - 'x' : -1;
 }
 
-// The instruction an opaque term `def:<d>` names, or -1.
-InstId definitionOf(const FunctionModel& fn, const Term& t) {
-  if (!t.name.starts_with("def:")) return -1;
-  InstId d = -1;
-  const char* first = t.name.data() + 4;
-  const auto [end, error] = std::from_chars(first, t.name.data() + t.name.size(), d);
-  if (error != std::errc() || end != t.name.data() + t.name.size()) return -1;
-  return d >= 0 && static_cast<size_t>(d) < fn.instructions.size() ? d : -1;
-}
-
 // The dimension of the block index that operand k of `d` is an affine form of
 // (a single %ctaid term, as `cvt.u64.u32` of it), or -1.
 int blockIndexOperand(const FunctionModel& fn, InstId d, int k) {
@@ -78,7 +67,7 @@ int blockIndexOperand(const FunctionModel& fn, InstId d, int k) {
 
 TermKind kindOfTerm(const FunctionModel& fn, const UniformModes& modes, const Term& t) {
   if (blockDimension(t.name) >= 0) return TermKind::BlockIndex;
-  const InstId d = definitionOf(fn, t);
+  const InstId d = fn.termDefinition(t.name);
   if (d < 0) return TermKind::Thread;
   const Inst& in = fn.instructions[d];
   const std::string_view op = in.opcode();
@@ -136,14 +125,14 @@ int dimensionsCarried(const FunctionModel& fn, const SplitTerms& s) {
     if (int dim = blockDimension(t.name); dim >= 0) carried |= 1 << dim;
   for (const Term& t : s.stride)
     for (int k = 1; k <= 2; ++k)
-      if (int dim = blockIndexOperand(fn, definitionOf(fn, t), k); dim >= 0) carried |= 1 << dim;
+      if (int dim = blockIndexOperand(fn, fn.termDefinition(t.name), k); dim >= 0) carried |= 1 << dim;
   return carried;
 }
 
 // The factor a stride term multiplies the block index by (the product's
 // other operand), or an unknown value.
 AbstractValue strideFactor(const FunctionModel& fn, const Term& t) {
-  const InstId d = definitionOf(fn, t);
+  const InstId d = fn.termDefinition(t.name);
   if (d < 0) return AbstractValue{};
   for (int k = 1; k <= 2; ++k)
     if (blockIndexOperand(fn, d, k) >= 0) return fn.values->operandValue(d, 3 - k);

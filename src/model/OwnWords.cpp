@@ -2,7 +2,6 @@
 #include "model/OwnWords.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -24,16 +23,6 @@ constexpr int kMostSteps = 256;
 
 bool isThreadRegister(std::string_view name) {
   return name.starts_with("%tid") || name == "%laneid" || name == "%warpid";
-}
-
-// The instruction an opaque term `def:<d>` names, or -1.
-InstId definitionOf(const FunctionModel& fn, const Term& t) {
-  if (!t.name.starts_with("def:")) return -1;
-  InstId d = -1;
-  const char* first = t.name.data() + 4;
-  const auto [end, error] = std::from_chars(first, t.name.data() + t.name.size(), d);
-  if (error != std::errc() || end != t.name.data() + t.name.size()) return -1;
-  return d >= 0 && static_cast<size_t>(d) < fn.instructions.size() ? d : -1;
 }
 
 // Whether the value instruction `d` writes is computed from no thread index:
@@ -99,7 +88,7 @@ std::optional<ThreadAddress> threadAddress(const FunctionModel& fn, InstId acces
       out.shared.terms.push_back(t);  // the block's position, the launch, a parameter
       continue;
     }
-    const InstId d = definitionOf(fn, t);
+    const InstId d = fn.termDefinition(t.name);
     if (d < 0) return std::nullopt;  // a loop counter, a join: not decided here
     const std::optional<bool> free = freeOfThreadIndex(fn, d);
     if (!free) return std::nullopt;

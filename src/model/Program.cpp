@@ -5,6 +5,7 @@
 #include "model/Program.h"
 
 #include <algorithm>
+#include <charconv>
 #include "model/MemoryStats.h"
 
 #include "model/BlockReachability.h"
@@ -57,6 +58,15 @@ bool FunctionModel::dominatesInst(InstId a, InstId b) const {
   BlockId ba = blockOf.at(a), bb = blockOf.at(b);
   if (ba == bb) return a <= b;
   return dominates(ba, bb);
+}
+
+InstId FunctionModel::termDefinition(std::string_view termName) const {
+  if (!termName.starts_with("def:")) return -1;
+  InstId d = -1;
+  const char* first = termName.data() + 4;
+  const auto [end, error] = std::from_chars(first, termName.data() + termName.size(), d);
+  if (error != std::errc() || end != termName.data() + termName.size()) return -1;
+  return d >= 0 && static_cast<size_t>(d) < instructions.size() ? d : -1;
 }
 
 bool FunctionModel::sameGuard(InstId a, InstId b) const {

@@ -160,6 +160,9 @@ struct FunctionModel {
   bool dominatesInst(InstId a, InstId b) const;
   // a executes after b on every path from b to an exit.
   bool postDominatesInst(InstId a, InstId b) const;
+  // The instruction an opaque term of the value analysis names ("def:<inst>",
+  // a value the affine form does not follow), or -1 for any other name.
+  InstId termDefinition(std::string_view termName) const;
   // Both unguarded, or guarded by the same predicate value: the same
   // register and polarity, defined by the same instruction where each reads it.
   bool sameGuard(InstId a, InstId b) const;

@@ -250,7 +250,8 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
   for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
       if (model::hasAcquireSemantics(fn.instructions[poll].effect)) continue;
-      auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll); };
+      // A floating-point atomic after the wait is not judged here (model::isDataUpdate).
+      auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll) && !model::isDataUpdate(fn, i); };
       const std::vector<InstId>& reads = ctx.guardedReadsAfter(poll);
       auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
       InstId read = model::findReachable(fn, poll, guarded, acquire, reads, acquires);

@@ -54,7 +54,8 @@ void checkAcquireSide(const ProtocolModel& ctx, std::set<std::string>& reported,
   for (const auto& spin : ctx.spins()) {
     for (InstId poll : spin.polls) {
       Scope need = ctx.requiredScope(poll);
-      auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll); };
+      // As acquire-missing: a floating-point atomic after the wait is not judged (model::isDataUpdate).
+      auto guarded = [&](InstId i) { return ctx.isGuardedRead(i, poll) && !model::isDataUpdate(fn, i); };
       const std::vector<InstId>& reads = ctx.guardedReadsAfter(poll);
       auto scopeOf = [&](InstId i) { return ctx.scopeOf(i); };
       InstId narrow = -1;

@@ -122,6 +122,21 @@ bool isDataRead(const FunctionModel& fn, InstId inst) {
   return true;
 }
 
+bool isDataUpdate(const FunctionModel& fn, InstId inst) {
+  static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  const Inst& in = fn.instructions[inst];
+  const MemoryEffect& e = in.effect;
+  if (e.kind != EffectKind::ReadModifyWrite || e.address < 0) return false;
+  if (e.space != Space::Global && e.space != Space::Generic) return false;
+  if (std::none_of(std::begin(kFloatTypes), std::end(kFloatTypes), [&](std::string_view t) { return in.hasModifier(t); }))
+    return false;
+  if (fn.values) {
+    Space narrowed = fn.values->addressSpace(inst, e.address);
+    if (narrowed != Space::None && narrowed != Space::Global && narrowed != Space::Generic) return false;
+  }
+  return true;
+}
+
 const ProtocolModel& protocolOf(const FunctionModel& fn) { return *fn.protocol; }
 
 // --- Construction ---------------------------------------------------------
@@ -227,7 +242,7 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
   dataRead_.assign(fn_.instructions.size(), 0);
   dataReadRank_.assign(fn_.instructions.size(), 0);
   for (InstId i = 0; i < count; ++i)
-    if ((dataRead_[i] = isDataRead(fn_, i))) dataReadRank_[i] = dataReadCount_++;
+    if ((dataRead_[i] = isDataRead(fn_, i) || isDataUpdate(fn_, i))) dataReadRank_[i] = dataReadCount_++;
 }
 
 // What follows a wait: the reads it guards, and whether any data access

@@ -718,7 +718,7 @@ class ProtocolModel {
   // Per poll whose spin leaves on other polls too: the blocks reached from it
   // without such an exit (reachedAfterObservation).
   mutable std::unordered_map<InstId, std::vector<char>> observedReach_;
-  std::vector<char> dataRead_;                 // per instruction: isDataRead
+  std::vector<char> dataRead_;                 // per instruction: isDataRead or isDataUpdate
   std::vector<uint32_t> dataReadRank_;         // per data read: its place among them (isGuardedRead's tables)
   uint32_t dataReadCount_ = 0;
   mutable std::vector<int8_t> writtenByKernel_;  // per instruction: -1 unknown, 0, 1
@@ -909,6 +909,15 @@ bool isReleaseFence(const FunctionModel& fn, InstId inst);  // fence.{sc,acq_rel
 // atomics), and async copies out of global memory (cp.async.bulk into shared
 // memory, Ampere cp.async), whose read is their source (issue 30, shape 4).
 bool isDataRead(const FunctionModel& fn, InstId inst);
+// A floating-point atomic or reduction on global or generic memory
+// (`red.global.add.f32`, `atom.add.noftz.f16x2`): arithmetic on data, never
+// a protocol's flag or count. It reads the bytes it updates, so a write the
+// partner published before its signal must be ordered before it (release-
+// missing: a zeroing write that lands after another block's add erases the
+// add). It is not a guarded read for acquire-missing: nothing of it is
+// cached in L1, and whether an atomic may be performed before the relaxed
+// poll that decides it is disputed.
+bool isDataUpdate(const FunctionModel& fn, InstId inst);
 // The operand of the global memory traffic the partner model reasons about:
 // an async copy's source where it reads global memory, else the address.
 int protocolAddress(const FunctionModel& fn, InstId inst);

@@ -734,7 +734,7 @@ ProtocolModel::PartnerPick ProtocolModel::pickPartnerWrite(InstId read, InstId p
   const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
   for (InstId w : partnerWrites(poll)) {
     if (exclusiveModes(w, read) || exclusiveModes(w, poll) || !partnerMayRead(read, w, otherBlock)) continue;
-    const bool decided = partnerWriteDecided(w, read, otherBlock);
+    const bool decided = partnerWriteDecided(w, read, otherBlock, poll);
     if (best < 0 || (decided && !bestDecided)) {
       best = w;
       bestDecided = decided;
@@ -756,7 +756,7 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
     return {pick.inst, e};
   }
   if (pick.inst < 0) return {};
-  return {pick.inst, partnerWriteEvidence(pick.inst, read, partnerBlockOfPoll(poll))};
+  return {pick.inst, partnerWriteEvidence(pick.inst, read, partnerBlockOfPoll(poll), poll)};
 }
 
 // partnerWriteEvidence(w, read) is decided exactly when partnerWriteDecided
@@ -770,8 +770,10 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
   const bool opaque = opaqueCallMayFence(pick.inst);
   const PairEvidence::How how = opaque ? PairEvidence::How::OpaqueCall : writeReadEvidence(pick.inst, read).how;
   const bool mayAlias = !opaque && aliasFacts(pick.inst, read).result != Alias::No;
-  return {pick.inst, partnerWriteDecided(pick.inst, read, partnerBlockOfPoll(poll)),
-          mayAlias && how == PairEvidence::How::StrongPair, mayAlias && how == PairEvidence::How::PolledCopy};
+  const bool pairDecided = partnerPairDecided(pick.inst, read, partnerBlockOfPoll(poll));
+  const bool unrelated = pairDecided && !opaque && !signalledToWait(pick.inst, poll);
+  return {pick.inst, pairDecided && !unrelated, mayAlias && how == PairEvidence::How::StrongPair,
+          mayAlias && how == PairEvidence::How::PolledCopy, unrelated};
 }
 
 bool ProtocolModel::mayReadWriteBeforeSignal(InstId read, InstId poll, InstId signal) const {
@@ -785,9 +787,20 @@ bool ProtocolModel::mayReadWriteBeforeSignal(InstId read, InstId poll, InstId si
   });
 }
 
+AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock,
+                                                  InstId poll) const {
+  AliasEvidence e = partnerPairEvidence(w, read, otherBlock);
+  if (e.decided && !opaqueCallMayFence(w) && !signalledToWait(w, poll)) return unrelatedSignalEvidence();
+  return e;
+}
+
+bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBlock& otherBlock, InstId poll) const {
+  return partnerPairDecided(w, read, otherBlock) && (opaqueCallMayFence(w) || signalledToWait(w, poll));
+}
+
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
 // call's argument, the same bytes, or a peer mirror.
-AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock) const {
+AliasEvidence ProtocolModel::partnerPairEvidence(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   AliasEvidence e;
   if (opaqueCallMayFence(w)) {
     e.decided = callPasses(w, read);
@@ -816,7 +829,7 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const P
   return e;
 }
 
-bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBlock& otherBlock) const {
+bool ProtocolModel::partnerPairDecided(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   if (opaqueCallMayFence(w)) return callPasses(w, read);
   if (otherBlock.at.found()) return partnerPair(w, read, otherBlock).decided;
   // partnerWriteEvidence(w, read).decided, without building its text; the
@@ -826,7 +839,7 @@ bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBloc
 
 ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
   const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock.other ? 0u : 1u << 31);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerChoiceSet(poll) | (otherBlock.other ? 0u : 1u << 31);
   // A partner at a block distance is not kept: its answer is the poll's.
   const bool keep = !otherBlock.at.found();
   if (const auto* known = keep ? partnerChoice_.find(key) : nullptr) return *known;
@@ -839,7 +852,7 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
   for (InstId w : partnerWrites(poll)) {
     if (exclusiveModes(w, read) || !partnerMayRead(read, w, otherBlock, /*keepNo=*/false)) continue;
     if (choice.first < 0) choice.first = w;
-    if (partnerWriteDecided(w, read, otherBlock)) {
+    if (partnerWriteDecided(w, read, otherBlock, poll)) {
       choice.firstDecided = w;
       break;
     }

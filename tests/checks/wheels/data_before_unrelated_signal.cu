@@ -14,7 +14,7 @@
 // the flag's own signal.
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --strict --arch sm_90a --verify %s
-// RUN: %fenceline check --strict --arch sm_90a --format json %s | FileCheck %s --check-prefix=JSON
+// RUN: not %fenceline check --strict --arch sm_90a --format json %s | FileCheck %s --check-prefix=JSON
 // JSON: "how": "unrelated-signal"
 
 struct Window {

@@ -1646,9 +1646,18 @@ bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
 // The polls that may read a signal's word, found once per signal.
 const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
   auto [cached, inserted] = pollsOfSignal_.try_emplace(signal);
-  if (inserted)
-    for (InstId poll : candidates(pollIndex_, signal))
-      if (maySameWord(poll, signal)) cached->second.push_back(poll);
+  if (inserted) {
+    // A store of a constant on which a wait never leaves (a count reset to
+    // 0 where the waiter leaves on a count shown non-zero) is not what that
+    // wait observes: its exit reads another write.
+    const std::optional<int64_t> value = storedConstant(signal);
+    for (InstId poll : candidates(pollIndex_, signal)) {
+      if (!maySameWord(poll, signal)) continue;
+      const SpinLoop* spin = value ? spinContaining(poll) : nullptr;
+      if (spin && !spin->contains(fn_, signal) && exitOnValue(fn_, *spin, poll, *value) == ExitOn::No) continue;
+      cached->second.push_back(poll);
+    }
+  }
   return cached->second;
 }
 

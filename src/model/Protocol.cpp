@@ -1643,7 +1643,8 @@ bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
   return false;
 }
 
-// The polls that may read a signal's word, found once per signal.
+// The polls that may read a signal's word and leave on what it stores, found
+// once per signal.
 const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
   auto [cached, inserted] = pollsOfSignal_.try_emplace(signal);
   if (inserted) {

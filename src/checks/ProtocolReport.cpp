@@ -108,7 +108,10 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   const bool peerRead = (write.inst < 0 || !write.evidence.decided) && !nonCoherent && !handsNoData &&
                         signal.evidence.decided && ctx.goesThroughPeerPointer(signal.inst) &&
                         ctx.readsThroughPeerPointer(read) && !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
-  if (peerRead && (write.inst >= 0 || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst))) {
+  // A write that precedes no signal the wait observes (`unrelated-signal`)
+  // is not one before the signal: the question is asked of the signal.
+  const bool beforeSignal = write.inst >= 0 && write.evidence.how != "unrelated-signal";
+  if (peerRead && (beforeSignal || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst))) {
     d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
                                       "the read is of another rank's memory (through a peer pointer), which that rank "
                                       "wrote before raising the flag"));
@@ -207,7 +210,7 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
     if (write.decided) return true;
     return peerPartner && !write.strongPair && !write.polledCopy &&
            !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read) &&
-           (write.inst >= 0 || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst)) &&
+           ((write.inst >= 0 && !write.unrelatedSignal) || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst)) &&
            !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
   };
   InstId better = model::findReachable(

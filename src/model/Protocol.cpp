@@ -749,7 +749,7 @@ ProtocolModel::PartnerPick ProtocolModel::pickPartnerWrite(InstId read, InstId p
   const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
   for (InstId w : partnerWrites(poll)) {
     if (exclusiveModes(w, read) || exclusiveModes(w, poll) || !partnerMayRead(read, w, otherBlock)) continue;
-    const bool decided = partnerWriteDecided(w, read, otherBlock);
+    const bool decided = partnerWriteDecided(w, read, otherBlock, poll);
     if (best < 0 || (decided && !bestDecided)) {
       best = w;
       bestDecided = decided;
@@ -771,7 +771,7 @@ ProtocolModel::Link ProtocolModel::partnerWriteRead(InstId read, InstId poll) co
     return {pick.inst, e};
   }
   if (pick.inst < 0) return {};
-  return {pick.inst, partnerWriteEvidence(pick.inst, read, partnerBlockOfPoll(poll))};
+  return {pick.inst, partnerWriteEvidence(pick.inst, read, partnerBlockOfPoll(poll), poll)};
 }
 
 // partnerWriteEvidence(w, read) is decided exactly when partnerWriteDecided
@@ -785,8 +785,10 @@ ProtocolModel::PartnerFacts ProtocolModel::partnerWriteFacts(InstId read, InstId
   const bool opaque = opaqueCallMayFence(pick.inst);
   const PairEvidence::How how = opaque ? PairEvidence::How::OpaqueCall : writeReadEvidence(pick.inst, read).how;
   const bool mayAlias = !opaque && aliasFacts(pick.inst, read).result != Alias::No;
-  return {pick.inst, partnerWriteDecided(pick.inst, read, partnerBlockOfPoll(poll)),
-          mayAlias && how == PairEvidence::How::StrongPair, mayAlias && how == PairEvidence::How::PolledCopy};
+  const bool pairDecided = partnerPairDecided(pick.inst, read, partnerBlockOfPoll(poll));
+  const bool unrelated = pairDecided && !opaque && !signalledToWait(pick.inst, poll);
+  return {pick.inst, pairDecided && !unrelated, mayAlias && how == PairEvidence::How::StrongPair,
+          mayAlias && how == PairEvidence::How::PolledCopy, unrelated};
 }
 
 bool ProtocolModel::mayReadWriteBeforeSignal(InstId read, InstId poll, InstId signal) const {
@@ -800,9 +802,20 @@ bool ProtocolModel::mayReadWriteBeforeSignal(InstId read, InstId poll, InstId si
   });
 }
 
+AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock,
+                                                  InstId poll) const {
+  AliasEvidence e = partnerPairEvidence(w, read, otherBlock);
+  if (e.decided && !opaqueCallMayFence(w) && !signalledToWait(w, poll)) return unrelatedSignalEvidence();
+  return e;
+}
+
+bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBlock& otherBlock, InstId poll) const {
+  return partnerPairDecided(w, read, otherBlock) && (opaqueCallMayFence(w) || signalledToWait(w, poll));
+}
+
 // How a partner's write `w` reaches `read` (partnerWriteRead): an opaque
 // call's argument, the same bytes, or a peer mirror.
-AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock) const {
+AliasEvidence ProtocolModel::partnerPairEvidence(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   AliasEvidence e;
   if (opaqueCallMayFence(w)) {
     e.decided = callPasses(w, read);
@@ -831,7 +844,7 @@ AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const P
   return e;
 }
 
-bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBlock& otherBlock) const {
+bool ProtocolModel::partnerPairDecided(InstId w, InstId read, const PartnerBlock& otherBlock) const {
   if (opaqueCallMayFence(w)) return callPasses(w, read);
   if (otherBlock.at.found()) return partnerPair(w, read, otherBlock).decided;
   // partnerWriteEvidence(w, read).decided, without building its text; the
@@ -841,7 +854,7 @@ bool ProtocolModel::partnerWriteDecided(InstId w, InstId read, const PartnerBloc
 
 ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId poll) const {
   const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
-  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerWriteSet(poll) | (otherBlock.other ? 0u : 1u << 31);
+  const uint64_t key = (uint64_t(uint32_t(read)) << 32) | partnerChoiceSet(poll) | (otherBlock.other ? 0u : 1u << 31);
   // A partner at a block distance is not kept: its answer is the poll's.
   const bool keep = !otherBlock.at.found();
   if (const auto* known = keep ? partnerChoice_.find(key) : nullptr) return *known;
@@ -854,7 +867,7 @@ ProtocolModel::PartnerChoice ProtocolModel::partnerChoice(InstId read, InstId po
   for (InstId w : partnerWrites(poll)) {
     if (exclusiveModes(w, read) || !partnerMayRead(read, w, otherBlock, /*keepNo=*/false)) continue;
     if (choice.first < 0) choice.first = w;
-    if (partnerWriteDecided(w, read, otherBlock)) {
+    if (partnerWriteDecided(w, read, otherBlock, poll)) {
       choice.firstDecided = w;
       break;
     }
@@ -1645,12 +1658,22 @@ bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
   return false;
 }
 
-// The polls that may read a signal's word, found once per signal.
+// The polls that may read a signal's word and leave on what it stores, found
+// once per signal.
 const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
   auto [cached, inserted] = pollsOfSignal_.try_emplace(signal);
-  if (inserted)
-    for (InstId poll : candidates(pollIndex_, signal))
-      if (maySameWord(poll, signal)) cached->second.push_back(poll);
+  if (inserted) {
+    // A store of a constant on which a wait never leaves (a count reset to
+    // 0 where the waiter leaves on a count shown non-zero) is not what that
+    // wait observes: its exit reads another write.
+    const std::optional<int64_t> value = storedConstant(signal);
+    for (InstId poll : candidates(pollIndex_, signal)) {
+      if (!maySameWord(poll, signal)) continue;
+      const SpinLoop* spin = value ? spinContaining(poll) : nullptr;
+      if (spin && !spin->contains(fn_, signal) && exitOnValue(fn_, *spin, poll, *value) == ExitOn::No) continue;
+      cached->second.push_back(poll);
+    }
+  }
   return cached->second;
 }
 

@@ -207,6 +207,7 @@ class ProtocolModel {
     bool decided = false;
     bool strongPair = false;
     bool polledCopy = false;  // the write is a polled copy store (isPolledCopyStore)
+    bool unrelatedSignal = false;  // it precedes no signal the wait observes (signalledToWait)
   };
   PartnerFacts partnerWriteFacts(InstId read, InstId poll) const;
   // Some write of this kernel before `signal` (the signal the wait of `poll`
@@ -854,8 +855,36 @@ class ProtocolModel {
     bool viaCall = false;
   };
   PartnerPick pickPartnerWrite(InstId read, InstId poll) const;
-  AliasEvidence partnerWriteEvidence(InstId write, InstId read, const PartnerBlock& otherBlock) const;
-  bool partnerWriteDecided(InstId write, InstId read, const PartnerBlock& otherBlock) const;
+  // The partner write's link for a wait (`poll`): the pair's link
+  // (partnerPairEvidence, partnerPairDecided), undecided when the write
+  // precedes no signal the wait observes (signalledToWait).
+  AliasEvidence partnerWriteEvidence(InstId write, InstId read, const PartnerBlock& otherBlock, InstId poll) const;
+  bool partnerWriteDecided(InstId write, InstId read, const PartnerBlock& otherBlock, InstId poll) const;
+  AliasEvidence partnerPairEvidence(InstId write, InstId read, const PartnerBlock& otherBlock) const;
+  bool partnerPairDecided(InstId write, InstId read, const PartnerBlock& otherBlock) const;
+  // --- Which signal publishes a partner write (model/SignalledWrites.cpp) --
+  // The partner's data for a wait is a write it made before raising the
+  // polled flag: a write that precedes, in its mode of the launch, no signal
+  // whose link with the polled word is decided (only signals the analysis
+  // could not relate to that word, through a pointer it cannot name) is
+  // handed to the waiter only if one of those is the flag, which rests on
+  // "could not tell" (`unrelated-signal`). Where no signal of the word is
+  // decided, every partner write is asked as before (the signal's link is
+  // the undecided one).
+  bool signalledToWait(InstId write, InstId poll) const;
+  static AliasEvidence unrelatedSignalEvidence();
+  // The signals of the polled word whose link with it is decided (the kinds
+  // observedSignal takes as decided among the kernel's signals), in the
+  // wait's mode: their set's number (kAnySignal when there is none).
+  uint32_t decidedSignalSet(InstId poll) const;
+  static constexpr uint32_t kAnySignal = 0;
+  mutable std::unordered_map<InstId, uint32_t> decidedSignalSetOf_;
+  mutable std::map<std::vector<InstId>, uint32_t> decidedSignalSetIds_;  // numbered from 1
+  mutable std::vector<const std::vector<InstId>*> decidedSignalSets_;    // by number - 1
+  mutable PairMap<bool> signalledToWait_;  // (write, decided set) -> signalledToWait
+  // partnerChoice's key: the pair (partnerWriteSet, decidedSignalSet), numbered.
+  uint32_t partnerChoiceSet(InstId poll) const;
+  mutable std::map<std::pair<uint32_t, uint32_t>, uint32_t> partnerChoiceSets_;
   bool mayBeDecidedPair(InstId write, InstId read) const;  // a necessary condition of a decided pair
   uint32_t partnerWriteSet(InstId poll) const;  // the number of partnerWrites(poll)'s set
   mutable PairMap<PartnerChoice> partnerChoice_;

@@ -11,6 +11,7 @@
 #include "model/BranchEdges.h"
 #include "model/Comparisons.h"
 #include "model/Memory.h"
+#include "model/NonZeroByGuard.h"
 #include "model/Operands.h"
 #include "model/Values.h"
 
@@ -548,9 +549,15 @@ std::optional<bool> conditionOnValue(const FunctionModel& fn, const SpinLoop& sp
     if (polled.kind != Kind::Register) continue;
     if (!holdsPollValue(fn, spin, polled.reg, d, poll, onPollOnly)) continue;
     const std::optional<std::pair<int64_t, int64_t>> range = fn.values->operandValue(d, 3 - side).numericRange();
-    if (!range) return std::nullopt;
     const std::string_view c = side == 1 ? cmp : swappedComparison(cmp);
-    std::optional<bool> r = compareWithRange(value, c, range->first, range->second);
+    std::optional<bool> r;
+    if (range) r = compareWithRange(value, c, range->first, range->second);
+    // An equality with a count that a dominating branch shows non-zero
+    // (NonZeroByGuard.h) never holds on 0.
+    const ptx::Operand& other = def.operands[3 - side];
+    if (!r && value == 0 && (c == "eq" || c == "ne") && other.kind == Kind::Register &&
+        nonZeroByGuard(fn, other.reg, d))
+      r = c == "ne";
     if (!r) return std::nullopt;
     return *r == holds;
   }

@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "checks/Checks.h"
+#include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
@@ -116,7 +117,13 @@ report::Diagnostic render(const FunctionModel& fn, InstId arrive, const Pair& p)
       "of the cluster, which access them after the barrier",
       "arrive with release semantics (barrier.cluster.arrive without .relaxed; cute::cluster_arrive(), "
       "cooperative_groups::this_cluster().sync()), or execute fence.acq_rel.cluster after the writes and before "
-      "this arrive");
+      "this arrive (after the __syncthreads() that gathers the writers, when there is one)");
+  // Machine fix: fence.acq_rel.cluster on the arrive's line, before it; the arriving thread
+  // executes it after the __syncthreads() that gathers the writers, when there is one
+  // (cumulativity covers the writes the barrier ordered before it).
+  d.fixRequest = insertBefore(fn, arrive, report::FenceToInsert::AcquireRelease, scopeWord(Scope::Cluster));
+  d.fixRequest.beforeHelperCall = true;
+  d.fixRequest.after.push_back(report::locationOf(fn, p.write));
   protocol::addNote(d, fn, p.write, "this shared-memory write reaches the relaxed arrive with no release");
   protocol::addNote(d, fn, p.read,
                     remote(fn, p.read) ? "another CTA of the cluster reads it here, after the cluster wait"

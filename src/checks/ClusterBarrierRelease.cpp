@@ -20,11 +20,10 @@
 // a mapa'd address names; MemoryAnalysis::aliasEvidence with `barriers`).
 // The pair's link decides the tier. Writes and reads of one CTA, and writes
 // with no cluster barrier on the way to the read, are other questions.
-#include <algorithm>
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
+#include <string>
+#include <vector>
 
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"

@@ -14,6 +14,8 @@ void checkProxyWar(const model::FunctionModel&, Findings&);          // ProxyWar
 void checkProxyRaw(const model::FunctionModel&, Findings&);          // ProxyRaw.cpp
 void checkAcquireMissing(const model::FunctionModel&, Findings&);    // AcquireMissing.cpp
 void checkReleaseMissing(const model::FunctionModel&, Findings&);    // ReleaseMissing.cpp
+// release-missing's cluster-barrier form, called by checkReleaseMissing.
+void checkClusterBarrierRelease(const model::FunctionModel&, Findings&);  // ClusterBarrierRelease.cpp
 void checkScopeTooNarrow(const model::FunctionModel&, Findings&);    // ScopeTooNarrow.cpp
 void checkBarrierReuse(const model::FunctionModel&, Findings&);      // BarrierReuse.cpp
 void checkBarrierInitRace(const model::FunctionModel&, Findings&);   // BarrierInitRace.cpp

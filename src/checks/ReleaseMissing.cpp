@@ -618,6 +618,8 @@ void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   for (InstId signal : ctx.outboundSignals()) check(signal, false);
   // The last block does the work: the counting atomic is the signal (issue 30, shape 1).
   for (InstId ticket : ctx.tickets()) check(ticket, true);
+  // Shared memory published to the other CTAs of the cluster by a relaxed cluster arrive.
+  checkClusterBarrierRelease(fn, out);
 }
 
 }  // namespace fenceline::checks

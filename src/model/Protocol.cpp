@@ -642,11 +642,16 @@ ProtocolModel::Link ProtocolModel::computeObservedSignal(InstId poll) const {
     return {call, e};
   }
   if (InstId mirror = peerMirrorSignal(poll); mirror >= 0) {
-    AliasEvidence e;
-    e.decided = true;
-    e.how = "peer-mirror";
-    e.detail = "the kernel raises the same field of another rank's copy of this structure through a peer pointer";
-    return {mirror, e};
+    if (isDecidedPeerMirror(mirror)) {
+      AliasEvidence e;
+      e.decided = true;
+      e.how = "peer-mirror";
+      e.detail = "the kernel raises the same field of another rank's copy of this structure through a peer pointer";
+      return {mirror, e};
+    }
+    // Through a pointer the walk lost: undecided (no in-kernel signal was
+    // decided either, or the loop above returned it).
+    return {mirror, untracedMirrorEvidence()};
   }
   return best;
 }
@@ -722,12 +727,29 @@ InstId ProtocolModel::peerMirrorSignal(InstId poll) const {
     for (InstId s : writes_)
       if (isFlagWrite(fn_.instructions[s].effect) && goesThroughPeerPointer(s)) peerFlagWrites_->push_back(s);
   }
+  // A mirror through a pointer traced to a peer table is preferred to one
+  // through a pointer the walk lost (isDecidedPeerMirror).
   for (InstId s : *peerFlagWrites_)
     if (isPeerMirror(s, poll)) {
-      mirror = s;
-      break;
+      if (mirror < 0) mirror = s;
+      if (isDecidedPeerMirror(s)) {
+        mirror = s;
+        break;
+      }
     }
   return mirror;
+}
+
+bool ProtocolModel::isDecidedPeerMirror(InstId peerAccess) const { return peerPointer(peerAccess) == Peer::Yes; }
+
+AliasEvidence ProtocolModel::untracedMirrorEvidence() {
+  AliasEvidence e;
+  e.result = Alias::May;
+  e.decided = false;
+  e.how = "untraced-pointer";
+  e.detail = "the same field of another copy of this structure is written through a pointer read from memory that "
+             "the analysis could not trace to a peer table: another rank's copy, or this rank's own";
+  return e;
 }
 
 ProtocolModel::PartnerPick ProtocolModel::pickPartnerWrite(InstId read, InstId poll) const {
@@ -828,9 +850,13 @@ AliasEvidence ProtocolModel::partnerPairEvidence(InstId w, InstId read, const Pa
   if (otherBlock.at.found()) return writeReadDetail(w, read, partnerPair(w, read, otherBlock), otherBlock.at);
   e = aliasEvidence(w, read);
   if (!e.decided && isPeerMirror(w, read)) {
-    e.decided = true;
-    e.how = "peer-mirror";
-    e.detail = "the partner writes the same offsets of this rank's buffer through a peer pointer";
+    if (isDecidedPeerMirror(w)) {
+      e.decided = true;
+      e.how = "peer-mirror";
+      e.detail = "the partner writes the same offsets of this rank's buffer through a peer pointer";
+    } else {
+      e = untracedMirrorEvidence();
+    }
   }
   if (e.result == Alias::No) {  // a non-coherent read of the same root
     e.result = Alias::May;
@@ -952,7 +978,7 @@ ProtocolModel::PairEvidence ProtocolModel::writeReadEvidence(InstId write, InstI
       const AliasFacts e = aliasFacts(write, read);
       pair.decided = e.decided && e.result != Alias::No;
       if (!pair.decided && isPeerMirror(write, read)) {
-        pair.decided = true;
+        pair.decided = isDecidedPeerMirror(write);
         pair.how = PairEvidence::How::PeerMirror;
       }
       if (pair.decided)
@@ -1018,6 +1044,7 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     e.how = "non-coherent-root";
   }
   if (pair.how == PairEvidence::How::PeerMirror) {
+    if (!pair.decided) return untracedMirrorEvidence();
     e.decided = true;
     e.how = "peer-mirror";
     e.detail = "the write goes through a peer pointer to the same offsets the reader reads in its own buffer";
@@ -2255,13 +2282,18 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
   // grid barrier (decided only when a signal on the polled word itself goes
   // through a peer pointer).
   if (raisesPeerFlags_ && isPoll(access)) {
-    if (peerMirrorSignal(access) >= 0) {
-      e.how = "peer-signal";
-      e.detail = "the kernel raises the same field of another rank's copy through a peer pointer: another GPU "
-                 "writes this flag";
-      return e;
-    }
     bool untraced = false, blockGroup = false, record = false;
+    if (const InstId mirror = peerMirrorSignal(access); mirror >= 0) {
+      if (isDecidedPeerMirror(mirror)) {
+        e.how = "peer-signal";
+        e.detail = "the kernel raises the same field of another rank's copy through a peer pointer: another GPU "
+                   "writes this flag";
+        return e;
+      }
+      // Through a pointer the walk lost: another rank's copy or this
+      // rank's own, the same question as an untraced signal's.
+      untraced = true;
+    }
     for (InstId s : inKernelSignalsFor(access)) {
       const Peer peer = peerPointer(s);
       if (peer == Peer::No || !aliasFacts(s, access).same()) continue;
@@ -2281,6 +2313,7 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
       e.detail = "the flag is raised through a peer pointer: another GPU writes it";
       return e;
     }
+    if (inOwnBlock(access)) return ownBlockScope(e);
     if (untraced)
       return undecided("untraced-signal-pointer",
                        "the flag is raised through a pointer read from memory that the analysis could not trace: it may be "
@@ -2296,10 +2329,29 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
     return undecided("peer-flags-elsewhere",
                      "the kernel raises flags on other GPUs, but no write the analysis relates to this flag comes from one");
   }
+  if (inOwnBlock(access)) return ownBlockScope(e);
   if (sysSignalMayShareWord)
     return undecided("sys-signal-on-object",
                      "the kernel signals at .sys scope on this flag's object, at a word the analysis cannot tell from this one");
   e.scope = Scope::Gpu;
+  return e;
+}
+
+// The flag pins the partner to the executing block (partnerInOwnBlock for a
+// poll, signalPartnerInOwnBlock for a signal: the partner decision acquire-
+// and release-missing use): the block's own threads are the partner, and
+// .cta covers them (issue 34, nvCOMP's unsnap_kernel: a per-block record's
+// status word, raised and polled at .cta).
+bool ProtocolModel::inOwnBlock(InstId access) const {
+  return isPoll(access) ? partnerInOwnBlock(access) : signalPartnerInOwnBlock(access);
+}
+
+ProtocolModel::ScopeEvidence ProtocolModel::ownBlockScope(ScopeEvidence e) {
+  e.scope = Scope::Cta;
+  e.decided = true;
+  e.how = "own-block";
+  e.detail = "the flag's address carries the block index the same way on both sides, at a stride that keeps blocks "
+             "apart: the partner is a thread of this block";
   return e;
 }
 

@@ -313,6 +313,16 @@ class ProtocolModel {
   // pointer, one that is decidedly this rank's (peerPointer is No): one field
   // of another rank's copy and of this rank's copy.
   bool isPeerMirror(InstId peerAccess, InstId ownAccess) const;
+  // A peer mirror is evidence of another rank's copy only when the peer
+  // side's pointer is traced to a peer table (peerPointer is Yes). One the
+  // walk lost (Unknown: a pointer stashed in shared memory on two paths, a
+  // merge of two loads) is this rank's own copy as well as another's: the
+  // signal, data and partner links it carries are undecided
+  // (`untraced-pointer`, `untraced-signal-pointer`), as the contract asks of
+  // "could not tell" (issue 34, nvCOMP's shape Q).
+  bool isDecidedPeerMirror(InstId peerAccess) const;
+  // The undecided link of a mirror through an untraced pointer.
+  static AliasEvidence untracedMirrorEvidence();
   // isPeerMirror's test of the two pointers (issue 34, NCCL's M): when the
   // peer side's pointer is itself read from a field of a struct reached
   // through the peer pointer (`peers[p]->ring`, `descs[p].ring`: a slot at a
@@ -336,6 +346,12 @@ class ProtocolModel {
     std::string how, detail;
   };
   ScopeEvidence requiredScopeEvidence(InstId access) const;
+  // The flag pins the partner to this block (partnerInOwnBlock or
+  // signalPartnerInOwnBlock): "own-block", .cta, decided. Asked after the
+  // off-GPU evidence (a peer pointer, a .sys signal on the word, a peer's
+  // mirror), which decides .sys first.
+  bool inOwnBlock(InstId access) const;
+  static ScopeEvidence ownBlockScope(ScopeEvidence e);
 
   // --- Tickets (issue 30, shape 1: the last block does the work) -----------
   // A counting read-modify-write of a global word (atom/red add, inc, dec or

@@ -224,3 +224,72 @@ TEST(ModelProtocolFields, FieldsBehindOneFixedPointerCompareByOffset) {
     EXPECT_EQ(m.alias(store, poll), c.alias) << c.kernel << "\n" << dump(fn);
   }
 }
+
+// A flag whose address pins the partner to the block (partnerInOwnBlock,
+// signalPartnerInOwnBlock) needs .cta: scope-too-narrow asks the partner
+// decision acquire- and release-missing use. A record two blocks share needs
+// .gpu (session 25, nvCOMP's unsnap_kernel).
+TEST(ModelProtocolFields, AFlagPinnedToTheBlockNeedsCtaScope) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  {
+    const auto& fn = p.fn("own_block_record");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    const ProtocolModel& m = protocolOf(fn);
+    EXPECT_TRUE(m.partnerInOwnBlock(poll)) << dump(fn);
+    const ProtocolModel::ScopeEvidence scope = m.requiredScopeEvidence(poll);
+    EXPECT_EQ(scope.scope, Scope::Cta);
+    EXPECT_TRUE(scope.decided);
+    EXPECT_EQ(scope.how, "own-block");
+    ASSERT_EQ(m.signals().size(), 1u) << dump(fn);
+    EXPECT_EQ(m.requiredScope(m.signals()[0]), Scope::Cta);
+  }
+  {
+    const auto& fn = p.fn("pair_block_record");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    const ProtocolModel& m = protocolOf(fn);
+    EXPECT_FALSE(m.partnerInOwnBlock(poll)) << dump(fn);
+    EXPECT_EQ(m.requiredScope(poll), Scope::Gpu);
+    EXPECT_TRUE(m.requiredScopeEvidence(poll).how.empty());
+  }
+}
+
+// A peer mirror is decided only through a pointer traced to a peer table: one
+// the walk lost (stashed in shared memory on two paths) leaves the signal and
+// the partner's scope undecided (session 25, nvCOMP's snappy_transcode_kernel).
+TEST(ModelProtocolFields, APeerMirrorThroughAnUntracedPointerDecidesNothing) {
+  FENCELINE_LOAD_PROGRAM(p, "model_protocol_fields");
+  {
+    const auto& fn = p.fn("stashed_peer_mirror");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    const ProtocolModel& m = protocolOf(fn);
+    const InstId mirror = m.peerMirrorSignal(poll);
+    ASSERT_GE(mirror, 0) << dump(fn);
+    EXPECT_EQ(m.peerPointer(mirror), ProtocolModel::Peer::Unknown);
+    EXPECT_FALSE(m.isDecidedPeerMirror(mirror));
+    const ProtocolModel::Link signal = m.observedSignal(poll);
+    EXPECT_FALSE(signal.evidence.decided);
+    EXPECT_EQ(signal.evidence.how, "untraced-pointer");
+    const ProtocolModel::ScopeEvidence scope = m.requiredScopeEvidence(poll);
+    EXPECT_EQ(scope.scope, Scope::Sys);
+    EXPECT_FALSE(scope.decided);
+    EXPECT_EQ(scope.how, "untraced-signal-pointer");
+  }
+  {
+    const auto& fn = p.fn("direct_peer_mirror");
+    InstId poll = onlyPoll(fn);
+    ASSERT_GE(poll, 0);
+    const ProtocolModel& m = protocolOf(fn);
+    const InstId mirror = m.peerMirrorSignal(poll);
+    ASSERT_GE(mirror, 0) << dump(fn);
+    EXPECT_TRUE(m.isDecidedPeerMirror(mirror));
+    const ProtocolModel::Link signal = m.observedSignal(poll);
+    EXPECT_TRUE(signal.evidence.decided);
+    EXPECT_EQ(signal.evidence.how, "peer-mirror");
+    const ProtocolModel::ScopeEvidence scope = m.requiredScopeEvidence(poll);
+    EXPECT_TRUE(scope.decided);
+    EXPECT_EQ(scope.how, "peer-signal");
+  }
+}

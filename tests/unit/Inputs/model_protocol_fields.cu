@@ -183,3 +183,94 @@ __device__ void record_wait(int i, int j) {
 extern "C" __global__ void fixed_table_fields(int i, int j) { record_wait<true, false>(i, j); }
 extern "C" __global__ void fixed_table_same_field(int i, int j) { record_wait<true, true>(i, j); }
 extern "C" __global__ void global_table_fields(int i, int j) { record_wait<false, false>(i, j); }
+
+// The scope a flag pinned to the block needs (session 25, nvCOMP's
+// unsnap_kernel): a per-block record's ready word, raised by thread 0 and
+// polled by thread 32 of the same block, at .cta; and its twin, a record two
+// blocks share.
+struct BlockRecord {
+  unsigned long long bytes;
+  int value[12];
+  int status;
+  int ready;
+};
+__device__ __forceinline__ void st_relaxed_cta(int* p, int v) {
+  asm volatile("st.relaxed.cta.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ int ld_relaxed_cta(const int* p) {
+  int v;
+  asm volatile("ld.relaxed.cta.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+extern "C" __global__ void __launch_bounds__(64) own_block_record(BlockRecord* records, int* out) {
+  BlockRecord* r = records + blockIdx.x;
+  if (threadIdx.x == 0) {
+    r->value[3] = 7;
+    __threadfence_block();
+    st_relaxed_cta(&r->ready, 1);
+  } else if (threadIdx.x == 32) {
+    while (ld_relaxed_cta(&r->ready) == 0) {
+    }
+    __threadfence_block();
+    out[blockIdx.x] = r->value[3];
+  }
+}
+extern "C" __global__ void __launch_bounds__(64) pair_block_record(BlockRecord* records, int* out) {
+  BlockRecord* r = records + (blockIdx.x >> 1);
+  if (threadIdx.x == 0 && (blockIdx.x & 1) == 0) {
+    r->value[3] = 7;
+    __threadfence_block();
+    st_relaxed_cta(&r->ready, 1);
+  } else if (threadIdx.x == 32 && (blockIdx.x & 1)) {
+    while (ld_relaxed_cta(&r->ready) == 0) {
+    }
+    __threadfence_block();
+    out[blockIdx.x] = r->value[3];
+  }
+}
+
+// A peer's copy of the polled field raised through a pointer the walk lost
+// (session 25, nvCOMP's snappy_transcode_kernel): the pointer kept in shared
+// memory and replaced on some rounds; the twin reads the peer table directly.
+struct PeerSlots {
+  unsigned flags[16][8];
+  float data[16][8][32];
+};
+extern "C" __global__ void stashed_peer_mirror(PeerSlots** peers, PeerSlots* self, int rank, int world,
+                                               const float* in, float* out, int rounds) {
+  __shared__ PeerSlots* stash[4][8];
+  const int t = threadIdx.x & 31, w = threadIdx.x >> 5;
+  if (t < world) stash[w][t] = peers[(rank + t) % world];
+  __syncwarp();
+  if (t >= world) return;
+  PeerSlots* p = stash[w][t];
+  for (int r = 0; r < rounds; ++r) {
+    self->data[r & 15][rank][0] = in[r];
+    __threadfence();
+    st_relaxed(&p->flags[r & 15][rank], 1);
+    while (ld_volatile(&self->flags[r & 15][t]) == 0) {
+    }
+    __threadfence();
+    out[r * 8 + t] = p->data[r & 15][t][0];
+    if (in[r] > 0.f) {
+      stash[w][t] = peers[(rank + t + r) % world];
+      __syncwarp(1u << t);
+      p = stash[w][t];
+    }
+  }
+}
+extern "C" __global__ void direct_peer_mirror(PeerSlots** peers, PeerSlots* self, int rank, int world,
+                                              const float* in, float* out, int rounds) {
+  const int t = threadIdx.x & 31;
+  if (t >= world) return;
+  for (int r = 0; r < rounds; ++r) {
+    PeerSlots* p = peers[(rank + t + r) % world];
+    self->data[r & 15][rank][0] = in[r];
+    __threadfence();
+    st_relaxed(&p->flags[r & 15][rank], 1);
+    while (ld_volatile(&self->flags[r & 15][t]) == 0) {
+    }
+    __threadfence();
+    out[r * 8 + t] = p->data[r & 15][t][0];
+  }
+}

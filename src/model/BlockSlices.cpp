@@ -171,6 +171,32 @@ std::vector<Term> freeTerms(const SplitTerms& own, const SplitTerms& other) {
   return out;
 }
 
+// The CTA's shared window: a shared symbol's address (raw, or made generic
+// by `cvta.shared`), never mapped to another CTA of the cluster. Each block
+// has its own; the same address in another block is other bytes.
+bool inOwnWindow(const AbstractValue& v) {
+  return v.known && v.baseKind == AbstractValue::BaseKind::SharedSymbol && v.space != Space::SharedCluster;
+}
+
+// A kernel's pointer argument or a global variable: global memory, never in
+// a shared window (a `.func`'s parameter may be a caller's shared address).
+bool globalPointer(const FunctionModel& fn, const AbstractValue& v) {
+  using K = AbstractValue::BaseKind;
+  if (!v.known || (v.space != Space::None && v.space != Space::Generic && v.space != Space::Global)) return false;
+  return v.baseKind == K::GlobalSymbol || (v.baseKind == K::Param && fn.function && fn.function->isEntry);
+}
+
+// Why two blocks' accesses never meet by their windows: both in the CTA's
+// own shared memory, or one there and the other in global memory (nullptr:
+// not by the windows).
+const char* apartByWindow(const FunctionModel& fn, const AbstractValue& a, const AbstractValue& b) {
+  const bool wa = inOwnWindow(a), wb = inOwnWindow(b);
+  if (wa && wb) return "both addresses lie in the CTA's own shared memory: another block has its own";
+  if ((wa && globalPointer(fn, b)) || (wb && globalPointer(fn, a)))
+    return "one address lies in the CTA's own shared memory, the other in global memory";
+  return nullptr;
+}
+
 }  // namespace
 
 int MemoryAnalysis::blockDimensionsRead() const {
@@ -184,10 +210,31 @@ int MemoryAnalysis::blockDimensionsRead() const {
   return dims;
 }
 
+// A `.shared::cluster` access, or an address mapped to another CTA, may
+// reach another block's shared window.
+bool MemoryAnalysis::ownWindows(InstId a, int oa, InstId b, int ob) const {
+  auto own = [&](InstId i, int o) { return space(i, o) != Space::SharedCluster && !mappedToAnotherCta(i, o); };
+  return own(a, oa) && own(b, ob);
+}
+
 MemoryAnalysis::BlockSlices MemoryAnalysis::blockSlices(InstId a, int oa, InstId b, int ob, bool withDetail) const {
-  BlockSlices out;
-  if (!fn_.values) return out;
+  if (!fn_.values) return BlockSlices{};
+  const bool window = ownWindows(a, oa, b, ob);
   const AbstractValue &va = narrowedValue(a, oa), &vb = narrowedValue(b, ob);
+  if (mayHaveChoices(va) || mayHaveChoices(vb)) return slicesOfChoices(a, oa, b, ob, window, withDetail);
+  return slicesOfValues(va, accessSize(a, oa), vb, accessSize(b, ob), window, withDetail);
+}
+
+MemoryAnalysis::BlockSlices MemoryAnalysis::slicesOfValues(const AbstractValue& va, int64_t sizeA,
+                                                           const AbstractValue& vb, int64_t sizeB, bool window,
+                                                           bool withDetail) const {
+  BlockSlices out;
+  if (window)
+    if (const char* why = apartByWindow(fn_, va, vb)) {
+      out.kind = BlockSlices::Kind::Apart;
+      if (withDetail) out.detail = fmt::format("{} ({} and {})", why, va.toString(), vb.toString());
+      return out;
+    }
   if (!va.known || !vb.known || va.baseKind != vb.baseKind || va.base != vb.base) return out;
   if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
   const SplitTerms sa = splitTerms(fn_, *modes_, va), sb = splitTerms(fn_, *modes_, vb);
@@ -236,7 +283,6 @@ MemoryAnalysis::BlockSlices MemoryAnalysis::blockSlices(InstId a, int oa, InstId
                      "beside it, makes it so");
   if (!sa.stride.empty()) return undecided("a stride the analysis cannot bound makes it so");
   if (sa.block.size() != 1) return undecided("the block's indices in two dimensions, at their strides, make it so");
-  const int64_t sizeA = accessSize(a, oa), sizeB = accessSize(b, ob);
   if (sizeA <= 0 || sizeB <= 0) return undecided("the accesses' sizes, unknown here, reach the next slice");
   const Term& index = sa.block.front();
   const std::vector<Term> freeA = freeTerms(sa, sb), freeB = freeTerms(sb, sa);
@@ -298,6 +344,24 @@ MemoryAnalysis::BlockDistance MemoryAnalysis::blockDistance(InstId a, int oa, In
 MemoryAnalysis::AtDistance MemoryAnalysis::atBlockDistance(InstId a, int oa, InstId b, int ob, BlockDistance d) const {
   if (!fn_.values || !d.found()) return AtDistance::Undecided;
   const AbstractValue &va = narrowedValue(a, oa), &vb = narrowedValue(b, ob);
+  const int64_t sizeA = accessSize(a, oa), sizeB = accessSize(b, ob);
+  // Addresses with several definitions: Apart when every pair of their
+  // choices is (model/OwnBlockChoices.cpp), else the values' own answer.
+  if (ownWindows(a, oa, b, ob) && (mayHaveChoices(va) || mayHaveChoices(vb))) {
+    const std::vector<AbstractValue>&ca = addressChoices(a, oa), &cb = addressChoices(b, ob);
+    const bool apart = std::ranges::all_of(ca, [&](const AbstractValue& x) {
+      return std::ranges::all_of(
+          cb, [&](const AbstractValue& y) { return atDistanceOfValues(x, sizeA, y, sizeB, d, true) == AtDistance::Apart; });
+    });
+    if (apart) return AtDistance::Apart;
+  }
+  return atDistanceOfValues(va, sizeA, vb, sizeB, d, ownWindows(a, oa, b, ob));
+}
+
+MemoryAnalysis::AtDistance MemoryAnalysis::atDistanceOfValues(const AbstractValue& va, int64_t sizeA,
+                                                              const AbstractValue& vb, int64_t sizeB, BlockDistance d,
+                                                              bool window) const {
+  if (window && apartByWindow(fn_, va, vb)) return AtDistance::Apart;  // d != 0: another block
   if (!va.known || !vb.known) return AtDistance::Undecided;
   // Two objects (or none known): the expressions' answer stands.
   if (va.baseKind != vb.baseKind || va.base != vb.base) return AtDistance::Stands;
@@ -308,7 +372,6 @@ MemoryAnalysis::AtDistance MemoryAnalysis::atBlockDistance(InstId a, int oa, Ins
   // slice each side names is not decided here.
   if (!std::ranges::equal(sa.block, sb.block, sameTerm) || !sa.stride.empty() || sa.blockLevel)
     return AtDistance::Undecided;
-  const int64_t sizeA = accessSize(a, oa), sizeB = accessSize(b, ob);
   if (sizeA <= 0 || sizeB <= 0) return AtDistance::Undecided;
   // a's block index is b's + distance: its terms add c * distance; then the
   // block terms are one value on both sides and cancel.

@@ -338,6 +338,11 @@ const MemoryAnalysis::OperandFacts& MemoryAnalysis::facts(InstId inst, int opera
 
 const AbstractValue& MemoryAnalysis::narrowedValue(InstId inst, int operand) const { return facts(inst, operand).value; }
 
+AbstractValue MemoryAnalysis::narrowedAt(InstId at, AbstractValue value) const {
+  narrowThreadIndices(fn_, at, value);
+  return value;
+}
+
 const MemoryLocation& MemoryAnalysis::accessLocation(InstId inst, int operand) const {
   const OperandFacts& f = facts(inst, operand);
   if (!f.ownSize) f.ownSize = location(inst, operand, 0);

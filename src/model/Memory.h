@@ -182,13 +182,23 @@ class MemoryAnalysis {
   //    a dimension of the block index the kernel reads and the address does
   //    not carry), or the slices of two blocks overlap (a stride smaller than
   //    a block's extent): the expressions' answer stands.
-  // See model/BlockSlices.cpp.
+  // Memory of the block's own by another form: both addresses in the CTA's
+  // shared window (each block has its own), or one there and the other a
+  // global pointer, are Apart too. An address whose register has several
+  // definitions (a `selp` or a merge of the shared window and the block's
+  // global slice: CUB's look-back scratch) is compared choice by choice,
+  // one value per definition (addressChoices): Apart when every pair of
+  // choices is, None when one pair is, else Undecided.
+  // See model/BlockSlices.cpp and model/OwnBlockChoices.cpp.
   struct BlockSlices {
     enum class Kind : uint8_t { None, Apart, Undecided };
     Kind kind = Kind::None;
     std::string detail;  // one sentence (withDetail)
   };
   BlockSlices blockSlices(InstId a, int operandA, InstId b, int operandB, bool withDetail = true) const;
+  // A value that may stand for several definitions of a register on its
+  // way, which blockSlices then compares choice by choice.
+  static bool mayHaveChoices(const AbstractValue& value);
   // A flag raised by another block than the one that polls it (issue 34,
   // chained blocks: block b polls flags[b - 1] and raises flags[b]). For two
   // threads of one block the two words differ; the partner is another block,
@@ -211,7 +221,10 @@ class MemoryAnalysis {
   // renamed to b's + d.distance.
   //  - Stands: neither address carries the block index: the expressions'
   //    answer (for one block) stands;
-  //  - Apart: the renamed addresses never meet;
+  //  - Apart: the renamed addresses never meet (or lie in the windows
+  //    blockSlices names: each CTA's own shared memory, or shared against
+  //    global; for addresses with several definitions, every pair of
+  //    choices is apart);
   //  - Meets: the renamed addresses are the same expression (the same
   //    address for threads whose other terms agree);
   //  - Undecided: anything else (a stride, a value several blocks share, an
@@ -299,6 +312,25 @@ class MemoryAnalysis {
   // facts(inst, operand).value: the address's value, its thread indices
   // narrowed by the role branches that guard the access.
   const AbstractValue& narrowedValue(InstId inst, int operand) const;
+  // narrowedValue's narrowing applied to another value of the address at `at`.
+  AbstractValue narrowedAt(InstId at, AbstractValue value) const;
+  // blockSlices of two values of the addresses (model/BlockSlices.cpp);
+  // `window`: the CTA shared window rules apply (neither access is a
+  // `.shared::cluster` one, which may reach another CTA's window).
+  BlockSlices slicesOfValues(const AbstractValue& va, int64_t sizeA, const AbstractValue& vb, int64_t sizeB,
+                             bool window, bool withDetail) const;
+  AtDistance atDistanceOfValues(const AbstractValue& va, int64_t sizeA, const AbstractValue& vb, int64_t sizeB,
+                                BlockDistance d, bool window) const;
+  bool ownWindows(InstId a, int operandA, InstId b, int operandB) const;
+  // blockSlices of two addresses compared choice by choice, and the choices
+  // themselves: the values an address may take, one per definition of a
+  // register on its way that has several (a `selp`'s operands, the
+  // definitions that reach a merge), at most a few; the address's own value
+  // alone when there are none or too many (model/OwnBlockChoices.cpp).
+  BlockSlices slicesOfChoices(InstId a, int operandA, InstId b, int operandB, bool window, bool withDetail) const;
+  const std::vector<AbstractValue>& addressChoices(InstId inst, int operand) const;
+  struct ChoiceTable;  // addressChoices, once per (instruction, operand)
+  mutable std::shared_ptr<ChoiceTable> choices_;
   int64_t computeAccessSize(InstId inst, int operand) const;
   int64_t stageSiblingBound(InstId copy, int operand, int64_t stride) const;
   int64_t unrolledRingGap(InstId copy, int operand) const;

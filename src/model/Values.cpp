@@ -1627,6 +1627,14 @@ AbstractValue ValueAnalysis::valueOf(ValueReg reg, InstId at) const {
   return impl_->guarded([&] { return impl_->valueOf(reg, at); });
 }
 
+AbstractValue ValueAnalysis::valueWrittenBy(InstId d) const {
+  const auto& insts = impl_->fn.instructions;
+  if (d < 0 || static_cast<size_t>(d) >= insts.size() || insts[d].operands.empty() ||
+      insts[d].operands[0].kind != ptx::Operand::Kind::Register || !writesOperand0(insts[d]))
+    return values::top();
+  return impl_->guarded([&] { return impl_->valueDefinedBy(d, insts[d].operands[0].reg); });
+}
+
 AbstractValue ValueAnalysis::operandValue(InstId at, int k) const {
   const auto& insts = impl_->fn.instructions;
   if (at < 0 || static_cast<size_t>(at) >= insts.size() || k < 0 || static_cast<size_t>(k) >= insts[at].operands.size())

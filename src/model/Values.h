@@ -72,6 +72,9 @@ class ValueAnalysis {
   AbstractValue valueOf(ValueReg reg, InstId at) const;
   // The value of operand `operand` of instruction `at` (for Address: base + offset).
   AbstractValue operandValue(InstId at, int operand) const;
+  // The value instruction `d` writes to its operand-0 register (one
+  // definition's value, wherever it is used; top when `d` writes none).
+  AbstractValue valueWrittenBy(InstId d) const;
   // operandValue, computed once per operand and kept for the analysis's
   // lifetime (the reference stays valid): the memory and protocol models ask
   // for the same address operands for every pair of accesses. Equal to

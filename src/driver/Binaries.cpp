@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "driver/FaultWindows.h"
 #include "driver/Process.h"
 
 namespace fenceline::driver {
@@ -242,6 +243,7 @@ MappedFile::MappedFile(const std::string& path) {
       if (data != MAP_FAILED) {
         data_ = data;
         ok_ = true;
+        limitFaultWindows(data, size_);
       }
     }
   }

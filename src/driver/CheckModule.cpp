@@ -101,12 +101,15 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
     const bool stats = model::memory::statsEnabled();
     const int64_t beforeHold = model::memory::threadBytes;
     if (stats) model::memory::resetPeak(beforeHold);
+    model::memory::noteResident("before-hold");
     bodies.hold(index);
+    model::memory::noteResident("hold");
     const int64_t afterHold = model::memory::threadBytes;
     // A mapped image's pages are not needed while the model is built and
     // checked (what reads the text again faults its pages back in): at
     // vLLM's CUTLASS kernels the callees' pages were 14 MB of the peak.
     if (textDone) textDone();
+    model::memory::noteResident("textDone");
     model::Deadline deadline(limits.maxSecondsPerFunction);
     // What the function found so far is kept only when it is checked whole.
     std::vector<report::Diagnostic> found;
@@ -130,6 +133,7 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
         const int64_t peakSoFar = model::memory::threadPeak;
         if (stats) model::memory::resetPeak(beforeCheck);
         check->run(fn, found);
+        model::memory::noteResident(check->id);
         if (stats) {
           checkNotes += fmt::format(" {}=+{}/+{}:{}ms", check->id, (model::memory::threadBytes - beforeCheck) >> 10,
                                     (model::memory::threadPeak - beforeCheck) >> 10, takeMillis());
@@ -161,6 +165,7 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
       }
       result.instructions += fn.instructions.size();
       if (onFound) onFound(found);
+      model::memory::noteResident("placed");
       result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(found.begin()),
                                 std::make_move_iterator(found.end()));
     } catch (const model::Interrupted& e) {

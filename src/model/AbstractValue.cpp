@@ -145,7 +145,7 @@ namespace {
 
 // The objects a base may be: its alternatives, or the base itself.
 std::vector<std::string> baseChoices(const AbstractValue& v) {
-  return v.alternatives.empty() ? std::vector<std::string>{v.base} : v.alternatives;
+  return v.alternatives.empty() ? std::vector<std::string>{v.base} : v.alternatives.list();
 }
 
 // Bases that point into memory (not a plain number, not an unknown object).
@@ -164,6 +164,15 @@ bool chooseBase(const AbstractValue& a, const AbstractValue& b, AbstractValue& r
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   if (names.size() > kMaxAlternatives) return false;
+  // The choice of one side when the other adds nothing: its lists are
+  // shared, not built again (a sorting network selects between two choices
+  // of the same objects again and again).
+  for (const AbstractValue* side : {&a, &b})
+    if (side->alternatives.list() == names) {
+      r.base = side->base;
+      r.alternatives = side->alternatives;
+      return true;
+    }
   std::string joined;
   for (const auto& n : names) joined += (joined.empty() ? "" : "|") + n;
   r.base = std::move(joined);

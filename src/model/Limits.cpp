@@ -1,8 +1,15 @@
 // The per-function budget's checks (see Limits.h).
 #include "model/Limits.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "model/MemoryStats.h"
 
@@ -89,6 +96,35 @@ void noteStage(const char* stage) {
   if (!statsEnabled()) return;
   stageNotes += std::string(" ") + stage + "=" + std::to_string(threadBytes >> 10) + "/" +
                 std::to_string(threadPeak >> 10);
+  noteResident(stage);
+}
+namespace {
+// The process's VmHWM, RssAnon and RssFile in KiB.
+struct Resident {
+  long hwm = 0, anon = 0, file = 0;
+};
+Resident readResident() {
+  Resident r;
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (!status) return r;
+  char line[256];
+  while (std::fgets(line, sizeof line, status)) {
+    if (std::strncmp(line, "VmHWM:", 6) == 0) r.hwm = std::atol(line + 6);
+    else if (std::strncmp(line, "RssAnon:", 8) == 0) r.anon = std::atol(line + 8);
+    else if (std::strncmp(line, "RssFile:", 8) == 0) r.file = std::atol(line + 8);
+  }
+  std::fclose(status);
+  return r;
+}
+std::atomic<long> lastHwm{0};  // the process's, as last read by any thread
+}  // namespace
+void noteResident(std::string_view where) {
+  if (!statsEnabled()) return;
+  const Resident r = readResident();
+  static const bool every = std::string_view(std::getenv("FENCELINE_MEMSTATS")) == "2";
+  if (every) stageNotes += fmt::format(" rss@{}={}/{}", where, r.anon, r.file);
+  const long last = lastHwm.exchange(std::max(r.hwm, lastHwm.load()));
+  if (last && r.hwm > last) stageNotes += fmt::format(" hwm@{}+{}", where, r.hwm - last);
 }
 std::string takeStageNotes() {
   std::string notes;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace fenceline::model::memory {
 // The most threadBytes reached since the last resetPeak() (0 without the
@@ -32,6 +33,12 @@ bool statsEnabled();
 // With stats enabled: records this thread's bytes and peak at the end of a
 // stage of buildFunctionModel (the driver prints and clears them).
 void noteStage(const char* stage);
+// With stats enabled: notes " hwm@WHERE+KiB" when the process's VmHWM rose
+// since the last note (of any thread), so that a peak is placed at a stage,
+// a check or the parse of a function's bodies (noteStage notes it at every
+// stage); with FENCELINE_MEMSTATS=2 also " rss@WHERE=ANON/FILE" (KiB) at
+// every note.
+void noteResident(std::string_view where);
 // "stage=bytes/peak ..." of the stages noted since the last call, cleared.
 std::string takeStageNotes();
 }  // namespace fenceline::model::memory

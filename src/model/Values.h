@@ -38,7 +38,7 @@ struct AbstractValue {
   // two parameter fields, a merge of two tables): the value points into one
   // of these (sorted, at least two); `base` is then their names joined by
   // '|', so that equal choices compare equal wherever bases are compared.
-  std::vector<std::string> alternatives;
+  SharedTexts alternatives;  // shared by copies
   Space space = Space::None;  // what space the value points into, when a pointer
   int64_t constant = 0;
   struct Term {

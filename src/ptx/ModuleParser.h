@@ -40,7 +40,8 @@ class ModuleParser {
   Module& module() { return module_; }
   // Parses the body of module().functions[index] into it (it has a body).
   void loadBody(size_t index);
-  // Frees what loadBody added; the header stays.
+  // Frees what loadBody added; the header stays, but for its parameters
+  // (a body's are there only while it is loaded).
   void releaseBody(size_t index);
   bool isLoaded(size_t index) const { return bodies_[index].loaded; }
   // Instructions of all bodies, as counted by the first pass.

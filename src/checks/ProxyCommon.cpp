@@ -262,7 +262,11 @@ std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const Ha
   int64_t size = fn.memory->accessSize(access, address);
   if (size <= 0) size = kMaxAccessBytes;
   model::AliasEvidence e = fn.memory->aliasEvidence(access, address, size, async, operand, extent);
-  if (e.decided && via < 0 && isAsyncSharedWrite(fn, async) &&
+  // Only where the offsets could not be bounded at all (`same-buffer`): with
+  // bounded offsets that overlap (`same-object`), the ranges cover the
+  // instances of the threads that may issue too (a lane-indexed read of the
+  // stage an elected lane refills: any lane may be elected).
+  if (e.decided && e.how == "same-buffer" && via < 0 && isAsyncSharedWrite(fn, async) &&
       onlyTheIssuersInstanceIsOrdered(fn, access, address, size, async, operand, extent)) {
     links.push_back(report::undecidedLink(
         fn, LinkKind::SameBytes, -1, "issuer-instance",

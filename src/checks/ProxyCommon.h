@@ -164,6 +164,7 @@ bool madeByOtherThreads(const FunctionModel& fn, protocol::ThreadGuards& guards,
 // depends on the thread index, the bytes the analysis relates are those of
 // every thread's instance, not the issuer's: true, unless every instance
 // lies inside the operation's bytes (`operand`, `extent` as for overlapOf).
+// (pairEvidence asks it only for offsets it could not bound, `same-buffer`.)
 bool onlyTheIssuersInstanceIsOrdered(const FunctionModel& fn, InstId access, int address, int64_t size, InstId async,
                                      int operand, int64_t extent);
 

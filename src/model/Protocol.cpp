@@ -1967,15 +1967,16 @@ std::vector<InstId> ProtocolModel::ticketReads(InstId ticket, const std::functio
   if (branches.empty() || written.empty()) return found;
   const BlockId home = fn_.blockOf[ticket];
   // A read the decision guards lies on one side of a branch it takes: one
-  // that both edges reach (before the ticket's next round) is made whether
-  // or not the count was reached (shape A, docs/real-code.md: a cell
+  // that both edges reach (before the ticket's next round), neither through
+  // a wait of its own (the others' spin on the last arriver's flag), is made
+  // whether or not the count was reached (shape A, docs/real-code.md: a cell
   // allocator's overflow test). A read under its own predicate is left to
   // the reachability alone (a decision if-converted into it).
   auto decides = [&](InstId b, InstId r) {
     if (!reachable(fn_, b, r)) return false;
     if (fn_.instructions[r].guard) return true;
     auto [sides, fresh] = ticketBranchSides_.try_emplace({ticket, b});
-    if (fresh) sides->second = edgeReach(fn_, b, home);
+    if (fresh) sides->second = edgeReach(fn_, b, home, [&](InstId i) { return isPoll(i); });
     return sides->second.decides(fn_.blockOf[r]);
   };
   auto guarded = [&](InstId r) {

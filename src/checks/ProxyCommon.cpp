@@ -58,6 +58,49 @@ bool madeByOtherThreads(const FunctionModel& fn, protocol::ThreadGuards& guards,
   return !(a.second < kAnyThread.second && a.first <= b.first && b.second <= a.second);
 }
 
+namespace {
+
+// More threads make the access than issue the async operation (an election
+// or one thread issues, a wider set accesses): program order orders the
+// others' instances of the access with nothing.
+bool moreMakersThanIssuers(const FunctionModel& fn, InstId access, InstId async) {
+  if (!fn.roles) return false;
+  const ThreadSet issuers = fn.roles->instructionSet(async), makers = fn.roles->instructionSet(access);
+  const bool wide = makers == ThreadSet::All || makers == ThreadSet::Subset;
+  switch (issuers) {
+    case ThreadSet::OneThread:
+    case ThreadSet::OneBlockThread:
+      return makers != ThreadSet::OneThread && makers != ThreadSet::OneBlockThread;
+    case ThreadSet::OneLane:
+      return wide || makers == ThreadSet::OneWarp;
+    case ThreadSet::OneWarp:
+      return wide;
+    default:  // every thread, or a set each maker may belong to: each may issue after its own access
+      return false;
+  }
+}
+
+}  // namespace
+
+bool onlyTheIssuersInstanceIsOrdered(const FunctionModel& fn, InstId access, int address, int64_t size, InstId async,
+                                     int operand, int64_t extent) {
+  if (!moreMakersThanIssuers(fn, access, async)) return false;
+  // The same bytes for every thread: the issuer's instance is every instance.
+  const ptx::RegisterId base = fn.instructions[access].operands[address].valueRegister();
+  if (base < 0 || !protocol::dependsOnThreadIndex(fn, base, access)) return false;
+  // Every instance inside the bytes the operation surely writes (a fixed
+  // start, a known size): the issuer's one too.
+  if (fn.memory && extent > 0) {
+    const model::MemoryLocation accessed = fn.memory->location(access, address, size);
+    const model::MemoryLocation written = fn.memory->location(async, operand, extent);
+    if (accessed.object.known() && accessed.object == written.object && accessed.bytes && written.bytes &&
+        written.lastStart == written.bytes->begin && written.bytes->begin <= accessed.bytes->begin &&
+        accessed.bytes->end <= written.bytes->begin + extent)
+      return false;
+  }
+  return true;
+}
+
 const ReachCache& handOffsOf(const FunctionModel& fn, std::optional<ReachCache>& local) {
   if (fn.handOffs) return *fn.handOffs;
   if (!local) local.emplace(fn);
@@ -219,6 +262,18 @@ std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const Ha
   int64_t size = fn.memory->accessSize(access, address);
   if (size <= 0) size = kMaxAccessBytes;
   model::AliasEvidence e = fn.memory->aliasEvidence(access, address, size, async, operand, extent);
+  // Only where the offsets could not be bounded at all (`same-buffer`): with
+  // bounded offsets that overlap (`same-object`), the ranges cover the
+  // instances of the threads that may issue too (a lane-indexed read of the
+  // stage an elected lane refills: any lane may be elected).
+  if (e.decided && e.how == "same-buffer" && via < 0 && isAsyncSharedWrite(fn, async) &&
+      onlyTheIssuersInstanceIsOrdered(fn, access, address, size, async, operand, extent)) {
+    links.push_back(report::undecidedLink(
+        fn, LinkKind::SameBytes, -1, "issuer-instance",
+        "no barrier lies between the two: program order orders only the issuing thread's own instance of this "
+        "thread-indexed access, and the bytes were related over every thread's instance (" + e.detail + ")"));
+    return links;
+  }
   links.push_back(report::link(fn, LinkKind::SameBytes, -1, e.how, e.detail, e.decided));
   return links;
 }

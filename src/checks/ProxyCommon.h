@@ -156,6 +156,18 @@ inline constexpr size_t kMaxAsyncNotes = 2;
 // warp-specialized kernel and no thread takes the path between them).
 bool madeByOtherThreads(const FunctionModel& fn, protocol::ThreadGuards& guards, InstId async, InstId access);
 
+// Shape M (docs/real-code.md, "Shapes M and A"): the access reaches the
+// async write `async` only by program order (no barrier or arrive between
+// them), so only the thread that issues `async` has its own instance of the
+// access ordered before it. When more threads make the access than issue
+// (an election issues, every thread accesses) and the access's address
+// depends on the thread index, the bytes the analysis relates are those of
+// every thread's instance, not the issuer's: true, unless every instance
+// lies inside the operation's bytes (`operand`, `extent` as for overlapOf).
+// (pairEvidence asks it only for offsets it could not bound, `same-buffer`.)
+bool onlyTheIssuersInstanceIsOrdered(const FunctionModel& fn, InstId access, int address, int64_t size, InstId async,
+                                     int operand, int64_t extent);
+
 // A short name of what an instruction is, for notes: "ld.shared", "ldmatrix",
 // "cp.async.bulk.tensor", "wgmma.mma_async", ...
 std::string describe(const FunctionModel& fn, InstId inst);

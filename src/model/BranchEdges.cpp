@@ -37,4 +37,24 @@ bool edgeDominatesBlock(const FunctionModel& fn, BlockId from, BlockId to, Block
   return true;
 }
 
+EdgeReach edgeReach(const FunctionModel& fn, InstId branch, BlockId home, const std::function<bool(InstId)>& stop) {
+  EdgeReach reach;
+  for (bool value : {false, true}) {
+    std::vector<char>& seen = reach.reached[value ? 1 : 0];
+    seen.assign(fn.blocks.size(), 0);
+    std::vector<BlockId> work{branchTarget(fn, branch, value)};
+    while (!work.empty()) {
+      const BlockId b = work.back();
+      work.pop_back();
+      if (b < 0 || b >= static_cast<BlockId>(fn.blocks.size()) || seen[b] || fn.dominates(b, home)) continue;
+      seen[b] = 1;
+      bool stops = false;
+      for (InstId i = fn.blocks[b].first; i < fn.blocks[b].last && !stops; ++i) stops = stop(i);
+      if (stops) continue;
+      for (BlockId s : fn.blocks[b].successors) work.push_back(s);
+    }
+  }
+  return reach;
+}
+
 }  // namespace fenceline::model

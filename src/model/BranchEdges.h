@@ -6,7 +6,9 @@
 // predicate along the edge it takes.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <vector>
 
 #include "model/Program.h"
 
@@ -36,5 +38,19 @@ std::optional<EdgeCondition> edgeCondition(const FunctionModel& fn, BlockId pred
 // A join where the branch target meets other paths (block 0 skipping a loop
 // the other blocks run) is dominated by the target, not by the edge.
 bool edgeDominatesBlock(const FunctionModel& fn, BlockId from, BlockId to, BlockId block);
+
+// The blocks each edge of the conditional branch `branch` leads to, without
+// entering a block that dominates `home` (around a loop, that is the next
+// round of whatever `home` does) and without going on past a block that
+// holds an instruction `stop` accepts (a wait of its own on that side):
+// reached[v] for the edge on which the guard predicate is v. A block that one
+// edge reaches and the other does not is decided by the branch; one that both
+// reach is not (a ticket's decision guards only what lies on one side of it:
+// shape A, docs/real-code.md).
+struct EdgeReach {
+  std::vector<char> reached[2];
+  bool decides(BlockId block) const { return reached[0][block] != reached[1][block]; }
+};
+EdgeReach edgeReach(const FunctionModel& fn, InstId branch, BlockId home, const std::function<bool(InstId)>& stop);
 
 }  // namespace fenceline::model

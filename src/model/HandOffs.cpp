@@ -538,11 +538,16 @@ HandOff HandOffAnalysis::analyze(InstId access, InstId async, const IssuerWaits&
     // fence draw a finding per pair, and each search would walk everything.)
     result.fence = reach.hasProxyFence() ? findReachable(fn, access, anyProxyFence, [&](InstId i) { return i == async; })
                                          : -1;
+    // The hand-off is a barrier or arrive between the two: one the async
+    // operation follows. A barrier reached only on paths that skip the
+    // operation (the threads that do not issue it, after the issuer has
+    // issued) hands nothing to it; without one between, the hand-off is the
+    // issuing thread's own program order (shape M, docs/real-code.md).
     InstId h = findReachable(
         fn, access,
         [&](InstId i) {
-          if (reach.isCtaBarrier(i)) return true;
-          return reach.isHandOffArrive(i) && matchesAWait(i);
+          const bool handOff = reach.isCtaBarrier(i) || (reach.isHandOffArrive(i) && matchesAWait(i));
+          return handOff && reach.reaches(i, async);
         },
         [&](InstId i) { return i == async; });
     if (h >= 0) result.via = h;

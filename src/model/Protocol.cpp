@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "model/Operands.h"
+#include "model/BranchEdges.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
 #include "model/ThreadDecidedBranches.h"
@@ -2030,9 +2031,22 @@ std::vector<InstId> ProtocolModel::ticketReads(InstId ticket, const std::functio
   const std::vector<InstId>& written = ticketPartnerWrites(ticket);
   if (branches.empty() || written.empty()) return found;
   const BlockId home = fn_.blockOf[ticket];
+  // A read the decision guards lies on one side of a branch it takes: one
+  // that both edges reach (before the ticket's next round), neither through
+  // a wait of its own (the others' spin on the last arriver's flag), is made
+  // whether or not the count was reached (shape A, docs/real-code.md: a cell
+  // allocator's overflow test). A read under its own predicate is left to
+  // the reachability alone (a decision if-converted into it).
+  auto decides = [&](InstId b, InstId r) {
+    if (!reachable(fn_, b, r)) return false;
+    if (fn_.instructions[r].guard) return true;
+    auto [sides, fresh] = ticketBranchSides_.try_emplace({ticket, b});
+    if (fresh) sides->second = edgeReach(fn_, b, home, [&](InstId i) { return isPoll(i); });
+    return sides->second.decides(fn_.blockOf[r]);
+  };
   auto guarded = [&](InstId r) {
     if (!dataRead_[r] || isPollAccess(r) || memory_.sameWord(r, ticket)) return false;
-    if (!std::any_of(branches.begin(), branches.end(), [&](InstId b) { return reachable(fn_, b, r); })) return false;
+    if (!std::any_of(branches.begin(), branches.end(), [&](InstId b) { return decides(b, r); })) return false;
     return std::any_of(written.begin(), written.end(), [&](InstId w) { return mayReadWrite(r, w); });
   };
   std::vector<char> seen(fn_.blocks.size(), 0);

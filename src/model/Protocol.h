@@ -43,6 +43,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/BranchEdges.h"
 #include "model/PairMap.h"
 #include "model/Program.h"
 #include "model/FirstBarrier.h"
@@ -719,6 +720,8 @@ class ProtocolModel {
   std::unordered_map<InstId, std::vector<InstId>> ticketBranches_;
   mutable std::unordered_map<InstId, std::vector<InstId>> ticketPartnerWrites_;
   mutable std::unordered_map<InstId, std::vector<InstId>> ticketReadsAll_;
+  // (ticket, one of its branches) -> the blocks each edge reaches (ticketReads).
+  mutable std::map<std::pair<InstId, InstId>, EdgeReach> ticketBranchSides_;
   void findTickets();
   std::vector<InstId> calls_;  // opaque calls
   std::vector<InstId> translatedFlagWrites_;  // flag writes through isTranslatedPeerAddress

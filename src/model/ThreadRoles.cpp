@@ -4,7 +4,9 @@
 // leads to: the blocks dominated by that edge's target that do not
 // post-dominate the branch. Elections are recognized by following the
 // predicate's definition chain back, however far (nvcc computes them once at
-// kernel entry and branches on them much later).
+// kernel entry and branches on them much later). A predicate set on several
+// paths, to false on all but one (`tid >= 480 && elect_one()`: `mov.pred p, 0`
+// before the branch around the election), is that one definition's set.
 //
 // Internally a set is a conjunction of facts (bits): "one lane per warp",
 // "one warp", "one thread of the block", "one block", "data-dependent", and
@@ -132,11 +134,34 @@ struct ThreadRoles::Impl {
     return {};
   }
 
+  // The definition `d` sets the predicate to a constant under which it does
+  // not hold (`mov.pred p, 0` asked as p, `mov.pred p, 1` asked as !p): no
+  // thread that takes it is in the set.
+  bool holdsForNoThread(InstId d, bool negated) const {
+    const Inst& inst = fn.instructions[d];
+    if (inst.guard || inst.opcode() != "mov") return false;
+    const ptx::Operand* s = op(d, 1);
+    return s && s->kind == Kind::Integer && (s->intValue == 0) != negated;
+  }
+
   // Facts about the threads for which `reg` (or its negation) holds.
   uint8_t predicate(ValueReg reg, bool negated, InstId at, int depth) const {
     if (depth > kMaxDepth) return Data;
     InstId d = values.definition(reg, at);
-    if (d < 0) return Data;
+    if (d < 0) {
+      // Set on several paths: `p = tid >= 480 && elect_one()` compiled as
+      // `mov.pred p, 0` on one path and the election on the other. A path
+      // that sets it false adds no thread: with one other definition, the
+      // set is that definition's (shape M, docs/real-code.md).
+      InstId only = -1;
+      for (InstId r : values.reachingDefinitions(reg, at)) {
+        if (holdsForNoThread(r, negated)) continue;
+        if (only >= 0) return Data;
+        only = r;
+      }
+      if (only < 0) return Data;
+      d = only;
+    }
     const Inst& inst = fn.instructions[d];
     if (inst.guard) return Data;
     const std::string_view opc = inst.opcode();

@@ -98,6 +98,22 @@ bool readsGlobalAsync(const MemoryEffect& e) {
          (e.sourceSpace == Space::Global || e.sourceSpace == Space::Generic);
 }
 
+// Where the value analysis narrows a global or generic access's address to
+// another space (shared, local), the access is not of global memory.
+bool narrowedAwayFromGlobal(const FunctionModel& fn, InstId inst, int operand) {
+  if (!fn.values || operand < 0) return false;
+  const Space narrowed = fn.values->addressSpace(inst, operand);
+  return narrowed != Space::None && narrowed != Space::Global && narrowed != Space::Generic;
+}
+
+// A floating-point type modifier (the value of the access is a number, not
+// a flag or a count).
+bool hasFloatType(const Inst& in) {
+  static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  return std::any_of(std::begin(kFloatTypes), std::end(kFloatTypes),
+                     [&](std::string_view t) { return in.hasModifier(t); });
+}
+
 }  // namespace
 
 int protocolAddress(const FunctionModel& fn, InstId inst) {
@@ -107,35 +123,18 @@ int protocolAddress(const FunctionModel& fn, InstId inst) {
 
 bool isDataRead(const FunctionModel& fn, InstId inst) {
   const MemoryEffect& e = fn.instructions[inst].effect;
-  if (readsGlobalAsync(e)) {
-    if (fn.values) {
-      Space narrowed = fn.values->addressSpace(inst, e.source);
-      if (narrowed != Space::None && narrowed != Space::Global && narrowed != Space::Generic) return false;
-    }
-    return true;
-  }
+  if (readsGlobalAsync(e)) return !narrowedAwayFromGlobal(fn, inst, e.source);
   if (e.kind != EffectKind::Load) return false;
   if (e.space != Space::Global && e.space != Space::Generic) return false;
-  if (fn.values && e.address >= 0) {
-    Space narrowed = fn.values->addressSpace(inst, e.address);
-    if (narrowed != Space::None && narrowed != Space::Global && narrowed != Space::Generic) return false;
-  }
-  return true;
+  return !narrowedAwayFromGlobal(fn, inst, e.address);
 }
 
 bool isDataUpdate(const FunctionModel& fn, InstId inst) {
-  static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
   const Inst& in = fn.instructions[inst];
   const MemoryEffect& e = in.effect;
   if (e.kind != EffectKind::ReadModifyWrite || e.address < 0) return false;
   if (e.space != Space::Global && e.space != Space::Generic) return false;
-  if (std::none_of(std::begin(kFloatTypes), std::end(kFloatTypes), [&](std::string_view t) { return in.hasModifier(t); }))
-    return false;
-  if (fn.values) {
-    Space narrowed = fn.values->addressSpace(inst, e.address);
-    if (narrowed != Space::None && narrowed != Space::Global && narrowed != Space::Generic) return false;
-  }
-  return true;
+  return hasFloatType(in) && !narrowedAwayFromGlobal(fn, inst, e.address);
 }
 
 const ProtocolModel& protocolOf(const FunctionModel& fn) { return *fn.protocol; }
@@ -2442,10 +2441,8 @@ bool ProtocolModel::isPolledWordReset(InstId write) const {
 }
 
 bool ProtocolModel::isFloatingPointData(InstId inst) const {
-  static constexpr std::string_view kFloatTypes[] = {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
   const Inst& in = fn_.instructions[inst];
-  for (std::string_view type : kFloatTypes)
-    if (in.hasModifier(type)) return true;
+  if (hasFloatType(in)) return true;
   // A max/min atomic on a float's bits: CUTLASS's FP8 amax epilogue folds a
   // float maximum into one word with `mov.b32 %r, %f; atom.max.s32` (and
   // atom.min.u32 for negative values). A reduction nobody polls, like a float

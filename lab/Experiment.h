@@ -89,5 +89,6 @@ ExperimentInfo mbarrierInitFenceExperiment();
 ExperimentInfo bulkStoreExitExperiment();
 ExperimentInfo lastBlockExperiment();
 ExperimentInfo counterResetExperiment();
+ExperimentInfo zeroAccumulateExperiment();
 
 }  // namespace lab

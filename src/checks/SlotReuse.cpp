@@ -23,13 +23,17 @@
 //    write of the same bytes reaches A (the value A publishes);
 //  - another thread set waits on A's barrier (an mbarrier wait that names the
 //    same barrier word, MemoryAnalysis::aliasEvidence with `barriers`) and then
-//    reads bytes W2 writes (R);
+//    reads bytes W2 writes (R) before any other acquisition of its own (another
+//    wait, a barrier, a poll: past one, R may read what another hand-off
+//    published, a named barrier the writer arrives on after W2);
 //  - R and W2 lie in exclusive code (neither reaches the other in the CFG: two
 //    roles of a warp-specialized kernel; no thread runs both).
 // The bytes link decides the tier: one record at decided offsets is default,
 // "one buffer at offsets not provably apart" is strict.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -132,10 +136,48 @@ report::Diagnostic render(const FunctionModel& fn, const Hazard& h) {
   return d;
 }
 
+// Where a reader's thread could acquire from someone else after its wait:
+// another mbarrier wait, a barrier (a named bar.sync pairs with a bar.arrive
+// the writer may execute after its rewrite), a strong load or read-modify-write,
+// a call that was not inlined. A read past one of them may read what that
+// other hand-off published, not the value of the arrive the wait observed.
+bool readerAcquires(const FunctionModel& fn, InstId i, InstId wait) {
+  if (i == wait) return false;  // the wait's own spin loop
+  return mayWaitForOthers(fn, i, false);
+}
+
+// The loads of shared memory a wait guards: reached from it with no other
+// acquisition on the way. Kept per wait.
+class GuardedLoads {
+ public:
+  GuardedLoads(const FunctionModel& fn, const std::vector<InstId>& loads) : fn_(fn), isLoad_(fn.instructions.size(), 0) {
+    for (InstId l : loads) isLoad_[l] = 1;
+  }
+  const std::vector<InstId>& of(InstId wait) {
+    auto [it, inserted] = cache_.try_emplace(wait);
+    if (!inserted) return it->second;
+    std::vector<InstId>& found = it->second;
+    auto never = [](InstId) { return false; };
+    model::findAllReachable(fn_, wait, never, [&](InstId i) {
+      if (readerAcquires(fn_, i, wait)) return true;
+      if (isLoad_[i]) found.push_back(i);
+      return false;
+    });
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    return found;
+  }
+
+ private:
+  const FunctionModel& fn_;
+  std::vector<char> isLoad_;
+  std::map<InstId, std::vector<InstId>> cache_;
+};
+
 // The best reader of `rewrite`'s bytes among those that wait on `arrive`'s
-// barrier: a decided one when there is one.
+// barrier and read before any other acquisition: a decided one when there is one.
 std::optional<Hazard> reader(const FunctionModel& fn, InstId arrive, InstId rewrite, bool warpSyncPassed,
-                             const std::vector<InstId>& waits, const std::vector<InstId>& loads) {
+                             const std::vector<InstId>& waits, GuardedLoads& guarded) {
   std::optional<Hazard> best;
   const auto& ea = fn.instructions[arrive].effect;
   const auto& ew = fn.instructions[rewrite].effect;
@@ -143,8 +185,7 @@ std::optional<Hazard> reader(const FunctionModel& fn, InstId arrive, InstId rewr
     const auto& ev = fn.instructions[v].effect;
     model::AliasEvidence barrier = fn.memory->aliasEvidence(v, ev.address, 0, arrive, ea.address, 0, true);
     if (!barrier.same()) continue;
-    for (InstId r : loads) {
-      if (!model::reachable(fn, v, r)) continue;
+    for (InstId r : guarded.of(v)) {
       if (model::reachable(fn, rewrite, r) || model::reachable(fn, r, rewrite)) continue;  // one thread may run both
       if (warpSyncPassed && !inOtherWarps(fn, arrive, r)) continue;
       const auto& er = fn.instructions[r].effect;
@@ -174,6 +215,7 @@ void checkSlotReuse(const FunctionModel& fn, Findings& out) {
   std::vector<char> storeMark(fn.instructions.size(), 0);
   for (InstId w : stores) storeMark[w] = 1;
   auto isStore = [&](InstId i) { return storeMark[i] != 0; };
+  GuardedLoads guarded(fn, loads);
   std::set<std::string> reported;
   for (InstId a : arrives) {
     // The writes that follow the arrive on a path with no wait of the writer
@@ -205,7 +247,7 @@ void checkSlotReuse(const FunctionModel& fn, Findings& out) {
         warpSync |= fn.instructions[i].effect.kind == EffectKind::WarpSync;
       }
       if (writerWaits) continue;
-      std::optional<Hazard> h = reader(fn, a, w2, warpSync, barrierWaits, loads);
+      std::optional<Hazard> h = reader(fn, a, w2, warpSync, barrierWaits, guarded);
       if (!h) continue;
       if (reported.insert(protocol::siteKey(fn, w2)).second) out.push_back(render(fn, *h));
       break;  // one rewrite per arrive: the nearest (a record's other fields are the same finding)

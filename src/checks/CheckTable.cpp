@@ -54,6 +54,12 @@ constexpr CheckInfo kChecks[] = {
     {"counter-reset", Severity::Warning,
      "a counter or phase word is reset or rewritten while other threads may still need the value it overwrites",
      "docs/checks/counter-reset.md", checkCounterReset},
+    {"slot-reuse", Severity::Warning,
+     "shared-memory record handed over through an mbarrier is rewritten with no wait for its readers (no \"empty\" barrier)",
+     "docs/checks/slot-reuse.md", checkSlotReuse},
+    {"tensormap-war", Severity::Warning,
+     "tensor map in global memory is rewritten while bulk tensor copies issued through it may still read it",
+     "docs/checks/tensormap-war.md", checkTensormapWar},
 };
 }  // namespace
 

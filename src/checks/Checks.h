@@ -27,5 +27,7 @@ void checkTmemDeallocRace(const model::FunctionModel&, Findings&);    // Tcgen05
 void checkProxyGlobal(const model::FunctionModel&, Findings&);        // ProxyGlobal.cpp
 void checkBulkStoreReuse(const model::FunctionModel&, Findings&);     // BulkStoreReuse.cpp
 void checkCounterReset(const model::FunctionModel&, Findings&);       // CounterReset.cpp
+void checkSlotReuse(const model::FunctionModel&, Findings&);         // SlotReuse.cpp
+void checkTensormapWar(const model::FunctionModel&, Findings&);      // TensormapWar.cpp
 
 }  // namespace fenceline::checks

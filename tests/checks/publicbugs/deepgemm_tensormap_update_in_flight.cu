@@ -16,13 +16,11 @@
 // twin drains by waiting for the stages still in flight (their full barriers)
 // before the rewrite.
 //
-// XFAIL: *
-// No check pairs a write of a tensor map with the cp.async.bulk.tensor
-// operations issued before it through the same map: the missing rule is "a
-// generic write to a tensor map (st, tensormap.replace) must follow the
-// completion of every earlier bulk tensor copy that reads the map (its
-// mbarrier phase waited, or its bulk group waited with wait_group.read)"
-// (PTX ISA, "Tensor map" and the tensormap proxy: a copy reads its map
+// Found by tensormap-war (branch recall26): the copy of iteration k - 1 reaches
+// the tensormap.replace of iteration k with no wait of any kind on the way; a
+// write of a tensor map must follow the completion of every earlier bulk
+// tensor copy that reads it (its mbarrier phase waited, or its bulk group
+// waited with wait_group.read) (PTX ISA, "Tensor map": a copy reads its map
 // asynchronously, after the instruction is issued).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/ptx>
@@ -58,9 +56,8 @@ __device__ __forceinline__ void grouped_mainloop(void* a_map, const uint64_t* gr
           for (int j = k - 2 > 0 ? k - 2 : 0; j < k; ++j) wait_phase(&full[j & 1], (j >> 1) & 1);
         }
         ++group;
-        asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(a_map),
-                     "l"(group_base[group])
-                     : "memory");  // expect: tensormap-war
+        const uint64_t base = group_base[group];
+        asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" ::"l"(a_map), "l"(base) : "memory");  // expect: tensormap-war
         asm volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");
         asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(a_map) : "memory");
       }

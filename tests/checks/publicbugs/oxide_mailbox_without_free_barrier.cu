@@ -13,15 +13,11 @@
 // protocol CUTLASS's pipeline classes use for reusable slots". Our kernel:
 // one scheduler warp, four worker warps, a record of two ints.
 //
-// XFAIL: *
-// No check pairs a rewrite of a shared-memory record with the reads of its
-// previous value by the threads that waited on the record's mbarrier: the
-// missing rule is "a generic write to a slot that other threads read after
-// waiting on a barrier phase must be ordered after those reads by a wait of
-// the writer on a barrier (or mbarrier phase) that the readers arrive on after
-// reading" (PTX MCM "Causality order"; the mbarrier arrive is a release of the
-// reader's prior accesses, the writer's wait the acquire). bulk-store-reuse
-// and proxy-war ask this for async-proxy writes only.
+// Found by slot-reuse (branch recall26): the rewrite of the record follows the
+// scheduler's arrive with no wait of the scheduler on any way to it, and the
+// workers, in the other branch, read the record after waiting on that barrier
+// (PTX MCM "Causality order"; the mbarrier arrive is a release of the reader's
+// prior accesses, the writer's wait the acquire).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cuda/ptx>
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -33,6 +34,12 @@ const model::MemoryEffect& effectOf(const FunctionModel& fn, InstId inst) { retu
 
 
 bool never(InstId) { return false; }
+
+template <class T>
+void addSorted(std::vector<T>& values, T value) {
+  auto at = std::lower_bound(values.begin(), values.end(), value);
+  if (at == values.end() || *at != value) values.insert(at, value);
+}
 
 // Where a cp.async's writes take effect (model/CopyCompletion.h), as the
 // `from` of a GenericAccess.
@@ -160,6 +167,9 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
     if (f.decided || f.evidence.empty()) f.evidence = std::move(links);
   }
   const int accessSite = siteOf(fn, access);
+  addSorted(e.allAccessSites, accessSite);
+  addSorted(e.froms, generic.from);
+  addSorted(e.siteAsyncs, async);
   auto known = std::find(e.accessSites.begin(), e.accessSites.end(), accessSite);
   if (known != e.accessSites.end()) {
     if (overlap != Overlap::Uncertain) f.accessUncertain[known - e.accessSites.begin()] = false;
@@ -188,6 +198,103 @@ void FindingSet::add(const FunctionModel& fn, const HandOff& handOff, GenericAcc
     f.asyncs.push_back(async);
     e.asyncSites.push_back(asyncSite);
   }
+}
+
+void FindingSet::merge(Entry& into, const Entry& from) {
+  Finding& f = into.finding;
+  const Finding& g = from.finding;
+  f.groupCopies.push_back(g.site);
+  if (!f.decided && g.decided) {
+    f.evidence = g.evidence;
+    f.decided = true;
+  }
+  f.certainOverlap = f.certainOverlap || g.certainOverlap;
+  if (f.fence < 0 && g.fence >= 0) {
+    f.fence = g.fence;
+    f.fenceIsIssuers = g.fenceIsIssuers;
+    f.fenceAccess = g.fenceAccess;
+  }
+  for (size_t k = 0; k < g.accesses.size(); ++k) {
+    auto known = std::find(into.accessSites.begin(), into.accessSites.end(), from.accessSites[k]);
+    if (known != into.accessSites.end()) {
+      if (!g.accessUncertain[k]) f.accessUncertain[known - into.accessSites.begin()] = false;
+      continue;
+    }
+    const bool completes = g.completions[k] >= 0;
+    if (std::count_if(f.completions.begin(), f.completions.end(), [&](InstId c) { return (c >= 0) == completes; }) >=
+        static_cast<std::ptrdiff_t>(kMaxAccessNotes))
+      continue;
+    f.accesses.push_back(g.accesses[k]);
+    f.completions.push_back(g.completions[k]);
+    f.accessUncertain.push_back(g.accessUncertain[k]);
+    into.accessSites.push_back(from.accessSites[k]);
+  }
+}
+
+bool FindingSet::covers(const FunctionModel& fn, int site, const std::vector<InstId>& froms,
+                        const std::vector<int>& others) {
+  const std::vector<InstId>& stops = entries_.at(site).siteAsyncs;
+  auto isStop = [&](InstId i) { return std::binary_search(stops.begin(), stops.end(), i); };
+  for (int other : others) {
+    if (other == site) continue;
+    for (InstId copy : entries_.at(other).siteAsyncs)
+      for (InstId from : froms)
+        if (!model::everyPathPasses(fn, from, copy, isStop, stops)) return false;
+  }
+  return true;
+}
+
+int FindingSet::coveringSite(const FunctionModel& fn, const std::vector<int>& group) {
+  std::vector<InstId> froms;
+  for (int site : group)
+    for (InstId from : entries_.at(site).froms) addSorted(froms, from);
+  for (int candidate : group)
+    if (covers(fn, candidate, froms, group)) return candidate;
+  return -1;
+}
+
+void FindingSet::groupProgramOrder(const FunctionModel& fn) {
+  std::vector<int> sites;
+  for (int site : order_)
+    if (entries_.at(site).finding.kind == HandOff::Kind::SameThread) sites.push_back(site);
+  if (sites.size() < 2) return;
+  // Each path walk is linear in the function: where the pairs would take too many, only equal
+  // access sets group (and each group's fix is a fence before each of its copies).
+  constexpr size_t kMaxWalks = 1 << 14;
+  size_t walks = 0;
+  for (int site : sites) walks += entries_.at(site).froms.size() * entries_.at(site).siteAsyncs.size();
+  const bool walk = walks * sites.size() <= kMaxWalks;
+  // One fence serves two findings when it is the same fence: both are made by the same accesses
+  // (the fence goes after them, whichever copy follows), or one copy lies on every path from
+  // the other's accesses to its copy (a fence before it is on those paths too).
+  std::vector<size_t> parent(sites.size());
+  for (size_t k = 0; k < sites.size(); ++k) parent[k] = k;
+  std::function<size_t(size_t)> root = [&](size_t k) { return parent[k] == k ? k : parent[k] = root(parent[k]); };
+  for (size_t a = 0; a < sites.size(); ++a)
+    for (size_t b = a + 1; b < sites.size(); ++b) {
+      if (root(a) == root(b)) continue;
+      const Entry& x = entries_.at(sites[a]);
+      const Entry& y = entries_.at(sites[b]);
+      if (x.allAccessSites == y.allAccessSites ||
+          (walk && (covers(fn, sites[a], y.froms, {sites[b]}) || covers(fn, sites[b], x.froms, {sites[a]}))))
+        parent[root(b)] = root(a);
+    }
+  std::map<size_t, std::vector<int>> groups;  // by root, each in report order
+  for (size_t k = 0; k < sites.size(); ++k) groups[root(k)].push_back(sites[k]);
+  std::vector<int> merged;
+  for (const auto& [_, group] : groups) {
+    if (group.size() < 2) continue;
+    const int covering = walk ? coveringSite(fn, group) : -1;
+    const int lead = covering >= 0 ? covering : group.front();
+    Entry& into = entries_.at(lead);
+    for (int site : group)
+      if (site != lead) {
+        merge(into, entries_.at(site));
+        merged.push_back(site);
+      }
+    into.finding.oneFenceCovers = covering >= 0;
+  }
+  std::erase_if(order_, [&](int site) { return std::find(merged.begin(), merged.end(), site) != merged.end(); });
 }
 
 std::vector<report::EvidenceLink> pairEvidence(const FunctionModel& fn, const HandOff& handOff, InstId access,

@@ -90,6 +90,12 @@ struct Finding {
   // pair whose links are all decided when some pair's are, else the first.
   std::vector<report::EvidenceLink> evidence;
   bool decided = false;
+  // A program-order finding that stands for several copies (FindingSet::
+  // groupProgramOrder): the other copies' sites, one instruction each; and
+  // whether one fence before `site` covers them all (else one goes before
+  // each).
+  std::vector<InstId> groupCopies;
+  bool oneFenceCovers = true;
 };
 
 class FindingSet {
@@ -98,6 +104,11 @@ class FindingSet {
   // (as for overlapOf), for the evidence that the two touch the same bytes.
   void add(const FunctionModel& fn, const HandOff& handOff, GenericAccess access, InstId async, int operand,
            int64_t extent, Overlap overlap = Overlap::Yes);
+  // proxy-war: the program-order findings of one function made by the same
+  // generic accesses are one missing fence (its fix goes after those accesses,
+  // whichever copy comes next): one finding, at the copy whose fence covers
+  // every other (when one does), the other copies as notes.
+  void groupProgramOrder(const FunctionModel& fn);
   template <class Render>
   void emit(const FunctionModel& fn, Render render, std::vector<report::Diagnostic>& out) const {
     for (int site : order_) out.push_back(render(fn, entries_.at(site).finding));
@@ -107,7 +118,20 @@ class FindingSet {
   struct Entry {
     Finding finding;
     std::vector<int> accessSites, asyncSites;
+    // Every pair's, not only the noted ones (for groupProgramOrder): the
+    // accesses' sites (sorted), where they take effect, and the async
+    // operations at the finding's site.
+    std::vector<int> allAccessSites;
+    std::vector<InstId> froms, siteAsyncs;
   };
+  // Moves entry `from`'s copies, notes and evidence into `into`.
+  void merge(Entry& into, const Entry& from);
+  // A fence before the copies of entry `site` is on every path from each of
+  // `froms` to each copy of the entries `others` (but `site` itself).
+  bool covers(const FunctionModel& fn, int site, const std::vector<InstId>& froms, const std::vector<int>& others);
+  // The copy of `group` (entry sites) before which one fence is on every path
+  // from the group's accesses to every other copy of the group, or -1.
+  int coveringSite(const FunctionModel& fn, const std::vector<int>& group);
   std::unordered_map<int, Entry> entries_;  // by the site of the finding
   std::vector<int> order_;                  // the sites in the order they were found
   // The source site of an instruction (protocol::siteKey), numbered: computed

@@ -6,7 +6,8 @@
 // arrive the issuer waits on, a bar.sync, or the same thread's program order
 // (ProxyCommon.h decides which fences count). Reported at the hand-off, with
 // notes at the unfenced access and the async write; one diagnostic per
-// source-level hand-off site.
+// source-level hand-off site, and one for the copies that the same accesses
+// reach by program order (one missing fence: FindingSet::groupProgramOrder).
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -28,8 +29,8 @@ constexpr std::string_view kMessage =
     "generic-proxy access of shared memory is handed to an async-proxy write (bulk/TMA copy) without "
     "fence.proxy.async";
 
-std::string fixFor(HandOff::Kind kind) {
-  switch (kind) {
+std::string fixFor(const Finding& f) {
+  switch (f.kind) {
     case HandOff::Kind::Arrive:
       return "insert fence.proxy.async.shared::cta after the last access of the buffer and before this arrive, "
              "executed by every thread that accessed it (not only the elected thread); or have the thread that "
@@ -40,8 +41,14 @@ std::string fixFor(HandOff::Kind kind) {
     case HandOff::Kind::SameThread:
       break;
   }
-  return "insert fence.proxy.async.shared::cta between this thread's last generic access of the buffer and the "
-         "copy";
+  if (f.groupCopies.empty())
+    return "insert fence.proxy.async.shared::cta between this thread's last generic access of the buffer and the "
+           "copy";
+  if (f.oneFenceCovers)
+    return "insert fence.proxy.async.shared::cta between this thread's last generic access of the buffer and this "
+           "copy: every path from the accesses to the other copies passes it, so the one fence covers them too";
+  return "insert fence.proxy.async.shared::cta after this thread's last generic access of the buffer, before every "
+         "copy that follows it (no one copy is on every path to the others: one fence before each)";
 }
 
 // The machine fix (report/Fix.h). Consumer style: the fence line goes before
@@ -53,16 +60,28 @@ report::FixRequest consumerFix(const FunctionModel& fn, const Finding& f) {
   if (anchor < 0)
     return noMachineFix("the election around the hand-off spans the whole function: no line outside it is "
                         "executed by every reading thread");
-  auto request = insertBefore(fn, anchor, report::FenceToInsert::ProxyAsyncShared);
-  for (size_t k = 0; k < f.accesses.size(); ++k) request.after.push_back(report::locationOf(fn, fenceAfter(f, k)));
+  auto before = [&](InstId at) {
+    auto request = insertBefore(fn, at, report::FenceToInsert::ProxyAsyncShared);
+    for (size_t k = 0; k < f.accesses.size(); ++k) request.after.push_back(report::locationOf(fn, fenceAfter(f, k)));
+    return request;
+  };
+  auto request = before(anchor);
+  // A program-order group: the one fence before this copy covers the others, or one goes before each.
+  if (!f.oneFenceCovers)
+    for (InstId copy : f.groupCopies) request.together.push_back(before(copy));
   return request;
 }
 
 report::FixRequest producerFix(const FunctionModel& fn, const Finding& f) {
-  InstId copy = f.asyncs.empty() ? f.site : f.asyncs.front();  // same-thread hand-offs report at the copy
-  auto request = insertBefore(fn, copy, report::FenceToInsert::ProxyAsyncShared);
-  request.beforeHelperCall = true;
-  for (InstId wait : waitsBefore(fn, copy)) request.after.push_back(report::locationOf(fn, wait));
+  auto before = [&](InstId copy) {
+    auto request = insertBefore(fn, copy, report::FenceToInsert::ProxyAsyncShared);
+    request.beforeHelperCall = true;
+    for (InstId wait : waitsBefore(fn, copy)) request.after.push_back(report::locationOf(fn, wait));
+    return request;
+  };
+  auto request = before(f.asyncs.empty() ? f.site : f.asyncs.front());  // same-thread hand-offs report at the copy
+  if (!f.oneFenceCovers)
+    for (InstId copy : f.groupCopies) request.together.push_back(before(copy));
   return request;
 }
 
@@ -84,8 +103,13 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f) {
   for (InstId c : f.asyncs)
     d.notes.push_back({fmt::format("async-proxy write that may overwrite it ({})", describe(fn, c)),
                        report::locationOf(fn, c)});
+  for (InstId c : f.groupCopies)
+    d.notes.push_back({fmt::format("another async-proxy write that the same accesses reach in this thread's program "
+                                   "order ({}){}",
+                                   describe(fn, c), f.oneFenceCovers ? ", after this copy" : ""),
+                       report::locationOf(fn, c)});
   if (f.fence >= 0) d.notes.push_back(fenceNote(fn, f));
-  d.fix = fixFor(f.kind);
+  d.fix = fixFor(f);
   d.fixRequest = consumerFix(fn, f);
   d.producerFixRequest = producerFix(fn, f);
   d.evidence = f.evidence;
@@ -164,6 +188,7 @@ void checkProxyWar(const model::FunctionModel& fn, Findings& out) {
       for (const GenericAccess& access : overlapping) findings.add(fn, h, access, copy, destination, extent);
     }
   }
+  findings.groupProgramOrder(fn);
   findings.emit(fn, render, out);
 }
 

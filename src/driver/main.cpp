@@ -142,16 +142,19 @@ void placeDiagnostics(std::vector<report::Diagnostic>& diagnostics, const UserCo
     for (auto& note : diagnostic.notes) place(note.location);
     for (auto& link : diagnostic.evidence)
       if (link.location) place(*link.location);
-    for (auto* request : {&diagnostic.fixRequest, &diagnostic.producerFixRequest}) {
-      userCode.choosePrimary(request->anchor);
-      for (auto* locations : {&request->after, &request->before})
+    std::function<void(report::FixRequest&)> placeRequest = [&](report::FixRequest& request) {
+      userCode.choosePrimary(request.anchor);
+      for (auto* locations : {&request.after, &request.before})
         for (auto& location : *locations) userCode.choosePrimary(location);
-      userCode.choosePrimary(request->loop);
-      for (auto& [arrival, poll] : request->barrierUses) {
+      userCode.choosePrimary(request.loop);
+      for (auto& [arrival, poll] : request.barrierUses) {
         userCode.choosePrimary(arrival);
         userCode.choosePrimary(poll);
       }
-    }
+      for (auto& more : request.together) placeRequest(more);
+    };
+    placeRequest(diagnostic.fixRequest);
+    placeRequest(diagnostic.producerFixRequest);
     if (!unit.label.empty() && report::primaryFrame(diagnostic.location).file != unit.path)
       diagnostic.input = unit.label;
   }

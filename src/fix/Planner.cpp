@@ -1,6 +1,7 @@
 // Planning machine fixes: see Planner.h.
 #include "fix/Planner.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <unordered_map>
 #include <tuple>
@@ -324,35 +325,53 @@ std::string planCandidate(const FixRequest& request, Candidate candidate, Source
 
 }  // namespace
 
-void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& settings) {
-  diagnostic.edits.clear();
-  const FixRequest& request = settings.producerStyle && diagnostic.producerFixRequest.placement != FixPlacement::None
-                                  ? diagnostic.producerFixRequest
-                                  : diagnostic.fixRequest;
-  if (request.placement == FixPlacement::None) {
-    diagnostic.noEditReason = request.reason.empty() ? defaultReason(diagnostic.check) : request.reason;
-    return;
-  }
-  if (request.anchor.frames.empty() && request.barrierUses.empty()) {
-    diagnostic.noEditReason = "the PTX has no source line for the fix point (compile with -lineinfo)";
-    return;
-  }
+namespace {
+
+// The edits of one request (not of its `together`), or why there are none.
+std::string planRequest(const Diagnostic& diagnostic, const FixRequest& request, SourceCache& sources,
+                        const FixSettings& settings, std::vector<report::Edit>& out) {
+  if (request.placement == FixPlacement::None)
+    return request.reason.empty() ? defaultReason(diagnostic.check) : request.reason;
+  if (request.anchor.frames.empty() && request.barrierUses.empty())
+    return "the PTX has no source line for the fix point (compile with -lineinfo)";
   std::string why;
   if (request.placement == FixPlacement::PhaseBitBarrier) {
-    why = planPhaseBitBarrier(request, sources, settings, diagnostic.edits);
+    why = planPhaseBitBarrier(request, sources, settings, out);
   } else {
     for (const Candidate& candidate : candidatesOf(request, settings)) {
       std::vector<report::Edit> edits;
       why = planCandidate(request, candidate, sources, settings, edits);
       if (why.empty() && !edits.empty()) {
-        diagnostic.edits = std::move(edits);
+        out = std::move(edits);
         break;
       }
     }
   }
-  diagnostic.noEditReason = diagnostic.edits.empty() ? why : "";
-  if (diagnostic.edits.empty() && diagnostic.noEditReason.empty())
-    diagnostic.noEditReason = "no edit was found";
+  return out.empty() && why.empty() ? "no edit was found" : out.empty() ? why : "";
+}
+
+}  // namespace
+
+void planFix(Diagnostic& diagnostic, SourceCache& sources, const FixSettings& settings) {
+  diagnostic.edits.clear();
+  const FixRequest& request = settings.producerStyle && diagnostic.producerFixRequest.placement != FixPlacement::None
+                                  ? diagnostic.producerFixRequest
+                                  : diagnostic.fixRequest;
+  std::string why = planRequest(diagnostic, request, sources, settings, diagnostic.edits);
+  // The requests the fix needs as well: every one makes its edit, or the fix makes none. Two
+  // requests that come to the same line make one edit.
+  for (const FixRequest& more : request.together) {
+    if (!why.empty()) break;
+    std::vector<report::Edit> edits;
+    why = planRequest(diagnostic, more, sources, settings, edits);
+    for (auto& edit : edits)
+      if (std::none_of(diagnostic.edits.begin(), diagnostic.edits.end(), [&](const report::Edit& e) {
+            return e.file == edit.file && e.offset == edit.offset && e.length == edit.length && e.text == edit.text;
+          }))
+        diagnostic.edits.push_back(std::move(edit));
+  }
+  if (!why.empty()) diagnostic.edits.clear();
+  diagnostic.noEditReason = why;
 }
 
 }  // namespace fenceline::fix

@@ -39,6 +39,10 @@ struct FixRequest {
   // PhaseBitBarrier: every use of the counter in the function, the arrival and the poll of each.
   std::vector<std::pair<Location, Location>> barrierUses;
   std::string reason;     // FixPlacement::None: why there is no machine fix
+  // Further requests the fix needs as well, planned alike: all of them make the
+  // edit, or none does (proxy-war: one finding for the copies that the same
+  // accesses reach, where no single line before one of them covers the others).
+  std::vector<FixRequest> together;
 };
 
 struct Note {

@@ -126,7 +126,7 @@ std::optional<BarrierUse> inOneCtaCluster(BarrierUse u) {
 }
 
 report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse& u,
-                          const model::ClusterEvidence& cluster) {
+                          model::ClusterCtas cluster) {
   auto d = protocol::makeDiagnostic(
       fn, init, "mbarrier-init-fence",
       fmt::format("this mbarrier.init is not made visible to the {} before it uses the barrier; no "
@@ -151,7 +151,7 @@ report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse
   model::AliasEvidence same =
       fn.memory->aliasEvidence(init, fn.instructions[init].effect.address, 0, u.inst, u.operand, 0,
                                /*barriers=*/true);
-  if (same.decided && u.use != Use::AsyncLocal && cluster.ctas == model::ClusterEvidence::Ctas::Unknown)
+  if (same.decided && u.use != Use::AsyncLocal && cluster == model::ClusterCtas::Unknown)
     d.evidence.push_back(report::link(
         fn, report::LinkKind::Use, u.inst, "no-cluster-evidence",
         "the kernel declares no cluster and reads no position in one (%cluster_ctarank, %cluster_ctaid), maps no "
@@ -184,8 +184,8 @@ void checkMbarrierInitFence(const model::FunctionModel& fn, Findings& out) {
     else if (auto u = barrierUse(fn, i)) uses.push_back(*u);
   }
   if (inits.empty()) return;
-  const model::ClusterEvidence cluster = model::clusterEvidence(fn);
-  if (cluster.ctas == model::ClusterEvidence::Ctas::One) {
+  const model::ClusterCtas cluster = model::clusterCtas(fn);
+  if (cluster == model::ClusterCtas::One) {
     std::vector<BarrierUse> own;
     for (const BarrierUse& u : uses)
       if (auto o = inOneCtaCluster(u)) own.push_back(*o);

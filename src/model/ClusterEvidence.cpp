@@ -1,5 +1,7 @@
 #include "model/ClusterEvidence.h"
 
+#include <algorithm>
+
 namespace fenceline::model {
 
 namespace {
@@ -7,17 +9,17 @@ namespace {
 // The cluster the function's directives declare: One for
 // `.reqnctapercluster 1, 1, 1`, Several for more CTAs, `.maxclusterrank`
 // above one or `.explicitcluster`, Unknown when it declares none.
-ClusterEvidence::Ctas declared(const ptx::Function* function) {
-  if (!function) return ClusterEvidence::Ctas::Unknown;
-  ClusterEvidence::Ctas found = ClusterEvidence::Ctas::Unknown;
+ClusterCtas declared(const ptx::Function* function) {
+  if (!function) return ClusterCtas::Unknown;
+  ClusterCtas found = ClusterCtas::Unknown;
   for (const auto& [directive, sizes] : function->performanceDirectives) {
     if (directive == ".reqnctapercluster" && !sizes.empty()) {
       int64_t ctas = 1;
       for (int64_t s : sizes) ctas *= std::max<int64_t>(s, 1);
-      return ctas > 1 ? ClusterEvidence::Ctas::Several : ClusterEvidence::Ctas::One;  // exact: it decides
+      return ctas > 1 ? ClusterCtas::Several : ClusterCtas::One;  // exact: it decides
     }
     if ((directive == ".maxclusterrank" && !sizes.empty() && sizes[0] > 1) || directive == ".explicitcluster")
-      found = ClusterEvidence::Ctas::Several;
+      found = ClusterCtas::Several;
   }
   return found;
 }
@@ -28,34 +30,24 @@ bool isPositionInCluster(const ptx::Operand& op) {
          op.text.starts_with("%cluster_ctaid") || op.text.starts_with("%cluster_nctaid");
 }
 
-// The instruction's own evidence of other CTAs in the cluster, or "".
-std::string_view evidenceOf(const Inst& inst) {
+// The instruction uses the cluster's structure: another CTA's shared memory,
+// the cluster barrier, a CTA pair, or the CTA's position in the cluster.
+bool usesCluster(const Inst& inst) {
   const std::string_view op = inst.opcode();
-  if (op == "mapa") return "mapa";
-  if (op == "barrier" && inst.hasModifier("cluster")) return "cluster-barrier";
-  if (op.starts_with("tcgen05") && inst.hasModifier("cta_group::2")) return "cta-pair";
-  for (const ptx::Operand& o : inst.operands)
-    if (isPositionInCluster(o)) return "cluster-position";
-  return {};
+  if (op == "mapa") return true;
+  if (op == "barrier" && inst.hasModifier("cluster")) return true;
+  if (op.starts_with("tcgen05") && inst.hasModifier("cta_group::2")) return true;
+  return std::any_of(inst.operands.begin(), inst.operands.end(), isPositionInCluster);
 }
 
 }  // namespace
 
-ClusterEvidence clusterEvidence(const FunctionModel& fn) {
-  ClusterEvidence e;
-  e.ctas = declared(fn.function);
-  if (e.ctas != ClusterEvidence::Ctas::Unknown) {
-    e.what = "cluster-directive";
-    return e;
-  }
-  for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
-    if (fn.instructions[i].block < 0) continue;
-    std::string_view what = evidenceOf(fn.instructions[i]);
-    if (what.empty()) continue;
-    e = {ClusterEvidence::Ctas::Several, i, std::string(what)};
-    return e;
-  }
-  return e;
+ClusterCtas clusterCtas(const FunctionModel& fn) {
+  const ClusterCtas declaredCtas = declared(fn.function);
+  if (declaredCtas != ClusterCtas::Unknown) return declaredCtas;
+  for (const Inst& inst : fn.instructions)
+    if (inst.block >= 0 && usesCluster(inst)) return ClusterCtas::Several;
+  return ClusterCtas::Unknown;
 }
 
 }  // namespace fenceline::model

@@ -17,20 +17,15 @@
 // (`.reqnctapercluster 1, 1, 1`) has none to reach.
 #pragma once
 
-#include <string>
 
 #include "model/Program.h"
 
 namespace fenceline::model {
 
-struct ClusterEvidence {
-  enum class Ctas { Several, One, Unknown };
-  Ctas ctas = Ctas::Unknown;
-  // What shows it: the first such instruction, or -1 for a directive.
-  InstId at = -1;
-  std::string what;  // "cluster-directive", "cluster-position", "mapa", "cluster-barrier", "cta-pair"
-};
+// Several: the kernel shows a cluster of more than one CTA; One: it
+// declares one CTA per cluster; Unknown: it shows neither.
+enum class ClusterCtas { Several, One, Unknown };
 
-ClusterEvidence clusterEvidence(const FunctionModel& fn);
+ClusterCtas clusterCtas(const FunctionModel& fn);
 
 }  // namespace fenceline::model

@@ -11,12 +11,11 @@
 // the cluster (`.reqnctapercluster` of more than one CTA, `.maxclusterrank`
 // above one, `.explicitcluster`) or uses the cluster's structure: a read of
 // its position in the cluster (`%cluster_ctarank`, `%cluster_nctarank`,
-// `%cluster_ctaid`, `%cluster_nctaid`), a `mapa` to another CTA's shared
-// memory, a cluster barrier (`barrier.cluster`), or a tcgen05 operation of a
+// `%cluster_ctaid`, `%cluster_nctaid`), a `mapa` (an address in some CTA's shared
+// memory), a cluster barrier (`barrier.cluster`), or a tcgen05 operation of a
 // CTA pair (`.cta_group::2`). A kernel that declares one CTA per cluster
 // (`.reqnctapercluster 1, 1, 1`) has none to reach.
 #pragma once
-
 
 #include "model/Program.h"
 

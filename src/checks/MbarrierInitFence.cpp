@@ -14,6 +14,13 @@
 // the accepted fences executed by the initializing thread. Barriers used
 // only by generic-proxy threads of the same CTA (after bar.sync) need no
 // fence and are never reported.
+//
+// A multicast or a `.shared::cluster` arrive reaches another CTA only in a
+// cluster of several. Where the kernel shows no cluster (model/
+// ClusterEvidence.h) the use by other CTAs is not decided: strict tier
+// (`no-cluster-evidence`). Where it declares one CTA per cluster a multicast
+// completes on its own barrier only (a CTA-local async use) and an arrive is
+// its own.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -24,6 +31,7 @@
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "checks/ProxyCommon.h"
+#include "model/ClusterEvidence.h"
 #include "model/Memory.h"
 #include "model/Paths.h"
 #include "model/Values.h"
@@ -109,7 +117,16 @@ std::string_view whoUses(Use u) {
   return {};
 }
 
-report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse& u) {
+// With one CTA per cluster: a multicast completes on the CTA's own barrier,
+// and a `.shared::cluster` arrive is the CTA's own generic arrive (no use).
+std::optional<BarrierUse> inOneCtaCluster(BarrierUse u) {
+  if (u.use == Use::Remote) return std::nullopt;
+  u.use = Use::AsyncLocal;
+  return u;
+}
+
+report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse& u,
+                          model::ClusterCtas cluster) {
   auto d = protocol::makeDiagnostic(
       fn, init, "mbarrier-init-fence",
       fmt::format("this mbarrier.init is not made visible to the {} before it uses the barrier; no "
@@ -134,10 +151,18 @@ report::Diagnostic render(const FunctionModel& fn, InstId init, const BarrierUse
   model::AliasEvidence same =
       fn.memory->aliasEvidence(init, fn.instructions[init].effect.address, 0, u.inst, u.operand, 0,
                                /*barriers=*/true);
-  d.evidence.push_back(report::link(fn, report::LinkKind::Use, u.inst,
-                                    same.decided ? std::string(u.use == Use::AsyncLocal ? "async-proxy" : "remote")
-                                                 : "barrier-" + same.how,
-                                    same.detail, same.decided));
+  if (same.decided && u.use != Use::AsyncLocal && cluster == model::ClusterCtas::Unknown)
+    d.evidence.push_back(report::link(
+        fn, report::LinkKind::Use, u.inst, "no-cluster-evidence",
+        "the kernel declares no cluster and reads no position in one (%cluster_ctarank, %cluster_ctaid), maps no "
+        "address (mapa), has no cluster barrier and no CTA-pair operation: with one CTA per cluster this reaches "
+        "only the CTA's own barrier",
+        false));
+  else
+    d.evidence.push_back(report::link(fn, report::LinkKind::Use, u.inst,
+                                      same.decided ? std::string(u.use == Use::AsyncLocal ? "async-proxy" : "remote")
+                                                   : "barrier-" + same.how,
+                                      same.detail, same.decided));
   // Within one CTA the field disagrees (ordering-rules.md, "mbarrier init").
   if (u.use == Use::AsyncLocal)
     d.disputed =
@@ -158,6 +183,14 @@ void checkMbarrierInitFence(const model::FunctionModel& fn, Findings& out) {
       inits.push_back(i);
     else if (auto u = barrierUse(fn, i)) uses.push_back(*u);
   }
+  if (inits.empty()) return;
+  const model::ClusterCtas cluster = model::clusterCtas(fn);
+  if (cluster == model::ClusterCtas::One) {
+    std::vector<BarrierUse> own;
+    for (const BarrierUse& u : uses)
+      if (auto o = inOneCtaCluster(u)) own.push_back(*o);
+    uses = std::move(own);
+  }
   std::map<std::string, bool> reported;
   for (InstId init : inits) {
     const int address = fn.instructions[init].effect.address;
@@ -170,7 +203,7 @@ void checkMbarrierInitFence(const model::FunctionModel& fn, Findings& out) {
       if (!found || (found->use == Use::AsyncLocal && u.use != Use::AsyncLocal)) found = &u;
       if (found->use != Use::AsyncLocal) break;
     }
-    if (found && reported.try_emplace(protocol::siteKey(fn, init), true).second) out.push_back(render(fn, init, *found));
+    if (found && reported.try_emplace(protocol::siteKey(fn, init), true).second) out.push_back(render(fn, init, *found, cluster));
   }
 }
 

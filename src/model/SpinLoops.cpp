@@ -28,6 +28,15 @@ bool isGlobalish(const FunctionModel& fn, InstId i) {
   return space == Space::Global || space == Space::Generic;
 }
 
+// A load or store of the thread's own local memory (by its space, or by the
+// space the value analysis narrows a generic address to).
+bool isLocalAccess(const FunctionModel& fn, InstId i) {
+  const MemoryEffect& e = fn.instructions[i].effect;
+  if (e.address < 0) return false;
+  if (e.space == Space::Local) return true;
+  return fn.values && e.space == Space::Generic && fn.values->addressSpace(i, e.address) == Space::Local;
+}
+
 // Does definition `d` reach `at` within one iteration of the loop (without
 // going around the back edge to the header)? Otherwise its value is carried
 // from the previous iteration.
@@ -174,6 +183,7 @@ struct ExitWalk {
   bool carried = false;
 
   void visitBroadcast(InstId load);
+  void visitLocalSlot(InstId load);
   void visit(ValueReg reg, InstId at) {
     if (carried) return;
     std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
@@ -217,7 +227,11 @@ struct ExitWalk {
         visitBroadcast(d);
         continue;
       }
-      if (kind != EffectKind::None && kind != EffectKind::CtaBarrier) continue;  // param/local loads
+      if (kind == EffectKind::Load && isLocalAccess(fn, d)) {
+        visitLocalSlot(d);
+        continue;
+      }
+      if (kind != EffectKind::None && kind != EffectKind::CtaBarrier) continue;  // param loads
       if (inst.opcode() == "setp") comparisons.insert(d);
       onStack.insert(d);
       for (ValueReg r : registerUse(inst).read) visit(r, d);
@@ -255,6 +269,63 @@ void ExitWalk::visitBroadcast(InstId load) {
   }
 }
 
+// ExitWalk::visitLocalSlot: a load of the thread's local memory in the loop
+// reads what the loop stored there, when a store of the loop may write its
+// slot. A store that reaches the load only around the back edge (no store of
+// the same word on every way from the header to the load overwrites it in
+// between) hands over the previous trip's value: carried, as a register
+// would be (libcu++'s compare_exchange keeps `expected` in the thread's local
+// memory for its local-memory branch and writes the value the last CAS
+// returned there: an update's retry, not a wait). A store earlier in the trip
+// hands over its stored value, which the walk follows. No store in the loop:
+// the value is the same on every trip (a parameter copied to the depot).
+void ExitWalk::visitLocalSlot(InstId load) {
+  const Loop& l = fn.loops[loop.loop];
+  const int lo = fn.instructions[load].effect.address;
+  auto writesSlot = [&](InstId s) {
+    const MemoryEffect& e = fn.instructions[s].effect;
+    return e.writes && e.address >= 0 && isLocalAccess(fn, s) &&
+           fn.memory->alias(s, e.address, load, lo) != AliasResult::No;
+  };
+  // A store of the same word that every way from the header to the load passes.
+  auto overwrittenInTrip = [&]() {
+    for (BlockId b : l.blocks) {
+      if (!fn.dominates(b, fn.blockOf[load])) continue;
+      for (InstId s = fn.blocks[b].first; s < fn.blocks[b].last; ++s)
+        if ((b != fn.blockOf[load] || s < load) && fn.instructions[s].effect.writes && isLocalAccess(fn, s) &&
+            fn.memory->sameWord(s, load))
+          return true;
+    }
+    return false;
+  };
+  size_t scanned = 0;
+  std::vector<InstId> earlier;
+  for (BlockId b : l.blocks) {
+    for (InstId s = fn.blocks[b].first; s < fn.blocks[b].last; ++s) {
+      if (++scanned > kBroadcastScan) return;
+      if (!writesSlot(s)) continue;
+      if (reachesWithinIteration(fn, l, s, load)) {
+        earlier.push_back(s);
+        continue;
+      }
+      if (!overwrittenInTrip()) {
+        carried = true;
+        return;
+      }
+    }
+  }
+  for (InstId s : earlier) {
+    if (onStack.count(s)) continue;
+    onStack.insert(s);
+    RegisterUse use = registerUse(fn.instructions[s]);
+    for (ValueReg r : use.read) {
+      if (std::find(use.addressed.begin(), use.addressed.end(), r) != use.addressed.end()) continue;
+      visit(r, s);
+    }
+    onStack.erase(s);
+  }
+}
+
 // Does the address register's value change across iterations?
 struct AddressWalk {
   const FunctionModel& fn;
@@ -280,6 +351,52 @@ struct AddressWalk {
     return false;
   }
 };
+
+// An exit that tests whether the trip's compare-and-swap succeeded: its polls
+// are a CAS and reads of the CAS's own word, the CAS's compare operand is
+// computed from such a read of this trip (`old = *p; ... while (atomicCAS(p,
+// old, old + v) != old)`: cuDF's 128-bit sums), and every comparison on the
+// way that reads one of those values also reads the CAS's result (the
+// success test, not a test of the word's value), and every trip runs the CAS
+// (its block dominates every block that goes back to the header: a
+// semaphore's `v == 0 || atomicCAS(s, v, v - 1) != v` goes back without the
+// CAS while the count is 0, a wait for another thread's raise, and stays a
+// spin). Such a loop leaves as soon as no other thread wrote the word between
+// the read and the CAS: on no value that another thread must store. An
+// update's retry, not a wait. (The same retry with the compare operand carried
+// from the previous trip is no spin already: ExitWalk.)
+bool casRetryExit(const FunctionModel& fn, const Loop& loop, const std::set<InstId>& polls,
+                  const std::set<InstId>& comparisons) {
+  for (InstId cas : polls) {
+    const Inst& in = fn.instructions[cas];
+    const int compare = in.effect.address + 1;
+    if (in.effect.kind != EffectKind::ReadModifyWrite || !in.hasModifier("cas") || in.effect.address < 0 ||
+        compare >= static_cast<int>(in.operands.size()) || in.operands[compare].kind != ptx::Operand::Kind::Register)
+      continue;
+    std::vector<InstId> reads;
+    for (InstId p : polls)
+      if (p != cas) reads.push_back(p);
+    if (reads.empty() || !std::all_of(reads.begin(), reads.end(), [&](InstId p) { return fn.memory->sameWord(p, cas); }))
+      continue;
+    if (!valueDependsOn(fn, in.operands[compare].reg, cas, reads)) continue;
+    const BlockId casBlock = fn.blockOf[cas];
+    const bool everyTrip = std::all_of(loop.blocks.begin(), loop.blocks.end(), [&](BlockId b) {
+      const auto& next = fn.blocks[b].successors;
+      return std::find(next.begin(), next.end(), loop.header) == next.end() || fn.dominates(casBlock, b);
+    });
+    if (!everyTrip) continue;
+    const bool successTest = std::all_of(comparisons.begin(), comparisons.end(), [&](InstId c) {
+      bool read = false, result = false;
+      for (ValueReg r : registerUse(fn.instructions[c]).read) {
+        read = read || valueDependsOn(fn, r, c, reads);
+        result = result || valueDependsOn(fn, r, c, {cas});
+      }
+      return !read || result;
+    });
+    if (successTest) return true;
+  }
+  return false;
+}
 
 // The blocks of `loop` with a successor outside it, found from the loop's
 // exits (not by scanning every block of every loop: nested loops made that
@@ -635,7 +752,7 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
       const Inst& inst = fn.instructions[branch];
       ExitWalk walk{fn, spin, {}, {}, {}, false};
       walk.visit(inst.guard->reg, branch);
-      if (walk.carried || walk.polls.empty()) continue;
+      if (walk.carried || walk.polls.empty() || casRetryExit(fn, fn.loops[l], walk.polls, walk.comparisons)) continue;
       polls.insert(walk.polls.begin(), walk.polls.end());
       comparisons.insert(walk.comparisons.begin(), walk.comparisons.end());
       spin.exitBranches.push_back(branch);

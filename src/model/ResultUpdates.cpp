@@ -1,10 +1,12 @@
 // See ResultUpdates.h.
 #include "model/ResultUpdates.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "model/Memory.h"
 #include "model/Operands.h"
 #include "model/Values.h"
 
@@ -33,6 +35,20 @@ LoadKind loadKind(const Inst& in) {
   return LoadKind::Data;
 }
 
+// The registers whose values an instruction computes its result from: not
+// its guard, nor the predicate a `selp` chooses by (a choice between two
+// values that are not data is not data: a flag of 1 or 0 by a test of the
+// input).
+std::vector<ValueReg> valueSources(const Inst& def) {
+  std::vector<ValueReg> reads = registerUse(def).read;
+  std::vector<ValueReg> choosers;
+  if (def.guard && def.guard->reg >= 0) choosers.push_back(def.guard->reg);
+  if (def.opcode() == "selp" && def.operands.size() == 4 && def.operands[3].kind == ptx::Operand::Kind::Register)
+    choosers.push_back(def.operands[3].reg);
+  std::erase_if(reads, [&](ValueReg r) { return std::find(choosers.begin(), choosers.end(), r) != choosers.end(); });
+  return reads;
+}
+
 }  // namespace
 
 bool isResultUpdate(const FunctionModel& fn, InstId rmw) {
@@ -55,7 +71,7 @@ bool isResultUpdate(const FunctionModel& fn, InstId rmw) {
       switch (def.effect.kind) {
         case EffectKind::None:
         case EffectKind::CtaBarrier:
-          for (ValueReg next : registerUse(def).read) work.push_back({next, d});
+          for (ValueReg next : valueSources(def)) work.push_back({next, d});
           break;
         case EffectKind::Load:
           switch (loadKind(def)) {
@@ -69,7 +85,13 @@ bool isResultUpdate(const FunctionModel& fn, InstId rmw) {
             }
           }
           break;
-        case EffectKind::ReadModifyWrite: return true;  // what the word held: the update's old value
+        case EffectKind::ReadModifyWrite:
+          // What the word itself held (a CAS retry's previous return) is the
+          // update's old value; what another word's atomic returned is a
+          // count (a reservation's slot: a producer index raised with a .sys
+          // max on a doorbell record is a value a device polls).
+          if (fn.memory && fn.memory->sameWord(d, rmw)) return true;
+          break;
         default: break;
       }
     }

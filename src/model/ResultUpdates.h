@@ -12,9 +12,12 @@
 //
 // The written operand (a CAS's new value) is followed back through register
 // computations: a load of global, generic, shared or local memory, or the
-// value an atomic returned, is data. A kernel parameter (`ld.param` of the
-// entry) and `ld.const` are not; a callee's parameter or a local slot bound
-// to the one store that wrote it (Inst::boundStore) is what that store wrote.
+// value an atomic on the same word returned (a CAS retry's old value), is
+// data. A kernel parameter (`ld.param`), `ld.const` and what an atomic on
+// another word returned (a reservation's slot: a producer index that a
+// doorbell record is raised to, `atomicMax_system(dbr, slot + 1)`) are not;
+// a callee's parameter or a local slot bound to the one store that wrote it
+// (Inst::boundStore) is what that store wrote.
 #pragma once
 
 #include "model/Program.h"

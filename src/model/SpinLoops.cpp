@@ -269,16 +269,18 @@ void ExitWalk::visitBroadcast(InstId load) {
   }
 }
 
-// ExitWalk::visitLocalSlot: a load of the thread's local memory in the loop
-// reads what the loop stored there, when a store of the loop may write its
-// slot. A store that reaches the load only around the back edge (no store of
-// the same word on every way from the header to the load overwrites it in
-// between) hands over the previous trip's value: carried, as a register
-// would be (libcu++'s compare_exchange keeps `expected` in the thread's local
-// memory for its local-memory branch and writes the value the last CAS
-// returned there: an update's retry, not a wait). A store earlier in the trip
-// hands over its stored value, which the walk follows. No store in the loop:
-// the value is the same on every trip (a parameter copied to the depot).
+// ExitWalk::visitLocalSlot: a load of the thread's local memory on the way to
+// the exit reads what the loop stored there. When a store of the loop writes
+// the slot with what a CAS of the loop returned and that value reaches the
+// load around the back edge (on some way that no store of the same word
+// overwrites first), the load hands over the previous trip's value: carried,
+// as a register would be. libcu++'s compare_exchange keeps `expected` in the
+// thread's local memory for its local-memory branch and writes the value the
+// last CAS returned there: an update's retry, not a wait. A CAS return that a
+// store of a constant overwrites before the trip goes back (cuTENSOR's
+// block-sparse lock resets `expected` to 1 after every failed CAS: a wait for
+// that value) is not carried, and any other slot stays a leaf (a value the
+// same on every trip), as before.
 void ExitWalk::visitLocalSlot(InstId load) {
   const Loop& l = fn.loops[loop.loop];
   const int lo = fn.instructions[load].effect.address;
@@ -287,42 +289,54 @@ void ExitWalk::visitLocalSlot(InstId load) {
     return e.writes && e.address >= 0 && isLocalAccess(fn, s) &&
            fn.memory->alias(s, e.address, load, lo) != AliasResult::No;
   };
-  // A store of the same word that every way from the header to the load passes.
-  auto overwrittenInTrip = [&]() {
-    for (BlockId b : l.blocks) {
-      if (!fn.dominates(b, fn.blockOf[load])) continue;
-      for (InstId s = fn.blocks[b].first; s < fn.blocks[b].last; ++s)
-        if ((b != fn.blockOf[load] || s < load) && fn.instructions[s].effect.writes && isLocalAccess(fn, s) &&
-            fn.memory->sameWord(s, load))
-          return true;
+  // Does the value `s` stores reach the load around the back edge, on some
+  // way that no store of the same word overwrites first? (cuTENSOR's
+  // lock-style wait stores what its CAS returned, then the constant it waits
+  // for, before going back: the load reads the constant.)
+  auto reachesAroundBackEdge = [&](InstId s) {
+    auto overwrites = [&](InstId i) {
+      return i != s && fn.instructions[i].effect.writes && isLocalAccess(fn, i) && fn.memory->sameWord(i, load);
+    };
+    std::vector<char> seen(fn.blocks.size(), 0);
+    std::vector<std::pair<BlockId, InstId>> work{{fn.blockOf[s], s + 1}};
+    while (!work.empty()) {
+      auto [b, from] = work.back();
+      work.pop_back();
+      bool stopped = false;
+      for (InstId i = from; i < fn.blocks[b].last && !stopped; ++i) {
+        if (i == load) return true;
+        stopped = overwrites(i);
+      }
+      if (stopped) continue;
+      for (BlockId next : fn.blocks[b].successors) {
+        if (seen[next] || !std::binary_search(l.blocks.begin(), l.blocks.end(), next)) continue;
+        seen[next] = 1;
+        work.push_back({next, fn.blocks[next].first});
+      }
     }
     return false;
   };
+  // What a CAS of the loop returned, stored to the slot (nothing else is
+  // followed: other stores leave the load a leaf, as before).
+  auto storesCasReturn = [&](InstId st) {
+    const Inst& in = fn.instructions[st];
+    if (in.operands.size() < 2 || in.operands[1].kind != ptx::Operand::Kind::Register) return false;
+    const std::vector<InstId> defs = fn.values->reachingDefinitions(in.operands[1].reg, st);
+    return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](InstId d) {
+      const Inst& def = fn.instructions[d];
+      return loop.contains(fn, d) && def.effect.kind == EffectKind::ReadModifyWrite && def.hasModifier("cas");
+    });
+  };
   size_t scanned = 0;
-  std::vector<InstId> earlier;
   for (BlockId b : l.blocks) {
-    for (InstId s = fn.blocks[b].first; s < fn.blocks[b].last; ++s) {
+    for (InstId st = fn.blocks[b].first; st < fn.blocks[b].last; ++st) {
       if (++scanned > kBroadcastScan) return;
-      if (!writesSlot(s)) continue;
-      if (reachesWithinIteration(fn, l, s, load)) {
-        earlier.push_back(s);
-        continue;
-      }
-      if (!overwrittenInTrip()) {
+      if (!writesSlot(st) || reachesWithinIteration(fn, l, st, load) || !storesCasReturn(st)) continue;
+      if (reachesAroundBackEdge(st)) {
         carried = true;
         return;
       }
     }
-  }
-  for (InstId s : earlier) {
-    if (onStack.count(s)) continue;
-    onStack.insert(s);
-    RegisterUse use = registerUse(fn.instructions[s]);
-    for (ValueReg r : use.read) {
-      if (std::find(use.addressed.begin(), use.addressed.end(), r) != use.addressed.end()) continue;
-      visit(r, s);
-    }
-    onStack.erase(s);
   }
 }
 

@@ -20,6 +20,7 @@
 #include "model/BranchEdges.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
+#include "model/ResultUpdates.h"
 #include "model/ThreadDecidedBranches.h"
 #include "model/Values.h"
 #include "model/ValueIdentity.h"
@@ -348,6 +349,8 @@ bool ProtocolModel::isSignalCandidate(InstId i) const {
 // index) is not evidence.
 bool ProtocolModel::isOutboundSignal(InstId i) const {
   const MemoryEffect& e = fn_.instructions[i].effect;
+  // The update of a result (a .sys max of thread data) is no flag at any scope.
+  if (e.kind == EffectKind::ReadModifyWrite && isResultUpdate(fn_, i)) return false;
   if (e.kind == EffectKind::ReadModifyWrite && e.scope != Scope::Sys && !isLaunchValuePublish(i)) return false;
   return root(i).kind == MemoryObject::Kind::Param && isLaunchUniformParamWord(fn_, i);
 }
@@ -1284,9 +1287,12 @@ bool ProtocolModel::isSystemScopeSignal(InstId signal) const {
   // not the kernel's statement of a reader: volatile is how kernels wrote
   // their in-GPU flags before .relaxed existed (the pre-Volta idiom, whose
   // reads are disputed, not decided: checks::protocol::markVolatileStyleReads).
+  // Nor is the update of a result (model/ResultUpdates.h: a .sys min or max of
+  // thread data, a CAS retry's sum): no poller knows which value to test.
   const MemoryEffect& e = fn_.instructions[signal].effect;
   if (e.scope != Scope::Sys || e.semantics == Semantics::Volatile) return false;
-  return e.kind == EffectKind::ReadModifyWrite || e.semantics != Semantics::Weak;
+  if (e.kind == EffectKind::ReadModifyWrite) return !isResultUpdate(fn_, signal);
+  return e.semantics != Semantics::Weak;
 }
 
 bool ProtocolModel::rereadsPolledWord(InstId read, InstId poll) const {

@@ -28,6 +28,15 @@ bool isGlobalish(const FunctionModel& fn, InstId i) {
   return space == Space::Global || space == Space::Generic;
 }
 
+// A load or store of the thread's own local memory (by its space, or by the
+// space the value analysis narrows a generic address to).
+bool isLocalAccess(const FunctionModel& fn, InstId i) {
+  const MemoryEffect& e = fn.instructions[i].effect;
+  if (e.address < 0) return false;
+  if (e.space == Space::Local) return true;
+  return fn.values && e.space == Space::Generic && fn.values->addressSpace(i, e.address) == Space::Local;
+}
+
 // Does definition `d` reach `at` within one iteration of the loop (without
 // going around the back edge to the header)? Otherwise its value is carried
 // from the previous iteration.
@@ -174,6 +183,7 @@ struct ExitWalk {
   bool carried = false;
 
   void visitBroadcast(InstId load);
+  void visitLocalSlot(InstId load);
   void visit(ValueReg reg, InstId at) {
     if (carried) return;
     std::vector<InstId> defs = fn.values->reachingDefinitions(reg, at);
@@ -217,7 +227,11 @@ struct ExitWalk {
         visitBroadcast(d);
         continue;
       }
-      if (kind != EffectKind::None && kind != EffectKind::CtaBarrier) continue;  // param/local loads
+      if (kind == EffectKind::Load && isLocalAccess(fn, d)) {
+        visitLocalSlot(d);
+        continue;
+      }
+      if (kind != EffectKind::None && kind != EffectKind::CtaBarrier) continue;  // param loads
       if (inst.opcode() == "setp") comparisons.insert(d);
       onStack.insert(d);
       for (ValueReg r : registerUse(inst).read) visit(r, d);
@@ -255,6 +269,77 @@ void ExitWalk::visitBroadcast(InstId load) {
   }
 }
 
+// ExitWalk::visitLocalSlot: a load of the thread's local memory on the way to
+// the exit reads what the loop stored there. When a store of the loop writes
+// the slot with what a CAS of the loop returned and that value reaches the
+// load around the back edge (on some way that no store of the same word
+// overwrites first), the load hands over the previous trip's value: carried,
+// as a register would be. libcu++'s compare_exchange keeps `expected` in the
+// thread's local memory for its local-memory branch and writes the value the
+// last CAS returned there: an update's retry, not a wait. A CAS return that a
+// store of a constant overwrites before the trip goes back (cuTENSOR's
+// block-sparse lock resets `expected` to 1 after every failed CAS: a wait for
+// that value) is not carried, and any other slot stays a leaf (a value the
+// same on every trip), as before.
+void ExitWalk::visitLocalSlot(InstId load) {
+  const Loop& l = fn.loops[loop.loop];
+  const int lo = fn.instructions[load].effect.address;
+  auto writesSlot = [&](InstId s) {
+    const MemoryEffect& e = fn.instructions[s].effect;
+    return e.writes && e.address >= 0 && isLocalAccess(fn, s) &&
+           fn.memory->alias(s, e.address, load, lo) != AliasResult::No;
+  };
+  // Does the value `s` stores reach the load around the back edge, on some
+  // way that no store of the same word overwrites first? (cuTENSOR's
+  // lock-style wait stores what its CAS returned, then the constant it waits
+  // for, before going back: the load reads the constant.)
+  auto reachesAroundBackEdge = [&](InstId s) {
+    auto overwrites = [&](InstId i) {
+      return i != s && fn.instructions[i].effect.writes && isLocalAccess(fn, i) && fn.memory->sameWord(i, load);
+    };
+    std::vector<char> seen(fn.blocks.size(), 0);
+    std::vector<std::pair<BlockId, InstId>> work{{fn.blockOf[s], s + 1}};
+    while (!work.empty()) {
+      auto [b, from] = work.back();
+      work.pop_back();
+      bool stopped = false;
+      for (InstId i = from; i < fn.blocks[b].last && !stopped; ++i) {
+        if (i == load) return true;
+        stopped = overwrites(i);
+      }
+      if (stopped) continue;
+      for (BlockId next : fn.blocks[b].successors) {
+        if (seen[next] || !std::binary_search(l.blocks.begin(), l.blocks.end(), next)) continue;
+        seen[next] = 1;
+        work.push_back({next, fn.blocks[next].first});
+      }
+    }
+    return false;
+  };
+  // What a CAS of the loop returned, stored to the slot (nothing else is
+  // followed: other stores leave the load a leaf, as before).
+  auto storesCasReturn = [&](InstId st) {
+    const Inst& in = fn.instructions[st];
+    if (in.operands.size() < 2 || in.operands[1].kind != ptx::Operand::Kind::Register) return false;
+    const std::vector<InstId> defs = fn.values->reachingDefinitions(in.operands[1].reg, st);
+    return !defs.empty() && std::all_of(defs.begin(), defs.end(), [&](InstId d) {
+      const Inst& def = fn.instructions[d];
+      return loop.contains(fn, d) && def.effect.kind == EffectKind::ReadModifyWrite && def.hasModifier("cas");
+    });
+  };
+  size_t scanned = 0;
+  for (BlockId b : l.blocks) {
+    for (InstId st = fn.blocks[b].first; st < fn.blocks[b].last; ++st) {
+      if (++scanned > kBroadcastScan) return;
+      if (!writesSlot(st) || reachesWithinIteration(fn, l, st, load) || !storesCasReturn(st)) continue;
+      if (reachesAroundBackEdge(st)) {
+        carried = true;
+        return;
+      }
+    }
+  }
+}
+
 // Does the address register's value change across iterations?
 struct AddressWalk {
   const FunctionModel& fn;
@@ -280,6 +365,52 @@ struct AddressWalk {
     return false;
   }
 };
+
+// An exit that tests whether the trip's compare-and-swap succeeded: its polls
+// are a CAS and reads of the CAS's own word, the CAS's compare operand is
+// computed from such a read of this trip (`old = *p; ... while (atomicCAS(p,
+// old, old + v) != old)`: cuDF's 128-bit sums), and every comparison on the
+// way that reads one of those values also reads the CAS's result (the
+// success test, not a test of the word's value), and every trip runs the CAS
+// (its block dominates every block that goes back to the header: a
+// semaphore's `v == 0 || atomicCAS(s, v, v - 1) != v` goes back without the
+// CAS while the count is 0, a wait for another thread's raise, and stays a
+// spin). Such a loop leaves as soon as no other thread wrote the word between
+// the read and the CAS: on no value that another thread must store. An
+// update's retry, not a wait. (The same retry with the compare operand carried
+// from the previous trip is no spin already: ExitWalk.)
+bool casRetryExit(const FunctionModel& fn, const Loop& loop, const std::set<InstId>& polls,
+                  const std::set<InstId>& comparisons) {
+  for (InstId cas : polls) {
+    const Inst& in = fn.instructions[cas];
+    const int compare = in.effect.address + 1;
+    if (in.effect.kind != EffectKind::ReadModifyWrite || !in.hasModifier("cas") || in.effect.address < 0 ||
+        compare >= static_cast<int>(in.operands.size()) || in.operands[compare].kind != ptx::Operand::Kind::Register)
+      continue;
+    std::vector<InstId> reads;
+    for (InstId p : polls)
+      if (p != cas) reads.push_back(p);
+    if (reads.empty() || !std::all_of(reads.begin(), reads.end(), [&](InstId p) { return fn.memory->sameWord(p, cas); }))
+      continue;
+    if (!valueDependsOn(fn, in.operands[compare].reg, cas, reads)) continue;
+    const BlockId casBlock = fn.blockOf[cas];
+    const bool everyTrip = std::all_of(loop.blocks.begin(), loop.blocks.end(), [&](BlockId b) {
+      const auto& next = fn.blocks[b].successors;
+      return std::find(next.begin(), next.end(), loop.header) == next.end() || fn.dominates(casBlock, b);
+    });
+    if (!everyTrip) continue;
+    const bool successTest = std::all_of(comparisons.begin(), comparisons.end(), [&](InstId c) {
+      bool read = false, result = false;
+      for (ValueReg r : registerUse(fn.instructions[c]).read) {
+        read = read || valueDependsOn(fn, r, c, reads);
+        result = result || valueDependsOn(fn, r, c, {cas});
+      }
+      return !read || result;
+    });
+    if (successTest) return true;
+  }
+  return false;
+}
 
 // The blocks of `loop` with a successor outside it, found from the loop's
 // exits (not by scanning every block of every loop: nested loops made that
@@ -635,7 +766,7 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
       const Inst& inst = fn.instructions[branch];
       ExitWalk walk{fn, spin, {}, {}, {}, false};
       walk.visit(inst.guard->reg, branch);
-      if (walk.carried || walk.polls.empty()) continue;
+      if (walk.carried || walk.polls.empty() || casRetryExit(fn, fn.loops[l], walk.polls, walk.comparisons)) continue;
       polls.insert(walk.polls.begin(), walk.polls.end());
       comparisons.insert(walk.comparisons.begin(), walk.comparisons.end());
       spin.exitBranches.push_back(branch);

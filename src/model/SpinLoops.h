@@ -12,7 +12,12 @@
 //    atomics and volatile loads): the poll is the global read behind it;
 //  - the exit condition compares the polled value with values that do not
 //    change across iterations (a compare-and-swap update loop compares with
-//    the previous iteration's value: not a spin); a register that the
+//    the previous iteration's value: not a spin, also when that value is kept
+//    in a slot of the thread's local memory that the loop rewrites, as
+//    libcu++'s compare_exchange keeps `expected`; nor is one whose CAS, run on
+//    every trip, compares with this trip's read of the same word and whose
+//    exit tests only that the CAS succeeded: cuDF's 128-bit sums, issue 34
+//    shape O); a register that the
 //    reaching definitions also bring from outside the loop is this
 //    iteration's when every path from the header that a thread can take
 //    defines it (paths taking opposite edges of one predicate are none:

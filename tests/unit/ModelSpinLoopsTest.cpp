@@ -34,8 +34,17 @@ TEST(ModelSpinLoops, RecognizesSpins) {
 
 TEST(ModelSpinLoops, RejectsLookAlikes) {
   FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
-  for (const char* kernel : {"_Z8cas_loopPii", "_Z10work_queuePiPKiS_i", "_Z9list_walkP4NodePi"})
+  for (const char* kernel : {"_Z8cas_loopPii", "_Z10work_queuePiPKiS_i", "_Z9list_walkP4NodePi",
+                             "_Z14cas_local_slotPyy", "_Z10cas_reloadPyy"})
     EXPECT_EQ(spinCount(p.fn(kernel)), 0u) << kernel << "\n" << dump(p.fn(kernel));
+}
+
+// A CAS that reloads the count but goes back without it while the count is 0
+// waits for another thread's raise (issue 34, shape O's look-alike).
+TEST(ModelSpinLoops, SemaphoreWithCasIsASpin) {
+  FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
+  const auto& fn = p.fn("_Z14semaphore_takePjPi");
+  EXPECT_EQ(spinCount(fn), 1u) << dump(fn);
 }
 
 TEST(ModelMemory, SameWordThroughDifferentComputations) {

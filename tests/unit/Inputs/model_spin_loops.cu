@@ -55,3 +55,44 @@ __global__ void same_word(unsigned* counters, unsigned r) {
   atomicAdd(&counters[32 * r], 1u);
   *(volatile unsigned*)&counters[32 * r] = 0;
 }
+
+// Not a spin: a CAS retry whose expected value the thread keeps in its local memory (as
+// libcu++'s compare_exchange does for its local-memory branch): ld.local of the slot, the CAS,
+// st.local of what it returned. The compare value is the previous trip's.
+__device__ __forceinline__ void put_local(unsigned long long* slot, unsigned long long v) {
+  asm volatile("{\n\t.reg .b64 a;\n\tcvta.to.local.u64 a, %0;\n\tst.local.b64 [a], %1;\n\t}" ::"l"(slot), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long get_local(unsigned long long* slot) {
+  unsigned long long v;
+  asm volatile("{\n\t.reg .b64 a;\n\tcvta.to.local.u64 a, %1;\n\tld.local.b64 %0, [a];\n\t}" : "=l"(v) : "l"(slot) : "memory");
+  return v;
+}
+__global__ void cas_local_slot(unsigned long long* word, unsigned long long v) {
+  unsigned long long slot;
+  put_local(&slot, *word);
+  while (true) {
+    const unsigned long long expected = get_local(&slot);
+    const unsigned long long got = atomicCAS(word, expected, expected + v);
+    put_local(&slot, got);
+    if (got == expected) break;
+  }
+}
+
+// Not a spin: a CAS retry that reads the word again on every trip and leaves when its CAS
+// succeeded (a 128-bit sum, as cuDF's decimal aggregations compile).
+__global__ void cas_reload(unsigned long long* word, unsigned long long v) {
+  unsigned long long old;
+  do {
+    old = *(volatile unsigned long long*)word;
+  } while (atomicCAS(word, old, old + v) != old);
+}
+
+// A spin: a semaphore whose count is read again on every trip, going back without the CAS
+// while it is 0.
+__global__ void semaphore_take(unsigned* count, int* out) {
+  unsigned v;
+  do {
+    v = *(volatile unsigned*)count;
+  } while (v == 0 || atomicCAS(count, v, v - 1) != v);
+  out[0] = 1;
+}

@@ -53,6 +53,31 @@ void notBegun(ModuleCheck& result, const ptx::Module& module, size_t after, cons
   result.notifications.push_back(std::move(notification));
 }
 
+// Records that `function` was checked with its calls to synchronization-free
+// callees left as calls (model/CallSummaries.h): a note, not an error (the
+// function is checked; what those callees read is not followed).
+void summarized(ModuleCheck& result, const ptx::Module& module, const ptx::Function& function,
+                const model::FunctionModel& fn, const model::Limits& limits) {
+  const char* what = function.isEntry ? "kernel" : "function";
+  const bool over = fn.inlinedWhole > limits.maxInstructions;
+  std::string message = fmt::format(
+      "{} '{}' checked with {} call{} to synchronization-free functions not inlined (inlined whole, its model "
+      "would have {} instructions: {}); they order nothing and write only their own frame, and what they read "
+      "is not followed",
+      what, function.name, fn.summarizedCalls, fn.summarizedCalls == 1 ? "" : "s", fn.inlinedWhole,
+      over ? "more than --max-instructions" : "more than the input's inlining budget left (--inlining-growth)");
+  result.notes.push_back(fmt::format("{}:{}:{}: note: {}", module.path, function.pos.line, function.pos.column, message));
+  report::RunNotification notification;
+  notification.level = "note";
+  notification.kind = "summarized-calls";
+  notification.message = std::move(message);
+  notification.file = module.path;
+  notification.line = function.pos.line;
+  notification.column = function.pos.column;
+  notification.function = function.name;
+  result.notifications.push_back(std::move(notification));
+}
+
 // The kind of a limit, from the option its message names.
 const char* limitKind(const std::string& why) {
   if (why.find("--max-seconds-per-function") != std::string::npos) return "time";
@@ -143,6 +168,7 @@ ModuleCheck checkModule(ptx::ModuleReader& reader, const std::vector<const check
         functionBudget.check();
       }
       ++result.functions;
+      if (fn.summarizedCalls > 0) summarized(result, module, function, fn, limits);
       if (stats) {
         const int64_t beforeCopy = model::memory::threadBytes;
         int64_t diagnosticBytes = 0;

@@ -26,6 +26,7 @@ namespace fenceline::driver {
 struct ModuleCheck {
   std::vector<report::Diagnostic> diagnostics;
   std::vector<std::string> limitErrors;  // "file.ptx:12:1: error: function 'k' not checked: ..."
+  std::vector<std::string> notes;        // "file.ptx:12:1: note: kernel 'k' checked with 126 calls ... not inlined ..."
   std::vector<report::RunNotification> notifications;  // the same, for JSON and SARIF
   size_t functions = 0;                  // modelled (and checked)
   size_t instructions = 0;               // in their models, after inlining

@@ -283,6 +283,7 @@ InputResult checkInput(const Input& input, const InputSettings& settings, const 
           checkModule(reader, selected, options.limits, unit.filtered ? &unit.only : nullptr, giveBack, onFound);
       std::vector<report::Diagnostic> found = std::move(checked.diagnostics);
       for (const auto& error : checked.limitErrors) result.error += error + "\n";
+      for (const auto& note : checked.notes) result.notes += note + "\n";
       for (auto& n : checked.notifications) result.notifications.push_back(std::move(n));
       result.interrupted = result.interrupted || checked.interrupted;
       result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(found.begin()),

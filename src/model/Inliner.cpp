@@ -16,7 +16,10 @@
 //
 // Not inlined (left as EffectKind::Call, FunctionModel::hasUnanalyzedCalls):
 // calls through a register, to declarations without a body, recursive calls.
-// Past a limit (model/Limits.h: instructions, registers, call depth, the
+// In a function whose model would pass --max-instructions or the input's
+// inlining budget, calls to synchronization-free callees (CallSummaries.h)
+// stay calls with no memory effect (Inst::summarizedCall): what remains is
+// inlined as before. Past a limit (model/Limits.h: instructions, registers, call depth, the
 // input's inlining budget) flattening throws LimitExceeded: a half-inlined
 // body would be checked as if the rest did not exist.
 //
@@ -36,15 +39,16 @@
 #include <fmt/format.h>
 
 #include "model/Build.h"
+#include "model/CallSummaries.h"
 
 namespace fenceline::model::detail {
 namespace {
 
 constexpr size_t kMaxUnlistedTargets = 1024;
 
-// The parts of `call (ret...), callee, (args...)` the inliner needs.
+// The parameter lists of `call (ret...), callee, (args...)` (the callee:
+// calledFunction, CallSummaries.h).
 struct CallShape {
-  std::string callee;                // empty for a call through a register
   std::vector<std::string> returns;  // caller-side names (retval0 ...)
   std::vector<std::string> args;     // caller-side names (param0 ...)
 };
@@ -61,9 +65,8 @@ CallShape shapeOf(const ptx::Instruction& call) {
   for (const auto& op : call.operands) {
     if (op.kind == ptx::Operand::Kind::ParamList) {
       (sawCallee ? shape.args : shape.returns) = names(op);
-    } else if (!sawCallee && (op.kind == ptx::Operand::Kind::Symbol || op.kind == ptx::Operand::Kind::Register)) {
+    } else if (op.kind == ptx::Operand::Kind::Symbol || op.kind == ptx::Operand::Kind::Register) {
       sawCallee = true;
-      if (op.kind == ptx::Operand::Kind::Symbol) shape.callee = op.text;
     }
   }
   return shape;
@@ -116,11 +119,15 @@ class RegisterMap {
 class Flattener {
  public:
   Flattener(FunctionModel& fn, const Limits& limits, InliningBudget& budget)
-      : fn_(fn), limits_(limits), budget_(budget) {}
+      : fn_(fn), limits_(limits), budget_(budget), summaries_(*fn.module, limits.maxCallDepth) {}
 
   std::vector<Flow> run() {
     const size_t own = fn_.function->instructions.size();
     if (own > limits_.maxInstructions) throw tooManyInstructions();
+    // Whole, the model would pass a limit: synchronization-free callees stay calls.
+    const size_t whole = summaries_.inlinedSize(*fn_.function, false);
+    summarize_ = whole > limits_.maxInstructions || whole - own > budget_.remaining;
+    if (summarize_) fn_.inlinedWhole = whole;
     fn_.instructions.reserve(own);
     flow_.reserve(own);
     // The root's registers, as far as its body could use them (a hint: callees add more).
@@ -305,12 +312,20 @@ class Flattener {
   void inlineCall(const ptx::Instruction& call, InstId id, int depth,
                   const std::map<Slot, InstId>& lastParamStore, std::map<Slot, InstId>& pendingReturns) {
     CallShape shape = shapeOf(call);
-    const ptx::Function* callee = shape.callee.empty() ? nullptr : fn_.module->function(shape.callee);
+    const ptx::Function* callee = calledFunction(*fn_.module, call);
     bool recursive = false;
     for (const auto* f : stack_) recursive |= (f == callee);
     if (!callee || recursive) {
       fn_.hasUnanalyzedCalls = true;
       return;  // stays EffectKind::Call
+    }
+    if (summarize_ && summaries_.synchronizationFree(*callee)) {
+      // Orders nothing, writes only its own frame: no effect the checks read
+      // (its return values are unknown to the value analysis).
+      fn_.instructions[id].effect = MemoryEffect{};
+      fn_.instructions[id].summarizedCall = true;
+      ++fn_.summarizedCalls;
+      return;
     }
     if (depth + 1 > limits_.maxCallDepth)
       throw LimitExceeded(fmt::format("calls nested more than {} deep (--max-call-depth)", limits_.maxCallDepth));
@@ -347,6 +362,8 @@ class Flattener {
   FunctionModel& fn_;
   const Limits& limits_;
   InliningBudget& budget_;
+  CallSummaries summaries_;
+  bool summarize_ = false;  // the function is over a limit whole (run())
   std::vector<Flow> flow_;
   std::vector<const ptx::Function*> stack_;
   std::unordered_map<const ptx::Function*, std::unordered_map<std::string_view, const ptx::BranchTargets*>> listsOf_;

@@ -58,6 +58,9 @@ struct Inst {
   // writesFirstOperand(*syntax), found on first use (model/Operands.cpp):
   // -1 not yet, else 0 / 1. Every register walk asks it of every instruction.
   mutable int8_t writesOperand0 = -1;
+  // A call left as a call, its callee synchronization-free (model/CallSummaries.h):
+  // no memory effect, its reads not followed.
+  bool summarizedCall = false;
 
   std::string_view opcode() const { return syntax->opcode; }
   bool hasModifier(std::string_view m) const { return syntax->hasModifier(m); }
@@ -148,6 +151,11 @@ struct FunctionModel {
   // operations, and which fences count (model/HandOffs.h).
   std::unique_ptr<handoff::HandOffAnalysis> handOffs;
   bool hasUnanalyzedCalls = false;         // a call that could not be inlined
+  // Over a limit whole, the function keeps its calls to synchronization-free
+  // callees (model/CallSummaries.h): how many, and the instructions its model
+  // would have had with them inlined (0 when it has none).
+  size_t summarizedCalls = 0;
+  size_t inlinedWhole = 0;
   mutable GuardedRangeMemo guardedRangeMemo;  // model/GuardedRanges.cpp
 
   // Block-level (reflexive). Blocks unreachable from the entry are dominated

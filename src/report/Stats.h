@@ -17,7 +17,8 @@ namespace fenceline::report {
 struct RunNotification {
   std::string level = "error";  // error | warning | note
   // limit (instructions, registers, calls, inlining), time, memory,
-  // internal-error, interrupted, input-error, parse-error, sass-only, nothing-to-check
+  // internal-error, interrupted, input-error, parse-error, sass-only, nothing-to-check,
+  // summarized-calls (a note: model/CallSummaries.h)
   std::string kind;
   std::string message;          // without the location
   std::string file;             // the input or PTX it concerns, "" when none

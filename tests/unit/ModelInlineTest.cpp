@@ -6,6 +6,7 @@
 #include "model/Paths.h"
 #include "model/Memory.h"
 #include "model/Values.h"
+#include "model/CallSummaries.h"
 
 using namespace fenceline;
 using namespace fenceline::model;
@@ -139,4 +140,160 @@ TEST(ModelInline, IndirectCallStaysACall) {
   EXPECT_EQ(fn.blockOf[call], fn.blockOf[call + 1]);  // execution continues after it
   // Kernels without calls or with inlinable ones are fully analyzed.
   EXPECT_FALSE(p.fn("two_levels").hasUnanalyzedCalls);
+}
+
+// Calls kept as calls in a function over its limits (model/CallSummaries.h):
+// which callees are synchronization-free, and that only their calls stay.
+namespace {
+const char* kSummaryPtx = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.func (.param .b32 r) reader(.param .b64 p)
+{
+  .reg .b32 %r<3>; .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [p];
+  ld.global.u32 %r1, [%rd1];
+  ld.global.u32 %r2, [%rd1+4];
+  add.s32 %r1, %r1, %r2;
+  st.param.b32 [r], %r1;
+  ret;
+}
+.func (.param .b32 r) framed(.param .b64 p)
+{
+  .local .align 4 .b8 __local_depot1[8];
+  .reg .b32 %r<3>; .reg .b64 %rd<3>;
+  mov.u64 %rd2, __local_depot1;
+  ld.param.b64 %rd1, [p];
+  ld.global.u32 %r1, [%rd1];
+  st.local.u32 [%rd2], %r1;
+  {
+  .param .b64 a;
+  .param .b32 b;
+  st.param.b64 [a], %rd1;
+  call.uni (b), reader, (a);
+  ld.param.b32 %r2, [b];
+  }
+  st.param.b32 [r], %r2;
+  ret;
+}
+.func fenced(.param .b64 p)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [p];
+  ld.global.u32 %r1, [%rd1];
+  membar.gl;
+  ret;
+}
+.func writer(.param .b64 p)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [p];
+  st.global.u32 [%rd1], 1;
+  ret;
+}
+.func polls(.param .b64 p)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [p];
+  ld.volatile.global.u32 %r1, [%rd1];
+  ret;
+}
+.func calls_fenced(.param .b64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [p];
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd1;
+  call.uni fenced, (a);
+  }
+  ret;
+}
+.func recursive(.param .b64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [p];
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd1;
+  call.uni recursive, (a);
+  }
+  ret;
+}
+.visible .entry caller(.param .u64 out)
+{
+  .reg .b32 %r<5>; .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  {
+  .param .b64 a;
+  .param .b32 b;
+  st.param.b64 [a], %rd1;
+  call.uni (b), framed, (a);
+  ld.param.b32 %r1, [b];
+  }
+  {
+  .param .b64 a;
+  .param .b32 b;
+  st.param.b64 [a], %rd1;
+  call.uni (b), framed, (a);
+  ld.param.b32 %r2, [b];
+  }
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd1;
+  call.uni fenced, (a);
+  }
+  add.s32 %r3, %r1, %r2;
+  st.volatile.global.u32 [%rd1], %r3;
+  ret;
+}
+)";
+}  // namespace
+
+TEST(ModelInline, SynchronizationFreeCallees) {
+  ptx::Module module = ptx::parseModule(kSummaryPtx, "summaries.ptx");
+  detail::CallSummaries summaries(module, 16);
+  auto freeOf = [&](const char* name) { return summaries.synchronizationFree(*module.function(name)); };
+  EXPECT_TRUE(freeOf("reader"));        // weak loads, its return value
+  EXPECT_TRUE(freeOf("framed"));        // its own frame, and a call to reader
+  EXPECT_FALSE(freeOf("fenced"));       // a fence
+  EXPECT_FALSE(freeOf("writer"));       // a global store
+  EXPECT_FALSE(freeOf("polls"));        // a volatile load
+  EXPECT_FALSE(freeOf("calls_fenced"));  // through its callee
+  EXPECT_FALSE(freeOf("recursive"));
+  auto size = [&](const char* name) { return module.function(name)->instructions.size(); };
+  const ptx::Function& caller = *module.function("caller");
+  // framed (with reader) twice and fenced once; kept as calls, framed adds nothing.
+  EXPECT_EQ(summaries.inlinedSize(caller, false), size("caller") + 2 * (size("framed") + size("reader")) + size("fenced"));
+  EXPECT_EQ(summaries.inlinedSize(caller, true), size("caller") + size("fenced"));
+}
+
+TEST(ModelInline, OverTheLimitSynchronizationFreeCallsStayCalls) {
+  ptx::Module module = ptx::parseModule(kSummaryPtx, "summaries.ptx");
+  // Whole, `caller` fits the default limits: every call is inlined.
+  Program whole = buildProgram(module);
+  for (const auto& fn : whole.functions) EXPECT_EQ(fn.summarizedCalls, 0u) << fn.function->name;
+  // Over --max-instructions whole (46): framed's calls stay calls, fenced is inlined (16).
+  Limits limits;
+  limits.maxInstructions = 40;
+  Program small = buildProgram(module, limits);
+  const FunctionModel* fn = nullptr;
+  for (const auto& f : small.functions)
+    if (f.function->name == "caller") fn = &f;
+  ASSERT_NE(fn, nullptr);
+  EXPECT_EQ(fn->summarizedCalls, 2u);
+  EXPECT_EQ(fn->inlinedWhole, 46u);
+  EXPECT_EQ(fn->instructions.size(), 16u);
+  EXPECT_FALSE(fn->hasUnanalyzedCalls);
+  std::vector<InstId> calls = find(*fn, "call");
+  ASSERT_EQ(calls.size(), 3u) << dump(*fn);
+  EXPECT_TRUE(fn->instructions[calls[0]].summarizedCall);
+  EXPECT_TRUE(fn->instructions[calls[1]].summarizedCall);
+  EXPECT_FALSE(fn->instructions[calls[2]].summarizedCall);
+  // Kept calls have no memory effect (not an opaque call, not a barrier).
+  EXPECT_EQ(fn->instructions[calls[0]].effect.kind, EffectKind::None);
+  InstId fence = findOne(*fn, "membar");
+  EXPECT_EQ(fn->instructions[fence].callSite, calls[2]);
+  EXPECT_EQ(find(*fn, "ld.global").size(), 1u);  // fenced's; framed's and reader's are not in the model
 }

@@ -15,7 +15,10 @@
 // fences after it, every path from a write to the signal passes a fence; when
 // only the signaller fences before bar.sync (`if (tid == 0) fence`), the path
 // of another thread's write skips that fence, crosses bar.sync and reaches
-// the signal: reported.
+// the signal: reported. A third form, toward waiters that fence with
+// fence.sc: thread (0, 0, 0) executes a fence.sc between two barriers, the
+// second before the signals (model/ScFencedRelease.h gives the model's
+// reason); its closing barrier then counts as a release for the signal.
 #include <algorithm>
 #include <functional>
 #include <iterator>

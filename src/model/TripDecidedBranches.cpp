@@ -111,9 +111,11 @@ class Implication {
       const ValueReg r = zero(2) ? reg(1) : zero(1) ? reg(2) : -1;
       return r >= 0 && implies(r, eq ? !value : value, d, depth + 1);
     }
-    if (!in.hasModifier("pred")) return false;
-    if (op == "not" && ops.size() == 2 && reg(1) >= 0) return implies(reg(1), !value, d, depth + 1);
-    if ((op == "and" || op == "or") && ops.size() == 3 && reg(1) >= 0 && reg(2) >= 0) {
+    // `or` of integers is nonzero when either operand is, like or.pred; a
+    // bitwise `and` or `not` of integers is no such test.
+    const bool pred = in.hasModifier("pred");
+    if (pred && op == "not" && ops.size() == 2 && reg(1) >= 0) return implies(reg(1), !value, d, depth + 1);
+    if ((op == "or" || (pred && op == "and")) && ops.size() == 3 && reg(1) >= 0 && reg(2) >= 0) {
       // Both operands hold the value (or true, and false): each must imply; one of them
       // does (or false, and true): either must.
       const bool both = (op == "or") == value;

@@ -12,12 +12,12 @@
 // straight-line blocks) that implies that value of G, and no path from such
 // an edge to the poll, or from the poll within its trip, passes D. The
 // implication reads the condition's definitions back: not.pred, and.pred,
-// or.pred, a mov of a register, a comparison of a register with 0 (its value
-// then says whether the register is 0), a constant that cannot give the
-// value, and a definition that every path from D reaches only through an
-// edge where G has that value (it runs only on such trips); each definition
-// reaching its use with no path through D between. Anything else implies
-// nothing.
+// or.pred, an `or` of integers (nonzero when either is), a mov of a
+// register, a comparison of a register with 0 (its value then says whether
+// the register is 0), a constant that cannot give the value, and a
+// definition that every path from D reaches only through an edge where G
+// has that value (it runs only on such trips); each definition reaching its
+// use with no path through D between. Anything else implies nothing.
 #pragma once
 
 #include <functional>

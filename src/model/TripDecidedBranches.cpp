@@ -116,8 +116,8 @@ class Implication {
     const bool pred = in.hasModifier("pred");
     if (pred && op == "not" && ops.size() == 2 && reg(1) >= 0) return implies(reg(1), !value, d, depth + 1);
     if ((op == "or" || (pred && op == "and")) && ops.size() == 3 && reg(1) >= 0 && reg(2) >= 0) {
-      // Both operands hold the value (or true, and false): each must imply; one of them
-      // does (or false, and true): either must.
+      // One operand holds the value, which one unknown (or true, and false): each must
+      // imply; both hold it (or false, and true): either is enough.
       const bool both = (op == "or") == value;
       const bool first = implies(reg(1), value, d, depth + 1);
       if (both && !first) return false;

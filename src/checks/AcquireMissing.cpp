@@ -27,6 +27,7 @@
 #include "checks/ProtocolReport.h"
 #include "model/BranchEdges.h"
 #include "model/Paths.h"
+#include "model/TripDecidedBranches.h"
 
 namespace fenceline::checks {
 
@@ -255,6 +256,9 @@ void checkAcquireMissing(const FunctionModel& fn, Findings& out) {
       const std::vector<InstId>& reads = ctx.guardedReadsAfter(poll);
       auto acquire = [&](InstId i) { return ctx.isAcquire(i); };
       InstId read = model::findReachable(fn, poll, guarded, acquire, reads, acquires);
+      // Only on paths a trip that polls can take: a branch whose predicate the
+      // poll's own guard decides goes that one way (session 26, shape J).
+      if (read >= 0) read = model::findReachableOnPollTrip(fn, spin, poll, guarded, acquire, reads, acquires);
       // A site reported already (another copy of an inlined wait) is not
       // reported again: its evidence is not looked for.
       if (read >= 0 && reported.contains(siteKey(fn, poll))) continue;

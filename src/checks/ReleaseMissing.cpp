@@ -15,7 +15,10 @@
 // fences after it, every path from a write to the signal passes a fence; when
 // only the signaller fences before bar.sync (`if (tid == 0) fence`), the path
 // of another thread's write skips that fence, crosses bar.sync and reaches
-// the signal: reported.
+// the signal: reported. A third form, toward waiters that fence with
+// fence.sc: thread (0, 0, 0) executes a fence.sc between two barriers, the
+// second before the signals (model/ScFencedRelease.h gives the model's
+// reason); its closing barrier then counts as a release for the signal.
 #include <algorithm>
 #include <functional>
 #include <iterator>
@@ -32,6 +35,7 @@
 #include "checks/ProtocolReport.h"
 #include "model/BranchEdges.h"
 #include "model/Paths.h"
+#include "model/ScFencedRelease.h"
 #include "model/ThreadDecidedBranches.h"
 #include "model/Operands.h"
 #include "model/ThreadRoles.h"
@@ -282,7 +286,9 @@ struct WalkCandidates {
   std::vector<InstId> gates;
   // Shape 2's `gather`: those and the barriers.
   std::vector<InstId> gather;
-  explicit WalkCandidates(const ProtocolModel& ctx) {
+  // The release points and `gates`, each with shape H's barriers (model/ScFencedRelease.h).
+  std::vector<InstId> releasesWithSpans, gatesWithSpans;
+  WalkCandidates(const ProtocolModel& ctx, const std::vector<InstId>& spans) {
     const FunctionModel& fn = ctx.function();
     gates = ctx.releasePoints();
     gates.insert(gates.end(), ctx.signals().begin(), ctx.signals().end());
@@ -296,6 +302,9 @@ struct WalkCandidates {
       if (k == model::EffectKind::CtaBarrier || k == model::EffectKind::WarpSync) barriers.push_back(i);
     }
     std::set_union(gates.begin(), gates.end(), barriers.begin(), barriers.end(), std::back_inserter(gather));
+    const std::vector<InstId>& releases = ctx.releasePoints();
+    std::set_union(releases.begin(), releases.end(), spans.begin(), spans.end(), std::back_inserter(releasesWithSpans));
+    std::set_union(gates.begin(), gates.end(), spans.begin(), spans.end(), std::back_inserter(gatesWithSpans));
   }
 };
 
@@ -406,8 +415,8 @@ class EarlierTrip {
 };
 
 void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const WalkCandidates& candidates,
-                 SharedPolls& shared, std::set<std::string>& reported, ThreadGuards& guards,
-                 EarlierTrip& ofEarlierTrip, Findings& out) {
+                 SharedPolls& shared, model::ScFencedRelease& spans, std::set<std::string>& reported,
+                 ThreadGuards& guards, EarlierTrip& ofEarlierTrip, Findings& out) {
   const FunctionModel& fn = ctx.function();
   if (model::hasReleaseSemantics(fn.instructions[signal].effect)) return;
   // Every wait of this kernel on the signal's word runs in the launch's other
@@ -434,7 +443,18 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const Wal
   // The walk tests only the instructions where `published` and `release` may hold.
   const std::vector<InstId>& mayPublish = ticket ? ctx.ticketPartnerWrites(signal) : ctx.globalWrites();
   const std::vector<InstId>& mayRelease = gated ? candidates.gates : ctx.releasePoints();
-  std::vector<InstId> writes = model::findReachingBackward(fn, signal, published, release, mayPublish, mayRelease);
+  // Shape H (session 26): a barrier that closes a span in which thread
+  // (0, 0, 0) executes a fence.sc also releases for this signal, when every
+  // wait on its word fences with fence.sc (model/ScFencedRelease.h). Not for
+  // the last block's hand-off of a ticket's observation below: that needs an
+  // acquire after the ticket.
+  const bool scSpans = !ticket && spans.mayRelease(signal);
+  std::function<bool(InstId)> walkRelease = release;
+  if (scSpans) walkRelease = [&](InstId i) { return release(i) || spans.releasesFor(i, signal); };
+  const std::vector<InstId>& mayWalkRelease =
+      !scSpans ? mayRelease : gated ? candidates.gatesWithSpans : candidates.releasesWithSpans;
+  std::vector<InstId> writes =
+      model::findReachingBackward(fn, signal, published, walkRelease, mayPublish, mayWalkRelease);
   InstId selfFence = -1;
   if (writes.empty() && fn.roles) {
     // Shape 2: the fences on the way are the writers' own; no barrier gathers them.
@@ -568,7 +588,7 @@ void checkSignal(const ProtocolModel& ctx, InstId signal, bool ticket, const Wal
     addNote(d, fn, observedBy, "the other blocks' writes are observed here (the atomic's returned value), and "
                                "passed on by the signal without a fence between");
   } else {
-    addEvidence(d, ctx, signal, shown, ticket, sameTrip, release, mayRelease);
+    addEvidence(d, ctx, signal, shown, ticket, sameTrip, walkRelease, mayWalkRelease);
     if (earlierTrip)
       for (auto& link : d.evidence)
         if (link.kind == report::LinkKind::GuardedRead) {
@@ -608,10 +628,11 @@ void checkReleaseMissing(const FunctionModel& fn, Findings& out) {
   // Thread-index guards of the function's instructions, found once for every signal.
   ThreadGuards guards(fn);
   EarlierTrip ofEarlierTrip(fn);
-  const WalkCandidates candidates(ctx);
+  model::ScFencedRelease spans(ctx);
+  const WalkCandidates candidates(ctx, spans.candidates());
   SharedPolls shared(ctx);
   auto check = [&](InstId signal, bool ticket) {
-    checkSignal(ctx, signal, ticket, candidates, shared, reported, guards, ofEarlierTrip, out);
+    checkSignal(ctx, signal, ticket, candidates, shared, spans, reported, guards, ofEarlierTrip, out);
   };
   for (InstId signal : ctx.signals()) check(signal, false);
   // The partner is outside the kernel (host, later kernel): judged on clear evidence only.

@@ -8,10 +8,10 @@
 // read: every path on which a flag was observed (by the first read or the spin) passes the
 // fence. The path from the spin's exit that skips the fence needs %p true, which the spin's
 // own entry excludes.
-// XFAIL: *
-// acquire-missing takes the `@%p bra` that skips the fence after the spin as feasible: paths
-// are not pruned by a branch predicate that an earlier branch on the path already decided
-// (the predicate is not redefined in between).
+// Main (e507211) took the `@%p bra` that skips the fence after the spin as feasible (this test
+// was XFAIL); session 26's rule for cuDSS's shape J prunes it: the spin's entry condition
+// (`%rs11 | %rs10` nonzero, each zeroed on the trip and set only where %p is false) decides %p
+// (model/TripDecidedBranches.h; poll_and_fence_one_trip_predicate.cu has the twin that fires).
 // RUN: %fenceline check --arch sm_90a --verify %s
 #include <cstdint>
 

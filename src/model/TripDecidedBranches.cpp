@@ -1,0 +1,230 @@
+// Branches a poll decides on its own trip (see TripDecidedBranches.h): the
+// conditions on the edges into the spin loop, an implication read back
+// through predicate definitions, and a forward walk that follows only the
+// decided side of such a branch until it passes the predicate's definition.
+#include "model/TripDecidedBranches.h"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
+#include "model/BranchEdges.h"
+#include "model/Limits.h"
+#include "model/Paths.h"
+#include "model/Values.h"
+
+namespace fenceline::model {
+
+namespace {
+
+// A condition on the way into the spin loop: `reg` has `value` at `at`.
+struct EntryCondition {
+  ValueReg reg = -1;
+  bool value = false;
+  InstId at = -1;
+  InstId start = -1;  // the first instruction past the edge
+};
+
+// One condition per edge into the loop from outside (climbing through blocks
+// with one predecessor and one successor); nothing when some edge has none.
+std::vector<EntryCondition> entryConditions(const FunctionModel& fn, const SpinLoop& spin) {
+  if (spin.loop < 0) return {};
+  const Loop& loop = fn.loops[spin.loop];
+  auto inLoop = [&](BlockId b) { return std::find(loop.blocks.begin(), loop.blocks.end(), b) != loop.blocks.end(); };
+  std::vector<EntryCondition> found;
+  for (BlockId p : fn.blocks[loop.header].predecessors) {
+    if (inLoop(p)) continue;
+    BlockId from = p, to = loop.header;
+    std::optional<EdgeCondition> edge;
+    for (int step = 0; step < 4 && !edge; ++step) {
+      edge = edgeCondition(fn, from, to);
+      if (edge) break;
+      if (fn.blocks[from].predecessors.size() != 1 || fn.blocks[from].successors.size() != 1) break;
+      to = from;
+      from = fn.blocks[from].predecessors.front();
+    }
+    if (!edge || edge->predicate < 0) return {};
+    found.push_back({edge->predicate, edge->value, edge->branch, fn.blocks[to].first});
+  }
+  return found;
+}
+
+// Whether `reg == value` at `use` implies `target == want` at the same point,
+// for a target predicate with the one definition `def`.
+class Implication {
+ public:
+  Implication(const FunctionModel& fn, ValueReg target, bool want, InstId def)
+      : fn_(fn), target_(target), want_(want), def_(def) {
+    // The first instructions past the edges where the target has `want`.
+    for (InstId br : branchesOn(fn, target)) {
+      const BlockId to = branchTarget(fn, br, want);
+      if (to >= 0 && fn.blocks[to].predecessors.size() == 1) onWantedEdge_.push_back(fn.blocks[to].first);
+    }
+    std::sort(onWantedEdge_.begin(), onWantedEdge_.end());
+  }
+
+  // For a predicate, `value` is its value; for an integer register, whether
+  // it is nonzero.
+  bool implies(ValueReg reg, bool value, InstId use, int depth = 0) {
+    if (depth > 8) return false;
+    const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, use);
+    if (defs.empty()) return false;
+    for (InstId d : defs) {
+      poll();
+      if (d == def_) {
+        if (reg != target_ || value != want_) return false;
+        continue;
+      }
+      const Inst& in = fn_.instructions[d];
+      const auto& ops = in.operands;
+      if (in.opcode() == "mov" && ops.size() == 2 && ops[1].kind == ptx::Operand::Kind::Integer &&
+          (ops[1].intValue != 0) != value)
+        continue;  // this definition never gives the value
+      if (passesDefinition(d, reg, use)) return false;
+      if (runsOnWantedTrips(d)) continue;
+      if (!impliedByOperands(in, value, d, depth)) return false;
+    }
+    return true;
+  }
+
+  static std::vector<InstId> branchesOn(const FunctionModel& fn, ValueReg reg) {
+    std::vector<InstId> found;
+    for (BlockId b = 0; b < static_cast<BlockId>(fn.blocks.size()); ++b) {
+      const InstId br = conditionalBranch(fn, b);
+      if (br >= 0 && fn.instructions[br].guard->reg == reg) found.push_back(br);
+    }
+    return found;
+  }
+
+ private:
+  bool impliedByOperands(const Inst& in, bool value, InstId d, int depth) {
+    const auto& ops = in.operands;
+    auto reg = [&](size_t k) -> ValueReg {
+      return k < ops.size() && ops[k].kind == ptx::Operand::Kind::Register && !ops[k].negated ? ops[k].reg : -1;
+    };
+    const std::string_view op = in.opcode();
+    if (op == "mov" && ops.size() == 2 && reg(1) >= 0) return implies(reg(1), value, d, depth + 1);
+    // A comparison with 0 (`setp.eq.s16 %p, %rs, 0`): the value says whether the register is 0.
+    if (op == "setp" && ops.size() == 3 && reg(0) >= 0 && (in.hasModifier("eq") || in.hasModifier("ne"))) {
+      const bool eq = in.hasModifier("eq");
+      const auto zero = [&](size_t k) { return ops[k].kind == ptx::Operand::Kind::Integer && ops[k].intValue == 0; };
+      const ValueReg r = zero(2) ? reg(1) : zero(1) ? reg(2) : -1;
+      return r >= 0 && implies(r, eq ? !value : value, d, depth + 1);
+    }
+    // `or` of integers is nonzero when either operand is, like or.pred; a
+    // bitwise `and` or `not` of integers is no such test.
+    const bool pred = in.hasModifier("pred");
+    if (pred && op == "not" && ops.size() == 2 && reg(1) >= 0) return implies(reg(1), !value, d, depth + 1);
+    if ((op == "or" || (pred && op == "and")) && ops.size() == 3 && reg(1) >= 0 && reg(2) >= 0) {
+      // One operand holds the value, which one unknown (or true, and false): each must
+      // imply; both hold it (or false, and true): either is enough.
+      const bool both = (op == "or") == value;
+      const bool first = implies(reg(1), value, d, depth + 1);
+      if (both && !first) return false;
+      if (!both && first) return true;
+      return implies(reg(2), value, d, depth + 1);
+    }
+    return false;
+  }
+
+  // A path from definition `d` of `reg` to `use` passes the target's
+  // definition before `reg` is defined again: the target may change on the way.
+  bool passesDefinition(InstId d, ValueReg reg, InstId use) {
+    const std::vector<InstId>& redefs = fn_.values->definitions(reg);
+    auto isDef = [&](InstId i) { return i == def_; };
+    auto isUse = [&](InstId i) { return i == use; };
+    auto redefines = [&](InstId i) { return std::find(redefs.begin(), redefs.end(), i) != redefs.end(); };
+    return findReachable(fn_, d, isDef, redefines) >= 0 && findReachable(fn_, def_, isUse, redefines) >= 0;
+  }
+
+  // Every path from the target's definition to `d` takes an edge on which the
+  // target has the wanted value: `d` runs only on such trips.
+  bool runsOnWantedTrips(InstId d) {
+    if (onWantedEdge_.empty()) return false;
+    auto onEdge = [&](InstId i) { return std::binary_search(onWantedEdge_.begin(), onWantedEdge_.end(), i); };
+    return reachable(fn_, def_, d) && everyPathPasses(fn_, def_, d, onEdge, onWantedEdge_);
+  }
+
+  const FunctionModel& fn_;
+  ValueReg target_;
+  bool want_;
+  InstId def_;
+  std::vector<InstId> onWantedEdge_;
+};
+
+// The side of `branch` that every trip through the poll takes, or nullopt.
+// `nextTrip` accepts the first instructions of the loops around the spin (a
+// path through one starts another trip).
+std::optional<bool> decidedSide(const FunctionModel& fn, const std::vector<EntryCondition>& entries, InstId observe,
+                                InstId branch, const std::function<bool(InstId)>& nextTrip) {
+  const ValueReg g = fn.instructions[branch].guard->reg;
+  const std::vector<InstId>& defs = fn.values->definitions(g);
+  if (defs.size() != 1) return std::nullopt;
+  const InstId def = defs.front();
+  auto isDef = [&](InstId i) { return i == def; };
+  // The predicate keeps its value from each edge into the spin loop to the
+  // poll, and from the poll on within its trip.
+  auto isPoll = [&](InstId i) { return i == observe; };
+  for (const EntryCondition& e : entries) {
+    if (e.start == def) return std::nullopt;
+    if (e.start != observe && findReachable(fn, e.start, isDef, isPoll) >= 0) return std::nullopt;
+  }
+  if (findReachable(fn, observe, isDef, nextTrip) >= 0) return std::nullopt;
+  for (bool want : {false, true}) {
+    Implication implication(fn, g, want, def);
+    if (std::all_of(entries.begin(), entries.end(),
+                    [&](const EntryCondition& e) { return implication.implies(e.reg, e.value, e.at); }))
+      return want;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+InstId findReachableOnPollTrip(const FunctionModel& fn, const SpinLoop& spin, InstId observe,
+                               const std::function<bool(InstId)>& target, const std::function<bool(InstId)>& stop,
+                               const std::vector<InstId>& mayTarget, const std::vector<InstId>& mayStop) {
+  const std::vector<EntryCondition> entries = fn.values ? entryConditions(fn, spin) : std::vector<EntryCondition>{};
+  if (entries.empty()) return findReachable(fn, observe, target, stop, mayTarget, mayStop);
+  // The headers of the loops around the spin: past one, a path is on another
+  // trip, which may decide otherwise, and the walk no longer prunes.
+  std::vector<InstId> headers;
+  for (int32_t l = fn.loops[spin.loop].parent; l >= 0; l = fn.loops[l].parent)
+    headers.push_back(fn.blocks[fn.loops[l].header].first);
+  auto nextTrip = [&](InstId i) { return std::find(headers.begin(), headers.end(), i) != headers.end(); };
+  std::unordered_map<InstId, std::optional<bool>> sides;
+  auto side = [&](InstId branch) -> std::optional<bool> {
+    auto [known, fresh] = sides.try_emplace(branch);
+    if (fresh) known->second = decidedSide(fn, entries, observe, branch, nextTrip);
+    return known->second;
+  };
+  auto may = [](const std::vector<InstId>& list, InstId i) { return std::binary_search(list.begin(), list.end(), i); };
+  // entered[b * 2 + free]: block b entered from its top, pruning (0) or not (1).
+  std::vector<char> entered(fn.blocks.size() * 2, 0);
+  std::vector<std::pair<BlockId, bool>> work;
+  // Scans block b from `from`: the target met, or -1 (the successors queued).
+  auto scan = [&](BlockId b, InstId from, bool free) -> InstId {
+    for (InstId i = from; i < fn.blocks[b].last; ++i) {
+      if (nextTrip(i)) free = true;
+      if (may(mayTarget, i) && target(i)) return i;
+      if (may(mayStop, i) && stop(i)) return -1;
+    }
+    const InstId br = conditionalBranch(fn, b);
+    std::optional<bool> taken;
+    if (!free && br >= 0 && fn.instructions[br].guard->reg >= 0) taken = side(br);
+    for (BlockId s : fn.blocks[b].successors) {
+      if (taken && s != branchTarget(fn, br, *taken)) continue;
+      char& e = entered[size_t(s) * 2 + (free ? 1 : 0)];
+      if (!e) e = 1, work.push_back({s, free});
+    }
+    return -1;
+  };
+  InstId found = scan(fn.blockOf[observe], observe + 1, false);
+  for (size_t k = 0; k < work.size() && found < 0; ++k) {
+    poll();
+    found = scan(work[k].first, fn.blocks[work[k].first].first, work[k].second);
+  }
+  return found;
+}
+
+}  // namespace fenceline::model

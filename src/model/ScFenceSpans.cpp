@@ -31,6 +31,22 @@ bool synchronizes(const FunctionModel& fn, InstId i) {
   return k == EffectKind::CtaBarrier || k == EffectKind::CtaBarrierArrive || k == EffectKind::Call;
 }
 
+// A read by which thread (0, 0, 0) may observe another block's write: an
+// atomic that returns the old value, or a morally strong load outside shared,
+// local, parameter and constant memory. After its fence.sc such a read is not
+// acquired by it: what thread (0, 0, 0) observes there (a count of the other
+// blocks' arrivals) is passed on by the signals with no fence after it, so
+// the fence releases only what came before it (the block's own writes).
+bool observesOtherBlocks(const FunctionModel& fn, InstId i) {
+  const MemoryEffect& e = fn.instructions[i].effect;
+  if (e.kind == EffectKind::ReadModifyWrite) return e.reads && !isSharedSpace(e.space);
+  if (e.kind != EffectKind::Load) return false;
+  if (e.semantics != Semantics::Volatile && e.semantics != Semantics::Relaxed &&
+      e.semantics != Semantics::Acquire && e.semantics != Semantics::Sc)
+    return false;
+  return e.space == Space::Global || e.space == Space::Generic;
+}
+
 // Thread (0, 0, 0) executes instruction `i` when it reaches it: no guard, or
 // a guard decided true for that thread. nullopt when not decided.
 std::optional<bool> threadZeroExecutes(const FunctionModel& fn, InstId i) {
@@ -106,35 +122,44 @@ InstId ScFenceSpans::openingBarrier(InstId closing) const {
 }
 
 // Thread (0, 0, 0)'s paths from `opening` to `closing`: each executes a
-// fence.sc before it reaches `closing`, and none leaves the span another way
-// (an exit, another barrier). Branches that test the thread index are
-// decided for that thread; the others are followed on both sides.
+// fence.sc before it reaches `closing` after the last read that may observe
+// another block's write (observesOtherBlocks); none leaves the span
+// another way (an exit, another barrier). Branches that test the thread index
+// are decided for that thread; the others are followed on both sides.
 std::optional<ScFenceSpan> ScFenceSpans::threadZeroFences(InstId opening, InstId closing) const {
   ScFenceSpan span;
   span.opening = opening;
   bool anyFence = false;
-  std::vector<char> entered(fn_.blocks.size(), 0);
-  std::vector<BlockId> work;
-  // Scans block b from `from`; false when thread (0, 0, 0) may reach
-  // `closing` (or leave the span) without a fence.sc.
-  auto scan = [&](BlockId b, InstId from) {
+  // A block is entered at most once unfenced and once fenced.
+  std::vector<char> entered[2] = {std::vector<char>(fn_.blocks.size(), 0), std::vector<char>(fn_.blocks.size(), 0)};
+  std::vector<std::pair<BlockId, bool>> work;
+  // Scans block b from `from` with `fenced` telling whether thread (0, 0, 0)
+  // has executed a fence.sc on this path; false when it may reach `closing`
+  // (or leave the span) without one after its last observing read.
+  auto scan = [&](BlockId b, InstId from, bool fenced) {
     for (InstId i = from; i < fn_.blocks[b].last; ++i) {
-      if (i == closing || i == opening || synchronizes(fn_, i)) return false;
+      if (i == closing) return fenced;
+      if (i == opening || synchronizes(fn_, i)) return false;
       if (fn_.instructions[i].effect.kind == EffectKind::Exit) {
         const std::optional<bool> exits = threadZeroExecutes(fn_, i);
         if (!exits || *exits) return false;  // thread (0, 0, 0) may leave before the closing barrier
+        continue;
+      }
+      if (fenced && observesOtherBlocks(fn_, i)) {
+        const std::optional<bool> runs = threadZeroExecutes(fn_, i);
+        if (!runs || *runs) fenced = false;  // a later fence.sc must follow what it observed
         continue;
       }
       if (!isScFence(fn_, i)) continue;
       const std::optional<bool> runs = threadZeroExecutes(fn_, i);
       if (!runs) return false;
       if (!*runs) continue;
-      Scope s = fn_.instructions[i].effect.scope;
-      if (s == Scope::None) s = Scope::Gpu;  // membar.gl, fence.sc without scope: .gpu
-      if (!anyFence || s < span.scope) span.scope = s;
+      Scope sc = fn_.instructions[i].effect.scope;
+      if (sc == Scope::None) sc = Scope::Gpu;  // membar.gl, fence.sc without scope: .gpu
+      if (!anyFence || sc < span.scope) span.scope = sc;
       if (span.fence < 0) span.fence = i;
       anyFence = true;
-      return true;
+      fenced = true;
     }
     const auto& next = fn_.blocks[b].successors;
     if (next.empty()) return false;  // thread (0, 0, 0) leaves before the closing barrier
@@ -144,16 +169,16 @@ std::optional<ScFenceSpan> ScFenceSpans::threadZeroFences(InstId opening, InstId
       const std::optional<bool> v = ThreadPredicate(fn_, fn_.instructions[br].guard->reg, br)(0, 0, 0);
       if (v) taken = {branchTarget(fn_, br, *v)};
     }
-    for (BlockId s : taken)
-      if (s >= 0 && !entered[s]) entered[s] = 1, work.push_back(s);
+    for (BlockId t : taken)
+      if (t >= 0 && !entered[fenced][t]) entered[fenced][t] = 1, work.emplace_back(t, fenced);
     return true;
   };
-  if (!scan(fn_.blockOf[opening], opening + 1)) return std::nullopt;
+  if (!scan(fn_.blockOf[opening], opening + 1, false)) return std::nullopt;
   while (!work.empty()) {
     poll();
-    const BlockId b = work.back();
+    const auto [b, fenced] = work.back();
     work.pop_back();
-    if (!scan(b, fn_.blocks[b].first)) return std::nullopt;
+    if (!scan(b, fn_.blocks[b].first, fenced)) return std::nullopt;
   }
   if (!anyFence) return std::nullopt;
   return span;

@@ -46,7 +46,8 @@ class ScFenceSpans {
   // function's entry to it last passed one and the same whole-CTA barrier
   // (no other barrier and no call between), and every path that thread
   // (0, 0, 0) can take between the two (its branches on the thread index
-  // decided for it) executes a fence.sc. nullopt otherwise.
+  // decided for it) executes a fence.sc after its last read that may observe
+  // another block's write (a count's atomic). nullopt otherwise.
   std::optional<ScFenceSpan> spanClosedBy(InstId closing) const;
   // The barriers that close a span, sorted (a walk's `mayStop`).
   const std::vector<InstId>& closingBarriers() const { return closing_; }

@@ -160,6 +160,9 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
   std::unordered_map<int32_t, std::vector<InstId>> pollsByAddress;
   for (InstId poll : polledWords_)
     if (int32_t id = fn_.values->identity(poll, addressOf(fn_, poll)); id >= 0) pollsByAddress[id].push_back(poll);
+  peeledPoll_.assign(fn_.instructions.size(), 0);
+  for (const auto& spin : spins_)
+    for (InstId attempt : spin.peeledPolls) peeledPoll_[attempt] = 1;
   pollAccess_.assign(fn_.instructions.size(), 0);
   for (InstId poll : polledWords_) pollAccess_[poll] = 1;
   for (InstId i = 0; i < count && !pollsByAddress.empty(); ++i) {
@@ -179,6 +182,11 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
         fmt::print(stderr, "spin loop {} in {}: poll at PTX line {}, {}, root {}\n", spin.loop,
                    fn_.function ? fn_.function->name : "?", fn_.instructions[poll].syntax->pos.line,
                    memory_.location(poll, addressOf(fn_, poll)).toString(), root(poll).toString());
+  if (debug)
+    for (const auto& spin : spins_)
+      for (InstId attempt : spin.peeledPolls)
+        fmt::print(stderr, "spin loop {} in {}: first trip peeled at PTX line {}\n", spin.loop,
+                   fn_.function ? fn_.function->name : "?", fn_.instructions[attempt].syntax->pos.line);
 
   for (InstId i = 0; i < count; ++i) {
     const MemoryEffect& e = fn_.instructions[i].effect;
@@ -225,6 +233,12 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
         isTranslatedPeerAddress(i))
       translatedFlagWrites_.push_back(i);
   findTickets();
+  if (debug)
+    for (const auto& [ticket, branches] : ticketBranches_)
+      for (InstId b : branches)
+        fmt::print(stderr, "ticket in {}: atomic at PTX line {} decides the branch at PTX line {}\n",
+                   fn_.function ? fn_.function->name : "?", fn_.instructions[ticket].syntax->pos.line,
+                   fn_.instructions[b].syntax->pos.line);
   // A constant stored to the word a ticket of this kernel counts on is the
   // count's reset (a generation barrier's last arriver zeroes the count
   // before it bumps the generation): its partner is this kernel's next
@@ -334,8 +348,10 @@ bool ProtocolModel::isPlainStoreSignal(InstId i) const {
   return acquired;
 }
 
+// A waiter's attempt, in the loop or peeled before it (a lock's taking CAS),
+// is no signal: no waiter leaves its loop on another's taking CAS.
 bool ProtocolModel::isSignalCandidate(InstId i) const {
-  return isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) &&
+  return isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) && !isPeeledPoll(i) &&
          !isConsumingDecrement(i) && !isIdentityUpdate(i);
 }
 
@@ -380,6 +396,10 @@ bool ProtocolModel::isLaunchValuePublish(InstId i) const {
 const SpinLoop* ProtocolModel::spinContaining(InstId inst) const {
   if (inst < 0 || static_cast<size_t>(inst) >= spinOfPoll_.size() || spinOfPoll_[inst] < 0) return nullptr;
   return &spins_[spinOfPoll_[inst]];
+}
+
+bool ProtocolModel::isPeeledPoll(InstId inst) const {
+  return inst >= 0 && static_cast<size_t>(inst) < peeledPoll_.size() && peeledPoll_[inst];
 }
 
 bool ProtocolModel::isPollAccess(InstId inst) const {

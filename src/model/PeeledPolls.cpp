@@ -4,7 +4,6 @@
 #include "model/PeeledPolls.h"
 
 #include <algorithm>
-#include <utility>
 
 #include "model/Memory.h"
 #include "model/Values.h"

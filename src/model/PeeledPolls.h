@@ -15,9 +15,9 @@
 // Recognized from the PTX, whatever the layout: a read-modify-write outside
 // the loop with the poll's opcode and modifiers, on the same word, with the
 // same operands after the address (constants, or values the identity engine
-// equates), whose returned value decides the branch that enters the loop (at
-// a block outside the loop whose edge goes to the loop's header, directly or
-// through blocks with one successor).
+// equates), whose returned value decides the branch that enters the loop (the
+// conditional branch of a block outside the loop that leads to the loop's
+// header, directly or through blocks with a single predecessor).
 #pragma once
 
 #include <vector>

@@ -18,6 +18,7 @@
 
 #include "model/Operands.h"
 #include "model/BranchEdges.h"
+#include "model/BroadcastStores.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
 #include "model/ThreadDecidedBranches.h"
@@ -1827,15 +1828,21 @@ void ProtocolModel::findTickets() {
   for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
     if (fn_.instructions[i].effect.kind == EffectKind::Store && isSharedAccess(fn_, i)) sharedStores.push_back(i);
   // The stores each shared load may read, asked once per load (the walks of
-  // many branches meet the same loads).
+  // many branches meet the same loads). Of the stores to a word one thread
+  // hands to the block, those its store of this round overwrites are not
+  // read (model/BroadcastStores.h: a work item and a ticket handed through
+  // one word are two values).
   std::unordered_map<InstId, std::vector<InstId>> storesRead;
   auto storesReadBy = [&](InstId load) -> const std::vector<InstId>& {
     auto [it, fresh] = storesRead.try_emplace(load);
-    if (fresh)
+    if (fresh) {
+      std::vector<InstId> mayRead;
       for (InstId st : sharedStores) {
         if (fn_.instructions[st].operands.back().kind != ptx::Operand::Kind::Register) continue;
-        if (memory_.alias(st, addressOf(fn_, st), load, addressOf(fn_, load)) != Alias::No) it->second.push_back(st);
+        if (memory_.alias(st, addressOf(fn_, st), load, addressOf(fn_, load)) != Alias::No) mayRead.push_back(st);
       }
+      it->second = storesReadByBroadcast(fn_, load, mayRead);
+    }
     return it->second;
   };
   // What the backward walk below does at each definition, found once per

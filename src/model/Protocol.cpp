@@ -18,6 +18,7 @@
 
 #include "model/Operands.h"
 #include "model/BranchEdges.h"
+#include "model/BroadcastStores.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
 #include "model/ResultUpdates.h"
@@ -161,6 +162,9 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
   std::unordered_map<int32_t, std::vector<InstId>> pollsByAddress;
   for (InstId poll : polledWords_)
     if (int32_t id = fn_.values->identity(poll, addressOf(fn_, poll)); id >= 0) pollsByAddress[id].push_back(poll);
+  peeledPoll_.assign(fn_.instructions.size(), 0);
+  for (const auto& spin : spins_)
+    for (InstId attempt : spin.peeledPolls) peeledPoll_[attempt] = 1;
   pollAccess_.assign(fn_.instructions.size(), 0);
   for (InstId poll : polledWords_) pollAccess_[poll] = 1;
   for (InstId i = 0; i < count && !pollsByAddress.empty(); ++i) {
@@ -180,6 +184,11 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
         fmt::print(stderr, "spin loop {} in {}: poll at PTX line {}, {}, root {}\n", spin.loop,
                    fn_.function ? fn_.function->name : "?", fn_.instructions[poll].syntax->pos.line,
                    memory_.location(poll, addressOf(fn_, poll)).toString(), root(poll).toString());
+  if (debug)
+    for (const auto& spin : spins_)
+      for (InstId attempt : spin.peeledPolls)
+        fmt::print(stderr, "spin loop {} in {}: first trip peeled at PTX line {}\n", spin.loop,
+                   fn_.function ? fn_.function->name : "?", fn_.instructions[attempt].syntax->pos.line);
 
   for (InstId i = 0; i < count; ++i) {
     const MemoryEffect& e = fn_.instructions[i].effect;
@@ -226,6 +235,12 @@ ProtocolModel::ProtocolModel(const FunctionModel& function) : fn_(function), mem
         isTranslatedPeerAddress(i))
       translatedFlagWrites_.push_back(i);
   findTickets();
+  if (debug)
+    for (const auto& [ticket, branches] : ticketBranches_)
+      for (InstId b : branches)
+        fmt::print(stderr, "ticket in {}: atomic at PTX line {} decides the branch at PTX line {}\n",
+                   fn_.function ? fn_.function->name : "?", fn_.instructions[ticket].syntax->pos.line,
+                   fn_.instructions[b].syntax->pos.line);
   // A constant stored to the word a ticket of this kernel counts on is the
   // count's reset (a generation barrier's last arriver zeroes the count
   // before it bumps the generation): its partner is this kernel's next
@@ -335,8 +350,10 @@ bool ProtocolModel::isPlainStoreSignal(InstId i) const {
   return acquired;
 }
 
+// A waiter's attempt, in the loop or peeled before it (a lock's taking CAS),
+// is no signal: no waiter leaves its loop on another's taking CAS.
 bool ProtocolModel::isSignalCandidate(InstId i) const {
-  return isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) &&
+  return isFlagWrite(fn_.instructions[i].effect) && !isFloatingPointData(i) && !isPoll(i) && !isPeeledPoll(i) &&
          !isConsumingDecrement(i) && !isIdentityUpdate(i);
 }
 
@@ -383,6 +400,10 @@ bool ProtocolModel::isLaunchValuePublish(InstId i) const {
 const SpinLoop* ProtocolModel::spinContaining(InstId inst) const {
   if (inst < 0 || static_cast<size_t>(inst) >= spinOfPoll_.size() || spinOfPoll_[inst] < 0) return nullptr;
   return &spins_[spinOfPoll_[inst]];
+}
+
+bool ProtocolModel::isPeeledPoll(InstId inst) const {
+  return inst >= 0 && static_cast<size_t>(inst) < peeledPoll_.size() && peeledPoll_[inst];
 }
 
 bool ProtocolModel::isPollAccess(InstId inst) const {
@@ -1813,15 +1834,21 @@ void ProtocolModel::findTickets() {
   for (InstId i = 0; i < static_cast<InstId>(fn_.instructions.size()); ++i)
     if (fn_.instructions[i].effect.kind == EffectKind::Store && isSharedAccess(fn_, i)) sharedStores.push_back(i);
   // The stores each shared load may read, asked once per load (the walks of
-  // many branches meet the same loads).
+  // many branches meet the same loads). Of the stores to a word one thread
+  // hands to the block, those its store of this round overwrites are not
+  // read (model/BroadcastStores.h: a work item and a ticket handed through
+  // one word are two values).
   std::unordered_map<InstId, std::vector<InstId>> storesRead;
   auto storesReadBy = [&](InstId load) -> const std::vector<InstId>& {
     auto [it, fresh] = storesRead.try_emplace(load);
-    if (fresh)
+    if (fresh) {
+      std::vector<InstId> mayRead;
       for (InstId st : sharedStores) {
         if (fn_.instructions[st].operands.back().kind != ptx::Operand::Kind::Register) continue;
-        if (memory_.alias(st, addressOf(fn_, st), load, addressOf(fn_, load)) != Alias::No) it->second.push_back(st);
+        if (memory_.alias(st, addressOf(fn_, st), load, addressOf(fn_, load)) != Alias::No) mayRead.push_back(st);
       }
+      it->second = storesReadByBroadcast(fn_, load, mayRead);
+    }
     return it->second;
   };
   // What the backward walk below does at each definition, found once per

@@ -102,6 +102,9 @@ class ProtocolModel {
   // The spin loop whose poll `inst` is, or null. O(1).
   const SpinLoop* spinContaining(InstId inst) const;
   bool isPoll(InstId inst) const { return spinContaining(inst) != nullptr; }
+  // An atomic before a spin loop that makes the loop's first trip (a lock's
+  // first CAS, peeled by the compiler: SpinLoop::peeledPolls). O(1).
+  bool isPeeledPoll(InstId inst) const;
   // A poll, or a load of a polled word outside its loop (the first poll,
   // peeled before a rotated loop). A payload-carrying poll (an LL packet read
   // by one ld.volatile.v2/v4 of {data, flag}) delivers its data in this same
@@ -712,6 +715,7 @@ class ProtocolModel {
   std::vector<int32_t> spinOfPoll_;       // per instruction: index into spins_, or -1
   std::vector<InstId> polledWords_;       // every poll, sorted
   std::vector<char> pollAccess_;          // per instruction: isPollAccess
+  std::vector<char> peeledPoll_;          // per instruction: isPeeledPoll
   std::vector<InstId> writes_;            // every global write of the function that some thread makes
   std::vector<InstId> globalWrites_;      // every global write, those no thread makes too
   std::vector<InstId> signals_, outboundSignals_;

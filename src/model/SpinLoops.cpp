@@ -13,6 +13,7 @@
 #include "model/Memory.h"
 #include "model/NonZeroByGuard.h"
 #include "model/Operands.h"
+#include "model/PeeledPolls.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -804,6 +805,17 @@ std::vector<SpinLoop> findSpinLoops(const FunctionModel& fn) {
     }
     spin.comparisons.assign(comparisons.begin(), comparisons.end());
     spins.push_back(std::move(spin));
+  }
+  // The first trips peeled before the loops (a lock's first CAS).
+  if (!spins.empty()) {
+    std::vector<InstId> atomics;
+    for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
+      const Inst& inst = fn.instructions[i];
+      if (inst.effect.kind == EffectKind::ReadModifyWrite && inst.effect.address > 0 &&
+          inst.operands[0].kind == ptx::Operand::Kind::Register && writesGlobalMemory(fn, i))
+        atomics.push_back(i);
+    }
+    for (SpinLoop& spin : spins) spin.peeledPolls = findPeeledPolls(fn, spin, atomics);
   }
   return spins;
 }

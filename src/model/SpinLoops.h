@@ -45,6 +45,11 @@ struct SpinLoop {
   // the polls its test depends on (sorted).
   std::vector<BlockId> exitBlocks;
   std::vector<std::vector<InstId>> exitPolls;
+  // Atomics before the loop that repeat a polling atomic and decide whether
+  // the loop is entered: its first trip, peeled by the compiler (sorted;
+  // model/PeeledPolls.h). Not polls themselves: what follows them is not
+  // inside the loop.
+  std::vector<InstId> peeledPolls;
 
   bool containsBlock(const FunctionModel& fn, BlockId block) const;
   bool contains(const FunctionModel& fn, InstId inst) const;

@@ -47,6 +47,18 @@ TEST(ModelSpinLoops, SemaphoreWithCasIsASpin) {
   EXPECT_EQ(spinCount(fn), 1u) << dump(fn);
 }
 
+TEST(ModelSpinLoops, PeeledFirstTrip) {
+  FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
+  const auto& fn = p.fn("_Z11peeled_lockPiS_S_");
+  const InstId claim = findOne(fn, "atom.global.sys.cas", 0);
+  const InstId first = findOne(fn, "atom.global.sys.cas", 1);
+  const InstId retry = findOne(fn, "atom.global.sys.cas", 2);
+  auto spins = findSpinLoops(fn);
+  ASSERT_EQ(spins.size(), 1u) << dump(fn);
+  EXPECT_EQ(spins[0].polls, std::vector<InstId>{retry});
+  EXPECT_EQ(spins[0].peeledPolls, std::vector<InstId>{first}) << "the slot's CAS at " << claim;
+}
+
 TEST(ModelMemory, SameWordThroughDifferentComputations) {
   FENCELINE_LOAD_PROGRAM(p, "model_spin_loops");
   const auto& fn = p.fn("_Z9same_wordPjj");

@@ -96,3 +96,15 @@ __global__ void semaphore_take(unsigned* count, int* out) {
   } while (v == 0 || atomicCAS(count, v, v - 1) != v);
   out[0] = 1;
 }
+
+// A spin lock whose first CAS nvcc peels before a rotated loop: the CAS before the loop is the
+// spin's first trip (SpinLoop::peeledPolls). The CAS that claims a slot first is on another
+// word, and its value decides nothing about the loop: not a first trip.
+__global__ void peeled_lock(int* lock, int* slots, int* out) {
+  const int claimed = atomicCAS_system(&slots[threadIdx.x], 0, 1);
+  while (atomicCAS_system(lock, 0, 1) != 0) __nanosleep(100);
+  __threadfence();
+  out[0] += claimed;
+  __threadfence();
+  atomicExch(lock, 0);
+}

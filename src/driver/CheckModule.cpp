@@ -16,13 +16,9 @@ namespace fenceline::driver {
 
 namespace {
 
-// Records that `function` was not checked and why: the text line and the notification.
-void notChecked(ModuleCheck& result, const ptx::Module& module, const ptx::Function& function, const std::string& why,
-                const char* kind) {
-  const char* what = function.isEntry ? "kernel" : "function";
-  std::string message = fmt::format("{} '{}' not checked: {}", what, function.name, why);
-  result.limitErrors.push_back(
-      fmt::format("{}:{}:{}: error: {}", module.path, function.pos.line, function.pos.column, message));
+// The notification about one function of `module`, at its definition.
+report::RunNotification functionNotification(const ptx::Module& module, const ptx::Function& function,
+                                             const char* kind, std::string message) {
   report::RunNotification notification;
   notification.kind = kind;
   notification.message = std::move(message);
@@ -30,7 +26,17 @@ void notChecked(ModuleCheck& result, const ptx::Module& module, const ptx::Funct
   notification.line = function.pos.line;
   notification.column = function.pos.column;
   notification.function = function.name;
-  result.notifications.push_back(std::move(notification));
+  return notification;
+}
+
+// Records that `function` was not checked and why: the text line and the notification.
+void notChecked(ModuleCheck& result, const ptx::Module& module, const ptx::Function& function, const std::string& why,
+                const char* kind) {
+  const char* what = function.isEntry ? "kernel" : "function";
+  std::string message = fmt::format("{} '{}' not checked: {}", what, function.name, why);
+  result.limitErrors.push_back(
+      fmt::format("{}:{}:{}: error: {}", module.path, function.pos.line, function.pos.column, message));
+  result.notifications.push_back(functionNotification(module, function, kind, std::move(message)));
 }
 
 // After an interrupted function: the functions of the module it did not begin
@@ -67,14 +73,8 @@ void summarized(ModuleCheck& result, const ptx::Module& module, const ptx::Funct
       what, function.name, fn.summarizedCalls, fn.summarizedCalls == 1 ? "" : "s", fn.inlinedWhole,
       over ? "more than --max-instructions" : "more than the input's inlining budget left (--inlining-growth)");
   result.notes.push_back(fmt::format("{}:{}:{}: note: {}", module.path, function.pos.line, function.pos.column, message));
-  report::RunNotification notification;
+  report::RunNotification notification = functionNotification(module, function, "summarized-calls", std::move(message));
   notification.level = "note";
-  notification.kind = "summarized-calls";
-  notification.message = std::move(message);
-  notification.file = module.path;
-  notification.line = function.pos.line;
-  notification.column = function.pos.column;
-  notification.function = function.name;
   result.notifications.push_back(std::move(notification));
 }
 

@@ -70,18 +70,11 @@ bool isLocalSharedLoad(const FunctionModel& fn, InstId i) {
          !fn.memory->mappedToAnotherCta(i, e.address);
 }
 
-// A call the model did not inline (through a register, to a declaration):
-// its body may synchronize. An inlined call's body follows it (Inst::callSite).
-bool opaqueCall(const FunctionModel& fn, InstId i) {
-  const auto next = static_cast<size_t>(i) + 1;
-  return next >= fn.instructions.size() || fn.instructions[next].callSite != i;
-}
-
 // An instruction at which the writer could wait for (acquire from) another
 // thread. bar.warp.sync only when the readers may share the writer's warp.
 bool mayWaitForOthers(const FunctionModel& fn, InstId i, bool warpSyncCounts) {
   const auto& e = fn.instructions[i].effect;
-  if (e.kind == EffectKind::Call) return opaqueCall(fn, i);
+  if (e.kind == EffectKind::Call) return model::isOpaqueCall(fn, i);
   switch (e.kind) {
     case EffectKind::MbarrierWait:
     case EffectKind::CtaBarrier:

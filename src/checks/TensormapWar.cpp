@@ -81,18 +81,11 @@ bool completes(const FunctionModel& fn, InstId i, InstId copy) {
          model::AliasResult::No;
 }
 
-// A call the model did not inline (through a register, to a declaration):
-// its body may synchronize. An inlined call's body follows it (Inst::callSite).
-bool opaqueCall(const FunctionModel& fn, InstId i) {
-  const auto next = static_cast<size_t>(i) + 1;
-  return next >= fn.instructions.size() || fn.instructions[next].callSite != i;
-}
-
 // Any instruction through which the copy's completion could reach the thread
 // another way (another barrier's wait after a consumer waited for the copy).
 bool maySynchronize(const FunctionModel& fn, InstId i) {
   const auto& e = fn.instructions[i].effect;
-  if (e.kind == EffectKind::Call) return opaqueCall(fn, i);
+  if (e.kind == EffectKind::Call) return model::isOpaqueCall(fn, i);
   switch (e.kind) {
     case EffectKind::MbarrierWait:
     case EffectKind::CtaBarrier:

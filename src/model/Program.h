@@ -211,6 +211,14 @@ struct Program {
   size_t instructionCount = 0;
 };
 
+// Call `i` was not inlined (through a register, to a declaration, or kept as
+// a call by model/CallSummaries.h): an inlined call's body follows it, each
+// instruction naming it as its Inst::callSite. What such a body does is unknown.
+inline bool isOpaqueCall(const FunctionModel& fn, InstId i) {
+  const auto next = static_cast<size_t>(i) + 1;
+  return next >= fn.instructions.size() || fn.instructions[next].callSite != i;
+}
+
 // Every function with a body, all held at once (unit tests, tools). Throws
 // LimitExceeded when one function is over a limit.
 Program buildProgram(const ptx::Module& module, const Limits& limits = {});

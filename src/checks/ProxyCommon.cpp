@@ -239,7 +239,9 @@ bool FindingSet::covers(const FunctionModel& fn, int site, const std::vector<Ins
     if (other == site) continue;
     for (InstId copy : entries_.at(other).siteAsyncs)
       for (InstId from : froms)
-        if (!model::everyPathPasses(fn, from, copy, isStop, stops)) return false;
+        // Paths a thread can take: two branches on one unchanged predicate go one way.
+        if (!model::everyConsistentPathPasses(fn, from, copy, isStop, stops, 8 * fn.blocks.size() + 256))
+          return false;
   }
   return true;
 }

@@ -245,6 +245,13 @@ class Flattener {
         pendingReturns.clear();
         inlineCall(syntax, id, depth, lastParamStore, pendingReturns);
         // `flow_` may have grown: re-fetch nothing from `flow` after this point.
+        // A failed device assertion stops the kernel: `__assertfail` does not
+        // return (nvcc leaves no `trap` after it, and the next block's label
+        // may follow the call as if control fell through). No path goes on.
+        if (callsNoReturn(syntax)) {
+          flow_[id].exits = true;
+          flow_[id].conditional = guarded;
+        }
       }
     }
     InstId end = static_cast<InstId>(fn_.instructions.size());
@@ -254,6 +261,15 @@ class Flattener {
 
     for (auto [id, syntax] : branches) resolveBranch(f, id, *syntax, flatIndex);
     for (InstId r : rets) flow_[r].targets = {end};
+  }
+
+  // A call to the CUDA runtime's assertion failure, which never returns.
+  static bool callsNoReturn(const ptx::Instruction& call) {
+    for (const auto& op : call.operands) {
+      if (op.kind == ptx::Operand::Kind::ParamList) continue;  // the return values
+      return op.kind == ptx::Operand::Kind::Symbol && op.text == "__assertfail";
+    }
+    return false;
   }
 
   static bool isReturnName(const ptx::Function& f, const std::string& name) {

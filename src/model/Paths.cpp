@@ -6,9 +6,13 @@
 #include "model/Paths.h"
 
 #include "model/BlockReachability.h"
+#include "model/BranchEdges.h"
+#include "model/Operands.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <set>
 
 namespace fenceline::model {
 namespace {
@@ -159,6 +163,74 @@ bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
     return s;
   });
   return !escaped;
+}
+
+bool everyConsistentPathPasses(const FunctionModel& fn, InstId from, InstId to,
+                               const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop,
+                               size_t maxStates) {
+  if (!valid(fn, to) || !valid(fn, from)) return everyPathPasses(fn, from, to, stop);
+  auto segment = [&](InstId begin, InstId end) {
+    const bool holdsTo = begin <= to && to < end;
+    const InstId last = holdsTo ? to : end;
+    for (auto c = std::lower_bound(mayStop.begin(), mayStop.end(), begin); c != mayStop.end() && *c < last; ++c)
+      if (stop(*c)) return Step::Cut;
+    return holdsTo ? Step::Done : Step::Continue;
+  };
+  if (fn.blockOf[from] == fn.blockOf[to] && from < to) return segment(from + 1, to + 1) == Step::Cut;
+  // Fixed predicates: (register, value), sorted by register. Only a predicate
+  // that guards two conditional branches or more can make a path inconsistent;
+  // the others are not kept (they would only multiply the states).
+  std::vector<ValueReg> shared;
+  {
+    std::vector<ValueReg> guards;
+    for (BlockId b = 0; b < static_cast<BlockId>(fn.blocks.size()); ++b)
+      if (const InstId br = conditionalBranch(fn, b); br >= 0 && fn.instructions[br].guard->reg >= 0)
+        guards.push_back(fn.instructions[br].guard->reg);
+    std::sort(guards.begin(), guards.end());
+    for (size_t k = 1; k < guards.size(); ++k)
+      if (guards[k] == guards[k - 1] && (shared.empty() || shared.back() != guards[k])) shared.push_back(guards[k]);
+  }
+  using Fixed = std::vector<std::pair<ValueReg, bool>>;
+  std::set<std::pair<BlockId, Fixed>> seen;
+  std::vector<std::pair<BlockId, Fixed>> work;
+  // The block's instructions from `begin` on drop the predicates they write;
+  // then its successors, on the edges its fixed predicates allow.
+  auto leave = [&](BlockId b, InstId begin, Fixed fixed) {
+    for (InstId i = begin; i < fn.blocks[b].last && !fixed.empty(); ++i)
+      for (ValueReg r : writtenRegisters(fn.instructions[i]))
+        std::erase_if(fixed, [&](const auto& f) { return f.first == r; });
+    const InstId br = conditionalBranch(fn, b);
+    std::optional<bool> known;
+    ValueReg guard = -1;
+    if (br >= 0 && std::binary_search(shared.begin(), shared.end(), fn.instructions[br].guard->reg)) {
+      guard = fn.instructions[br].guard->reg;
+      for (const auto& [r, v] : fixed)
+        if (r == guard) known = v;
+    }
+    for (BlockId s : fn.blocks[b].successors) {
+      Fixed next = fixed;
+      if (guard >= 0 && branchTarget(fn, br, true) != branchTarget(fn, br, false)) {
+        const bool value = s == branchTarget(fn, br, true);
+        if (known && *known != value) continue;
+        if (!known) next.insert(std::upper_bound(next.begin(), next.end(), std::make_pair(guard, value)),
+                                {guard, value});
+      }
+      if (seen.size() >= maxStates) return false;
+      if (seen.emplace(s, next).second) work.emplace_back(s, std::move(next));
+    }
+    return true;
+  };
+  if (segment(from + 1, fn.blocks[fn.blockOf[from]].last) == Step::Cut) return true;
+  if (!leave(fn.blockOf[from], from + 1, {})) return false;
+  for (size_t k = 0; k < work.size(); ++k) {
+    poll();
+    const auto [b, fixed] = work[k];
+    const Step s = segment(fn.blocks[b].first, fn.blocks[b].last);
+    if (s == Step::Done) return false;
+    if (s == Step::Cut) continue;
+    if (!leave(b, fn.blocks[b].first, fixed)) return false;
+  }
+  return true;
 }
 
 InstId findReachable(const FunctionModel& fn, InstId from,

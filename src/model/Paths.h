@@ -33,6 +33,17 @@ bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
 bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
                      const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop);
 
+// everyPathPasses(fn, from, to, stop, mayStop) over the paths a thread can
+// take: one that branches twice on a predicate no instruction wrote between
+// the two branches goes the same way at both (a path skipping an operation
+// under `@%p bra` and then running another under `@!%p`-free fall-through of
+// the same `@%p bra` is no path). The walk keeps, per path, the predicates
+// whose value its branches fixed; past `maxStates` (block, fixed predicates)
+// pairs it gives up and answers false (not shown).
+bool everyConsistentPathPasses(const FunctionModel& fn, InstId from, InstId to,
+                               const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop,
+                               size_t maxStates);
+
 // Walks forward from `from` (exclusive) and returns the first instruction met
 // that satisfies `target` without passing an instruction satisfying `stop`;
 // -1 when there is none. An instruction that satisfies both counts as a target.

@@ -459,14 +459,14 @@ Alias ProtocolModel::alias(InstId a, InstId b, bool keepNo) const {
 }
 
 uint32_t ProtocolModel::pairBits(InstId lo, InstId hi) const {
-  const uint32_t* known = pairs_.find((uint64_t(uint32_t(lo)) << 32) | uint32_t(hi));
+  const uint32_t* known = pairs_.find(uint32_t(lo), uint32_t(hi));
   return known ? *known : 0;
 }
 
 // Sets the bits of `mask` to `bits`: read again, since computing one field
 // may have set another of the same pair.
 void ProtocolModel::setPairBits(InstId lo, InstId hi, uint32_t mask, uint32_t bits) const {
-  uint32_t& known = pairs_.slot((uint64_t(uint32_t(lo)) << 32) | uint32_t(hi));
+  uint32_t& known = pairs_.slot(uint32_t(lo), uint32_t(hi));
   known = (known & ~mask) | bits;
 }
 
@@ -1079,8 +1079,7 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
 // Shape S (issue 34): a flag protocol's partner is another block, whose
 // expression of a per-block slice names its own slice (blockSlices).
 MemoryAnalysis::BlockSlices::Kind ProtocolModel::dataSlices(InstId write, InstId read) const {
-  const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(read);
-  if (const uint8_t* known = dataSlices_.find(key)) return static_cast<MemoryAnalysis::BlockSlices::Kind>(*known - 1);
+  if (const uint8_t* known = dataSlices_.find(uint32_t(write), uint32_t(read))) return static_cast<MemoryAnalysis::BlockSlices::Kind>(*known - 1);
   const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
   // Another rank's copy of this block (the same block index) reaches this
   // rank's slice through a multicast address or a peer pointer: then the
@@ -1089,7 +1088,7 @@ MemoryAnalysis::BlockSlices::Kind ProtocolModel::dataSlices(InstId write, InstId
   const auto kind = ow < 0 || orr < 0 || opaqueCallMayFence(write) || otherRanks(write) || otherRanks(read)
                         ? MemoryAnalysis::BlockSlices::Kind::None
                         : memory_.blockSlices(write, ow, read, orr, /*withDetail=*/false).kind;
-  dataSlices_.insert(key, static_cast<uint8_t>(kind) + 1);
+  dataSlices_.assign(uint32_t(write), uint32_t(read), static_cast<uint8_t>(kind) + 1);
   return kind;
 }
 
@@ -1108,8 +1107,7 @@ bool ProtocolModel::orderedByFirstBarrier(InstId write, InstId read, bool otherB
 }
 
 bool ProtocolModel::barrierBeforeSignal(InstId write, InstId signal) const {
-  const uint64_t key = (uint64_t(uint32_t(write)) << 32) | uint32_t(signal);
-  if (const auto known = barrierBeforeSignal_.find(key); known != barrierBeforeSignal_.end()) return known->second;
+  if (const bool* known = barrierBeforeSignal_.find(uint32_t(write), uint32_t(signal))) return *known;
   bool ordered = false;
   if (fn_.function && fn_.function->isEntry && fn_.instructions[write].opcode() != "multimem" &&
       !goesThroughPeerPointer(write) && reachable(fn_, write, signal) && signalPartnerInOwnBlock(signal))
@@ -1117,7 +1115,7 @@ bool ProtocolModel::barrierBeforeSignal(InstId write, InstId signal) const {
       const Inst& in = fn_.instructions[i];
       return in.syntax && isWholeCtaBarrier(*in.syntax, in.effect);
     });
-  barrierBeforeSignal_.emplace(key, ordered);
+  barrierBeforeSignal_.assign(uint32_t(write), uint32_t(signal), ordered);
   return ordered;
 }
 
@@ -1479,9 +1477,8 @@ bool ProtocolModel::carriesPayload(InstId poll) const { return vectorLength(*fn_
 
 // Asked by hasPartnerInKernel and partnerWrites: found once per poll.
 const std::vector<InstId>& ProtocolModel::inKernelSignalsFor(InstId poll) const {
-  auto [cached, inserted] = signalsForPoll_.try_emplace(poll);
-  if (inserted) cached->second = findInKernelSignals(poll);
-  return cached->second;
+  if (const std::vector<InstId>* known = signalsForPoll_.find(poll)) return *known;
+  return signalsForPoll_.set(poll, findInKernelSignals(poll));
 }
 
 std::vector<InstId> ProtocolModel::findInKernelSignals(InstId poll) const {
@@ -1715,20 +1712,19 @@ bool ProtocolModel::mayBeReadAfterWait(InstId write, InstId signal) const {
 // The polls that may read a signal's word and leave on what it stores, found
 // once per signal.
 const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
-  auto [cached, inserted] = pollsOfSignal_.try_emplace(signal);
-  if (inserted) {
-    // A store of a constant on which a wait never leaves (a count reset to
-    // 0 where the waiter leaves on a count shown non-zero) is not what that
-    // wait observes: its exit reads another write.
-    const std::optional<int64_t> value = storedConstant(signal);
-    for (InstId poll : candidates(pollIndex_, signal)) {
-      if (!maySameWord(poll, signal)) continue;
-      const SpinLoop* spin = value ? spinContaining(poll) : nullptr;
-      if (spin && !spin->contains(fn_, signal) && exitOnValue(fn_, *spin, poll, *value) == ExitOn::No) continue;
-      cached->second.push_back(poll);
-    }
+  if (const std::vector<InstId>* known = pollsOfSignal_.find(signal)) return *known;
+  // A store of a constant on which a wait never leaves (a count reset to
+  // 0 where the waiter leaves on a count shown non-zero) is not what that
+  // wait observes: its exit reads another write.
+  const std::optional<int64_t> value = storedConstant(signal);
+  std::vector<InstId> polls;
+  for (InstId poll : candidates(pollIndex_, signal)) {
+    if (!maySameWord(poll, signal)) continue;
+    const SpinLoop* spin = value ? spinContaining(poll) : nullptr;
+    if (spin && !spin->contains(fn_, signal) && exitOnValue(fn_, *spin, poll, *value) == ExitOn::No) continue;
+    polls.push_back(poll);
   }
-  return cached->second;
+  return pollsOfSignal_.set(signal, std::move(polls));
 }
 
 // Some read the wait of `poll` guards may read what `write` wrote: asked
@@ -2454,11 +2450,11 @@ std::optional<int64_t> ProtocolModel::storedConstant(InstId write) const {
 }
 
 const std::vector<InstId>& ProtocolModel::pollsOfWord(InstId write) const {
-  auto [it, fresh] = pollsOfWord_.try_emplace(write);
-  if (fresh)
-    for (InstId p : candidates(pollIndex_, write))
-      if (p != write && maySameWord(write, p)) it->second.push_back(p);
-  return it->second;
+  if (const std::vector<InstId>* known = pollsOfWord_.find(write)) return *known;
+  std::vector<InstId> polls;
+  for (InstId p : candidates(pollIndex_, write))
+    if (p != write && maySameWord(write, p)) polls.push_back(p);
+  return pollsOfWord_.set(write, std::move(polls));
 }
 
 bool ProtocolModel::isPolledWordReset(InstId write) const {
@@ -2533,9 +2529,11 @@ std::string ProtocolModel::memoStats() const {
       {guardedReadBytes_ + heapBytes(guardedRead_), guardedRead_.size(), "guardedRead"},
       {heapBytes(ticketPartnerWrites_), ticketPartnerWrites_.size(), "ticketPartnerWrites"},
       {heapBytes(ticketReadsAll_), ticketReadsAll_.size(), "ticketReadsAll"},
-      {heapBytes(pollsOfSignal_), pollsOfSignal_.size(), "pollsOfSignal"},
-      {heapBytes(pollsOfWord_), pollsOfWord_.size(), "pollsOfWord"},
-      {heapBytes(signalsForPoll_), signalsForPoll_.size(), "signalsForPoll"},
+      {pollsOfSignal_.bytes(), pollsOfSignal_.size(), "pollsOfSignal"},
+      {pollsOfWord_.bytes(), pollsOfWord_.size(), "pollsOfWord"},
+      {signalsForPoll_.bytes(), signalsForPoll_.size(), "signalsForPoll"},
+      {dataSlices_.bytes(), dataSlices_.size(), "dataSlices"},
+      {barrierBeforeSignal_.bytes(), barrierBeforeSignal_.size(), "barrierBeforeSignal"},
       {heapBytes(observedReach_), observedReach_.size(), "observedReach"},
       {heapBytes(rootOf_) + roots_.size() * sizeof(MemoryObject), roots_.size(), "root"},
       {heapBytes(requiredScope_), requiredScope_.size(), "requiredScope"},

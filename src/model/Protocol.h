@@ -45,8 +45,10 @@
 
 #include "model/BranchEdges.h"
 #include "model/PairMap.h"
+#include "model/PairTable.h"
 #include "model/Program.h"
 #include "model/FirstBarrier.h"
+#include "model/InternedLists.h"
 #include "model/Memory.h"
 #include "model/SpinLoops.h"
 
@@ -775,7 +777,7 @@ class ProtocolModel {
   // Three maps of millions of pairs each (NVSHMEM's put-with-signal dispatch)
   // were a third of its function's memory (issue 35).
   static constexpr unsigned kPairHows = 64;
-  mutable PairMap<uint32_t> pairs_;
+  mutable PairTable<uint32_t> pairs_;
   uint32_t pairBits(InstId lo, InstId hi) const;
   void setPairBits(InstId lo, InstId hi, uint32_t mask, uint32_t bits) const;
   mutable PairMap<uint32_t> aliasEvidence_;                 // aliasEvidence(a, b), memoized: its index in
@@ -831,8 +833,8 @@ class ProtocolModel {
   // the signal arrived at that barrier before it (the barrier completed
   // before the signal), so the barrier, not the flag, orders the write for it.
   bool barrierBeforeSignal(InstId write, InstId signal) const;
-  mutable std::unordered_map<uint64_t, bool> barrierBeforeSignal_;
-  mutable PairMap<uint8_t> dataSlices_;  // dataSlices + 1, per (write, read)
+  mutable PairTable<bool> barrierBeforeSignal_;
+  mutable PairTable<uint8_t> dataSlices_;  // dataSlices + 1, per (write, read)
   mutable std::unordered_map<InstId, bool> partnerInOwnBlock_, signalPartnerInOwnBlock_;
   bool flagPinsBlock(InstId signal, InstId poll) const;
   // partnerInOwnBlock and signalPartnerInOwnBlock: whether flagPinsBlock
@@ -858,9 +860,11 @@ class ProtocolModel {
   // Per access: the base (kind, name) of its address, or none when the value
   // is unknown or has no base (callPasses asks it for every call and read).
   mutable std::unordered_map<InstId, std::optional<std::pair<int, std::string>>> accessBase_;
-  mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfSignal_;
-  mutable std::unordered_map<InstId, std::vector<InstId>> pollsOfWord_;  // pollsOfWord, memoized
-  mutable std::unordered_map<InstId, std::vector<InstId>> signalsForPoll_;  // inKernelSignalsFor
+  // The signals of one flag share their polls, the polls of one word their
+  // signals: each distinct list kept once (model/InternedLists.h).
+  mutable ListMemo pollsOfSignal_;
+  mutable ListMemo pollsOfWord_;     // pollsOfWord, memoized
+  mutable ListMemo signalsForPoll_;  // inKernelSignalsFor
   mutable PairMap<bool> guardedReadMayRead_;
   bool mayReadPartnerWrites(InstId read, InstId poll) const;
   // partnerWriteRead's memo: per (read, set of partner writes), the first

@@ -7,7 +7,8 @@
 // put's packets publish, read after the poll: acquire-missing in the default tier. The partner's
 // write reaches its packet store only through a later trip that the plan's op code sends to the
 // put arm (model/DispatchLoops.h): whether it writes before signalling is the run-time plan's.
-// The data link is undecided (`plan-order`): strict tier.
+// The data link is undecided (`plan-order`): strict tier. (The put arm's packet store keeps
+// main's strict release-missing: the reduce arm's write is of an earlier trip, `other-trip`.)
 //
 // Twin that still fires (default tier): an operation that writes its buffer and then puts
 // packets in the same trip (the reduce-and-put arm): the write precedes the signal in the PTX,

@@ -100,8 +100,11 @@ class TurnArithmetic {
     return written(def, depth + 1);
   }
 
-  std::optional<uint64_t> load(InstId def) {
+  std::optional<uint64_t> load(InstId def, int depth) {
     const Inst& inst = fn_.instructions[def];
+    // A callee's parameter (or a local slot) bound to the one store that
+    // wrote it: what that store wrote.
+    if (inst.boundStore >= 0) return operandValue(inst.boundStore, 1, depth + 1);
     if (inst.hasModifier("param")) {
       // A kernel parameter: the number of its name (a pointer: a base).
       const ptx::Operand& op = inst.operands[1];
@@ -120,7 +123,7 @@ class TurnArithmetic {
     const Inst& inst = fn_.instructions[def];
     const std::string_view op = inst.opcode();
     if (inst.guard) return std::nullopt;  // a guarded definition may not run
-    if (op == "ld") return load(def);
+    if (op == "ld") return load(def, depth);
     std::vector<IntType> types;
     for (std::string_view m : inst.syntax->modifiers)
       if (auto t = intType(m)) types.push_back(*t);

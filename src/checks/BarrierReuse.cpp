@@ -20,6 +20,7 @@
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Paths.h"
+#include "model/RotatingCounters.h"
 
 namespace fenceline::checks {
 
@@ -143,6 +144,10 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
     if (std::binary_search(ctx.tickets().begin(), ctx.tickets().end(), use.arrival) &&
         model::findReachable(fn, use.arrival, reset, [&](InstId i) { return i == use.arrival; }) >= 0)
       continue;
+    // A counter chosen by a turn that the barrier itself advances, zeroed
+    // before it is taken again (model/RotatingCounters.h): another word on
+    // the next trip.
+    if (model::takesCountersInTurn(fn, use.arrival)) continue;
     report(use, use, true);
   }
   for (const Use& first : uses)
@@ -163,8 +168,12 @@ void checkBarrierReuse(const FunctionModel& fn, Findings& out) {
       if (model::findReachable(fn, first.arrival, isSecond, nextTrip) < 0) continue;
       auto resetOrNextTrip = [&](InstId i) { return reset(i) || nextTrip(i); };
       if (!model::everyPathPasses(fn, first.arrival, second.arrival, resetOrNextTrip) ||
-          model::findReachable(fn, first.arrival, isSecond, resetOrNextTrip) >= 0)
+          model::findReachable(fn, first.arrival, isSecond, resetOrNextTrip) >= 0) {
+        // Two copies of a barrier over counters taken in turn: each use takes
+        // the counter after the last one's (model/RotatingCounters.h).
+        if (model::takesCountersInTurn(fn, first.arrival) && model::takesCountersInTurn(fn, second.arrival)) continue;
         report(second, first, false);
+      }
     }
 }
 

@@ -108,9 +108,11 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   const bool peerRead = (write.inst < 0 || !write.evidence.decided) && !nonCoherent && !handsNoData &&
                         signal.evidence.decided && ctx.goesThroughPeerPointer(signal.inst) &&
                         ctx.readsThroughPeerPointer(read) && !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
-  // A write that precedes no signal the wait observes (`unrelated-signal`)
-  // is not one before the signal: the question is asked of the signal.
-  const bool beforeSignal = write.inst >= 0 && write.evidence.how != "unrelated-signal";
+  // A write that precedes no signal the wait observes (`unrelated-signal`,
+  // or only as an interpreter's plan says: `plan-order`) is not one before
+  // the signal: the question is asked of the signal.
+  const bool beforeSignal =
+      write.inst >= 0 && write.evidence.how != "unrelated-signal" && write.evidence.how != "plan-order";
   if (peerRead && (beforeSignal || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst))) {
     d.evidence.push_back(report::link(fn, LinkKind::DataWrite, -1, "peer-memory",
                                       "the read is of another rank's memory (through a peer pointer), which that rank "

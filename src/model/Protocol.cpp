@@ -19,6 +19,7 @@
 #include "model/Operands.h"
 #include "model/BranchEdges.h"
 #include "model/BroadcastStores.h"
+#include "model/DispatchLoops.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
 #include "model/ResultUpdates.h"
@@ -843,15 +844,31 @@ bool ProtocolModel::mayReadWriteBeforeSignal(InstId read, InstId poll, InstId si
   if (added) before->second = computeBeforeSignals(before->first);
   const PartnerBlock otherBlock = partnerBlockOfPoll(poll);
   const std::vector<InstId>& written = *partnerWriteLists_[before->second.all];
+  // A write that reaches the signal only through an interpreter's dispatch
+  // is before it as the run-time plan says (model/DispatchLoops.h).
   return std::any_of(written.begin(), written.end(), [&](InstId w) {
-    return !exclusiveModes(w, read) && !exclusiveModes(w, poll) && partnerMayRead(read, w, otherBlock);
+    return !exclusiveModes(w, read) && !exclusiveModes(w, poll) && partnerMayRead(read, w, otherBlock) &&
+           !reachesOnlyThroughDispatch(fn_, w, signal);
   });
 }
 
 AliasEvidence ProtocolModel::partnerWriteEvidence(InstId w, InstId read, const PartnerBlock& otherBlock,
                                                   InstId poll) const {
   AliasEvidence e = partnerPairEvidence(w, read, otherBlock);
-  if (e.decided && !opaqueCallMayFence(w) && !signalledToWait(w, poll)) return unrelatedSignalEvidence();
+  if (e.decided && !opaqueCallMayFence(w) && !signalledToWait(w, poll)) {
+    // The write reaches the signal the wait observes, in its mode, yet is not
+    // signalled to the wait: only through an interpreter's dispatch loop
+    // (signalledToWait, model/DispatchLoops.h), as the run-time plan says.
+    const InstId signal = observedSignal(poll).inst;
+    if (signal >= 0 && !exclusiveModes(w, signal) && reachable(fn_, w, signal))
+      return undecidedPairEvidence(
+          "plan-order",
+          "the partner makes this write in one operation of an interpreter and raises the flag in another: the "
+          "write reaches the signal only through a later trip of a loop that picks its operation by an op code read "
+          "from memory, so whether the partner writes it before signalling is the run-time plan's, which the PTX "
+          "does not show");
+    return unrelatedSignalEvidence();
+  }
   return e;
 }
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 
+#include "model/DispatchLoops.h"
 #include "model/Paths.h"
 
 namespace fenceline::model {
@@ -50,8 +51,11 @@ bool ProtocolModel::signalledToWait(InstId write, InstId poll) const {
   const uint64_t key = (uint64_t(uint32_t(write)) << 32) | set;
   if (const bool* known = signalledToWait_.find(key)) return *known;
   const std::vector<InstId>& signals = *decidedSignalSets_[set - 1];
+  // A write that reaches a signal only through another trip of an
+  // interpreter's dispatch loop precedes it as the run-time plan says
+  // (model/DispatchLoops.h): not decided by the PTX.
   const bool before = std::any_of(signals.begin(), signals.end(), [&](InstId s) {
-    return !exclusiveModes(write, s) && reachable(fn_, write, s);
+    return !exclusiveModes(write, s) && reachable(fn_, write, s) && !reachesOnlyThroughDispatch(fn_, write, s);
   });
   signalledToWait_.insert(key, before);
   return before;

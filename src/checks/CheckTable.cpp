@@ -60,6 +60,9 @@ constexpr CheckInfo kChecks[] = {
     {"tensormap-war", Severity::Warning,
      "tensor map in global memory is rewritten while bulk tensor copies issued through it may still read it",
      "docs/checks/tensormap-war.md", checkTensormapWar},
+    {"cluster-exit", Severity::Warning,
+     "a CTA of a cluster may exit while another CTA still arrives on its barriers (distributed shared memory)",
+     "docs/checks/cluster-exit.md", checkClusterExit},
 };
 }  // namespace
 

@@ -29,5 +29,6 @@ void checkBulkStoreReuse(const model::FunctionModel&, Findings&);     // BulkSto
 void checkCounterReset(const model::FunctionModel&, Findings&);       // CounterReset.cpp
 void checkSlotReuse(const model::FunctionModel&, Findings&);         // SlotReuse.cpp
 void checkTensormapWar(const model::FunctionModel&, Findings&);      // TensormapWar.cpp
+void checkClusterExit(const model::FunctionModel&, Findings&);       // ClusterExit.cpp
 
 }  // namespace fenceline::checks

@@ -33,7 +33,13 @@ void addScopeEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId na
   d.evidence.push_back(report::link(fn, report::LinkKind::Ordering, narrow,
                                     "scope-" + std::string(model::toString(ctx.scopeOf(narrow)))));
   const ProtocolModel::ScopeEvidence need = ctx.requiredScopeEvidence(flag);
-  if (need.how.empty())
+  const std::vector<InstId>& outbound = ctx.outboundSignals();
+  if (std::binary_search(outbound.begin(), outbound.end(), flag) && ctx.isOutboundSignal(flag) &&
+      ctx.isSystemScopeSignal(flag))
+    d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, "outbound-sys-flag",
+                                      "no wait of this kernel reads the flag, and the kernel raises it at .sys scope: "
+                                      "its reader is a thread off this GPU (the host, another GPU)"));
+  else if (need.how.empty())
     d.evidence.push_back(report::link(fn, report::LinkKind::Partner, -1, "another-cta",
                                       "the partner is another block of this kernel"));
   else
@@ -86,9 +92,27 @@ void checkAcquireSide(const ProtocolModel& ctx, std::set<std::string>& reported,
   }
 }
 
+// The signals whose release scope is judged: those a wait of this function
+// observes, and the outbound ones (no wait here reads them: the host, another
+// GPU or a later kernel) that the kernel itself raises at .sys
+// (isSystemScopeSignal: an explicit .sys store or atomic, not a volatile one).
+// That .sys is the signalling side's statement that a thread off this GPU
+// reads the flag (../shared/ordering-rules.md, scope-too-narrow); an outbound
+// flag raised at .gpu, or volatile, may be read by a later kernel on this GPU,
+// which a .gpu release covers, and is not asked (session 27: `__threadfence();
+// atomicExch_system(done, 1)` went unasked). A FIFO trigger raised at .sys is
+// asked too; its reader may be a device (addSignalEvidence: `device-or-host`,
+// undecided).
+std::vector<InstId> scopeJudgedSignals(const ProtocolModel& ctx) {
+  std::vector<InstId> judged = ctx.signals();
+  for (InstId signal : ctx.outboundSignals())
+    if (ctx.isSystemScopeSignal(signal)) judged.push_back(signal);
+  return judged;
+}
+
 void checkReleaseSide(const ProtocolModel& ctx, std::set<std::string>& reported, Findings& out) {
   const FunctionModel& fn = ctx.function();
-  for (InstId signal : ctx.signals()) {
+  for (InstId signal : scopeJudgedSignals(ctx)) {
     Scope need = ctx.requiredScope(signal);
     auto published = [&](InstId i) { return ctx.isPublishedWrite(i, signal); };
     auto scopeOf = [&](InstId i) { return ctx.scopeOf(i); };

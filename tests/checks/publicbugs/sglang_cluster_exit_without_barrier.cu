@@ -15,14 +15,16 @@
 // last chunk it exits while CTA 0 still reads the buffer and arrives on its
 // barrier. The fixed twin ends with barrier.cluster.arrive/wait in both CTAs.
 //
-// XFAIL: *
-// No check asks that a CTA outlive its peers' accesses to its shared memory:
-// the missing rule is "a shared::cluster access (ld/st/atom, mbarrier arrive,
-// multicast commit) aimed at another CTA of the cluster must be ordered before
-// that CTA's exit by a cluster barrier (or a wait the target CTA performs on
-// that access)" (PTX ISA, "Distributed shared memory": the shared memory of a
-// CTA that has exited is not accessible).
+// cluster-exit (session 27, branch recall27) reports the consumer's answer, the remote arrive
+// on the producer's "empty" barrier: the producer's path from its last hand-off (its remote
+// arrive on the consumer's "full" barrier) to the exit passes no wait on "empty" and no cluster
+// barrier. Strict tier: whether the consumer answers the producer's last hand-off depends on the
+// two loops' trip counts, which the analysis does not compare (`answer-count`); the 2-CTA
+// cluster decides which CTA the arrive aims at. The producer's own remote arrive is no answer
+// (its first iteration arrives without a wait) and is not asked. The fixed twin's trailing
+// cluster barrier follows both arrives: silent.
 // RUN: %fenceline check --arch sm_90a --verify %s
+// RUN: %fenceline check --strict --arch sm_90a --verify %s
 #include <cstdint>
 
 __device__ __forceinline__ uint32_t smem(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
@@ -83,8 +85,8 @@ __device__ __forceinline__ void pair_pipeline(const float* src, float* out, int 
       acc += v;
       __syncwarp();
       if (lane == 0) {
-        asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer(smem(&empty), 1))
-                     : "memory");  // expect: cluster-exit
+        const uint32_t peer_empty = peer(smem(&empty), 1);
+        asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer_empty) : "memory");  // expect-strict: cluster-exit
       }
     }
     out[blockIdx.x / 2 * 32 + lane] = acc;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "model/Protocol.h"
+#include "model/ThreadRoles.h"
 #include "model/Values.h"
 
 namespace fenceline::model {
@@ -69,7 +70,18 @@ bool dataIndexedProtocol(const FunctionModel& fn, InstId access, const std::vect
     return rootOf(i).starts_with("param:") && indexLeaves(fn, i) == IndexLeaves::Data;
   };
   if (partners.empty() || !indexedByData(access)) return false;
-  return std::all_of(partners.begin(), partners.end(), indexedByData);
+  if (!std::all_of(partners.begin(), partners.end(), indexedByData)) return false;
+  // Run by one thread of the block on both sides (a queue's lock taken by
+  // thread 0): a partner in the block could only be one other single
+  // thread, and the presumption of another block stays. The rule is for a
+  // protocol that many threads of a block take part in (rows spread over
+  // warps and lanes).
+  auto manyThreads = [&](InstId i) {
+    if (!fn.roles) return true;
+    const ThreadSet set = fn.roles->instructionSet(i);
+    return set != ThreadSet::OneThread && set != ThreadSet::OneBlockThread;
+  };
+  return manyThreads(access) || std::any_of(partners.begin(), partners.end(), manyThreads);
 }
 
 }  // namespace fenceline::model

@@ -25,7 +25,9 @@ namespace fenceline::model {
 // accesses of the word; none: false) reach a word of a kernel parameter's
 // buffer (`rootOf` names the object an access points into) at an index
 // computed from a value read from global memory, with no block index, no
-// shared or local value and no atomic's result among its sources.
+// shared or local value and no atomic's result among its sources; and some
+// of these accesses may run on more than one thread of the block (a protocol
+// run by one thread per block on both sides keeps the presumption).
 bool dataIndexedProtocol(const FunctionModel& fn, InstId access, const std::vector<InstId>& partners,
                          const std::function<const std::string&(InstId)>& rootOf);
 

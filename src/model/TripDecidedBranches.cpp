@@ -162,15 +162,20 @@ class Implication {
   std::vector<InstId> onWantedEdge_;
 };
 
-// The side of `branch` that every trip through the poll takes, or nullopt.
+// The side of `branch` that every trip through the poll takes (nullopt: not
+// decided), and whether the edges' facts decided it (they speak of the
+// polling thread: past a barrier the path is another thread's).
+struct DecidedSide {
+  std::optional<bool> side;
+  bool byFacts = false;
+};
 // `nextTrip` accepts the first instructions of the loops around the spin (a
 // path through one starts another trip).
-std::optional<bool> decidedSide(const FunctionModel& fn, const std::vector<Entry>& entries, InstId observe,
-                                InstId branch, const std::function<bool(InstId)>& nextTrip,
-                                const EdgeFacts& edgeFacts) {
+DecidedSide decidedSide(const FunctionModel& fn, const std::vector<Entry>& entries, InstId observe,
+                        InstId branch, const std::function<bool(InstId)>& nextTrip, const EdgeFacts& edgeFacts) {
   const ValueReg g = fn.instructions[branch].guard->reg;
   const std::vector<InstId>& defs = fn.values->definitions(g);
-  if (defs.size() != 1) return std::nullopt;
+  if (defs.size() != 1) return {};
   const InstId def = defs.front();
   // Session 26: the condition on each edge into the spin loop implies the
   // predicate, read back from the condition to the predicate's definition.
@@ -195,16 +200,16 @@ std::optional<bool> decidedSide(const FunctionModel& fn, const std::vector<Entry
     }
     return std::nullopt;
   };
-  if (const std::optional<bool> side = byImplication()) return side;
+  if (const std::optional<bool> side = byImplication()) return {side, false};
   // Session 27: the predicate evaluated forward from the facts of every edge
   // chain into the spin loop, each deciding it the same way (EdgeFacts.h).
   std::optional<bool> side;
   for (const Entry& e : entries) {
     const std::optional<bool> v = edgeFacts.evaluate(e.facts, g, branch);
-    if (!v || (side && *side != *v)) return std::nullopt;
+    if (!v || (side && *side != *v)) return {};
     side = v;
   }
-  return side;
+  return {side, true};
 }
 
 }  // namespace
@@ -223,34 +228,42 @@ InstId findReachableOnPollTrip(const FunctionModel& fn, const SpinLoop& spin, In
   for (int32_t l = fn.loops[spin.loop].parent; l >= 0; l = fn.loops[l].parent)
     headers.push_back(fn.blocks[fn.loops[l].header].first);
   auto nextTrip = [&](InstId i) { return std::find(headers.begin(), headers.end(), i) != headers.end(); };
-  std::unordered_map<InstId, std::optional<bool>> sides;
-  auto side = [&](InstId branch) -> std::optional<bool> {
+  std::unordered_map<InstId, DecidedSide> sides;
+  auto side = [&](InstId branch) -> DecidedSide {
     auto [known, fresh] = sides.try_emplace(branch);
     if (fresh) known->second = decidedSide(fn, entryEdges, observe, branch, nextTrip, edgeFacts);
     return known->second;
   };
   auto may = [](const std::vector<InstId>& list, InstId i) { return std::binary_search(list.begin(), list.end(), i); };
-  // entered[b * 2 + free]: block b entered from its top, pruning (0) or not (1).
-  std::vector<char> entered(fn.blocks.size() * 2, 0);
-  std::vector<std::pair<BlockId, bool>> work;
+  // The walk's mode: pruning (0); past a barrier, pruning only on the sides
+  // session 26's implication decides (1: the edges' facts are the polling
+  // thread's, and the path is now another thread's); not pruning (2: another trip).
+  // entered[b * 3 + mode]: block b entered from its top in that mode.
+  std::vector<char> entered(fn.blocks.size() * 3, 0);
+  std::vector<std::pair<BlockId, int>> work;
   // Scans block b from `from`: the target met, or -1 (the successors queued).
-  auto scan = [&](BlockId b, InstId from, bool free) -> InstId {
+  auto scan = [&](BlockId b, InstId from, int mode) -> InstId {
     for (InstId i = from; i < fn.blocks[b].last; ++i) {
-      if (nextTrip(i)) free = true;
+      if (nextTrip(i)) mode = 2;
+      const EffectKind k = fn.instructions[i].effect.kind;
+      if (mode == 0 && (k == EffectKind::CtaBarrier || k == EffectKind::WarpSync)) mode = 1;
       if (may(mayTarget, i) && target(i)) return i;
       if (may(mayStop, i) && stop(i)) return -1;
     }
     const InstId br = conditionalBranch(fn, b);
     std::optional<bool> taken;
-    if (!free && br >= 0 && fn.instructions[br].guard->reg >= 0) taken = side(br);
+    if (mode < 2 && br >= 0 && fn.instructions[br].guard->reg >= 0) {
+      const DecidedSide decided = side(br);
+      if (mode == 0 || !decided.byFacts) taken = decided.side;
+    }
     for (BlockId s : fn.blocks[b].successors) {
       if (taken && s != branchTarget(fn, br, *taken)) continue;
-      char& e = entered[size_t(s) * 2 + (free ? 1 : 0)];
-      if (!e) e = 1, work.push_back({s, free});
+      char& e = entered[size_t(s) * 3 + mode];
+      if (!e) e = 1, work.push_back({s, mode});
     }
     return -1;
   };
-  InstId found = scan(fn.blockOf[observe], observe + 1, false);
+  InstId found = scan(fn.blockOf[observe], observe + 1, 0);
   for (size_t k = 0; k < work.size() && found < 0; ++k) {
     poll();
     found = scan(work[k].first, fn.blocks[work[k].first].first, work[k].second);

@@ -19,6 +19,7 @@
 #include "model/Operands.h"
 #include "model/BranchEdges.h"
 #include "model/BroadcastStores.h"
+#include "model/DataIndexedFlags.h"
 #include "model/DispatchLoops.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
@@ -2393,6 +2394,15 @@ ProtocolModel::ScopeEvidence ProtocolModel::computeRequiredScopeEvidence(InstId 
     return undecided("sys-signal-on-object",
                      "the kernel signals at .sys scope on this flag's object, at a word the analysis cannot tell from this one");
   e.scope = Scope::Gpu;
+  // Another block, presumed for a global flag, is not decided when every side
+  // picks the word by data (session 27: cuDSS's per-row counters).
+  if (dataIndexedProtocol(fn_, access, isPoll(access) ? inKernelSignalsFor(access) : pollsOf(access),
+                          [&](InstId i) -> const std::string& { return addressRootOf(i); })) {
+    e.decided = false;
+    e.how = "data-indexed-flag";
+    e.detail = "the flag's word is chosen by a value read from memory on every side (a row of a table), with no block "
+               "index: whether the partner runs in another block or in this one depends on the data";
+  }
   return e;
 }
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "model/BranchEdges.h"
+#include "model/EdgeFacts.h"
 #include "model/Limits.h"
 #include "model/Paths.h"
 #include "model/Values.h"
@@ -25,15 +26,23 @@ struct EntryCondition {
   InstId start = -1;  // the first instruction past the edge
 };
 
-// One condition per edge into the loop from outside (climbing through blocks
-// with one predecessor and one successor); nothing when some edge has none.
-std::vector<EntryCondition> entryConditions(const FunctionModel& fn, const SpinLoop& spin) {
+// An edge into the spin loop from outside: its nearest condition (climbing
+// through blocks with one predecessor and one successor), when it has one,
+// and every fact the edges up its single-predecessor chain give (EdgeFacts.h).
+struct Entry {
+  std::optional<EntryCondition> condition;
+  std::vector<PredicateFact> facts;
+};
+
+std::vector<Entry> entries(const FunctionModel& fn, const SpinLoop& spin, const EdgeFacts& edgeFacts) {
   if (spin.loop < 0) return {};
   const Loop& loop = fn.loops[spin.loop];
   auto inLoop = [&](BlockId b) { return std::find(loop.blocks.begin(), loop.blocks.end(), b) != loop.blocks.end(); };
-  std::vector<EntryCondition> found;
+  std::vector<Entry> found;
   for (BlockId p : fn.blocks[loop.header].predecessors) {
     if (inLoop(p)) continue;
+    Entry entry;
+    entry.facts = edgeFacts.onEdgeChain(p, loop.header);
     BlockId from = p, to = loop.header;
     std::optional<EdgeCondition> edge;
     for (int step = 0; step < 4 && !edge; ++step) {
@@ -43,8 +52,9 @@ std::vector<EntryCondition> entryConditions(const FunctionModel& fn, const SpinL
       to = from;
       from = fn.blocks[from].predecessors.front();
     }
-    if (!edge || edge->predicate < 0) return {};
-    found.push_back({edge->predicate, edge->value, edge->branch, fn.blocks[to].first});
+    if (edge && edge->predicate >= 0)
+      entry.condition = EntryCondition{edge->predicate, edge->value, edge->branch, fn.blocks[to].first};
+    found.push_back(std::move(entry));
   }
   return found;
 }
@@ -152,31 +162,54 @@ class Implication {
   std::vector<InstId> onWantedEdge_;
 };
 
-// The side of `branch` that every trip through the poll takes, or nullopt.
+// The side of `branch` that every trip through the poll takes (nullopt: not
+// decided), and whether the edges' facts decided it (they speak of the
+// polling thread: past a barrier the path is another thread's).
+struct DecidedSide {
+  std::optional<bool> side;
+  bool byFacts = false;
+};
 // `nextTrip` accepts the first instructions of the loops around the spin (a
 // path through one starts another trip).
-std::optional<bool> decidedSide(const FunctionModel& fn, const std::vector<EntryCondition>& entries, InstId observe,
-                                InstId branch, const std::function<bool(InstId)>& nextTrip) {
+DecidedSide decidedSide(const FunctionModel& fn, const std::vector<Entry>& entries, InstId observe,
+                        InstId branch, const std::function<bool(InstId)>& nextTrip, const EdgeFacts& edgeFacts) {
   const ValueReg g = fn.instructions[branch].guard->reg;
   const std::vector<InstId>& defs = fn.values->definitions(g);
-  if (defs.size() != 1) return std::nullopt;
+  if (defs.size() != 1) return {};
   const InstId def = defs.front();
-  auto isDef = [&](InstId i) { return i == def; };
-  // The predicate keeps its value from each edge into the spin loop to the
-  // poll, and from the poll on within its trip.
-  auto isPoll = [&](InstId i) { return i == observe; };
-  for (const EntryCondition& e : entries) {
-    if (e.start == def) return std::nullopt;
-    if (e.start != observe && findReachable(fn, e.start, isDef, isPoll) >= 0) return std::nullopt;
+  // Session 26: the condition on each edge into the spin loop implies the
+  // predicate, read back from the condition to the predicate's definition.
+  auto byImplication = [&]() -> std::optional<bool> {
+    auto isDef = [&](InstId i) { return i == def; };
+    // The predicate keeps its value from each edge into the spin loop to the
+    // poll, and from the poll on within its trip.
+    auto isPoll = [&](InstId i) { return i == observe; };
+    for (const Entry& e : entries) {
+      if (!e.condition) return std::nullopt;
+      if (e.condition->start == def) return std::nullopt;
+      if (e.condition->start != observe && findReachable(fn, e.condition->start, isDef, isPoll) >= 0)
+        return std::nullopt;
+    }
+    if (findReachable(fn, observe, isDef, nextTrip) >= 0) return std::nullopt;
+    for (bool want : {false, true}) {
+      Implication implication(fn, g, want, def);
+      if (std::all_of(entries.begin(), entries.end(), [&](const Entry& e) {
+            return implication.implies(e.condition->reg, e.condition->value, e.condition->at);
+          }))
+        return want;
+    }
+    return std::nullopt;
+  };
+  if (const std::optional<bool> side = byImplication()) return {side, false};
+  // Session 27: the predicate evaluated forward from the facts of every edge
+  // chain into the spin loop, each deciding it the same way (EdgeFacts.h).
+  std::optional<bool> side;
+  for (const Entry& e : entries) {
+    const std::optional<bool> v = edgeFacts.evaluate(e.facts, g, branch);
+    if (!v || (side && *side != *v)) return {};
+    side = v;
   }
-  if (findReachable(fn, observe, isDef, nextTrip) >= 0) return std::nullopt;
-  for (bool want : {false, true}) {
-    Implication implication(fn, g, want, def);
-    if (std::all_of(entries.begin(), entries.end(),
-                    [&](const EntryCondition& e) { return implication.implies(e.reg, e.value, e.at); }))
-      return want;
-  }
-  return std::nullopt;
+  return {side, true};
 }
 
 }  // namespace
@@ -184,42 +217,53 @@ std::optional<bool> decidedSide(const FunctionModel& fn, const std::vector<Entry
 InstId findReachableOnPollTrip(const FunctionModel& fn, const SpinLoop& spin, InstId observe,
                                const std::function<bool(InstId)>& target, const std::function<bool(InstId)>& stop,
                                const std::vector<InstId>& mayTarget, const std::vector<InstId>& mayStop) {
-  const std::vector<EntryCondition> entries = fn.values ? entryConditions(fn, spin) : std::vector<EntryCondition>{};
-  if (entries.empty()) return findReachable(fn, observe, target, stop, mayTarget, mayStop);
+  const EdgeFacts edgeFacts(fn, spin.loop);
+  const std::vector<Entry> entryEdges = fn.values ? entries(fn, spin, edgeFacts) : std::vector<Entry>{};
+  const bool anything = std::any_of(entryEdges.begin(), entryEdges.end(),
+                                    [](const Entry& e) { return e.condition || !e.facts.empty(); });
+  if (entryEdges.empty() || !anything) return findReachable(fn, observe, target, stop, mayTarget, mayStop);
   // The headers of the loops around the spin: past one, a path is on another
   // trip, which may decide otherwise, and the walk no longer prunes.
   std::vector<InstId> headers;
   for (int32_t l = fn.loops[spin.loop].parent; l >= 0; l = fn.loops[l].parent)
     headers.push_back(fn.blocks[fn.loops[l].header].first);
   auto nextTrip = [&](InstId i) { return std::find(headers.begin(), headers.end(), i) != headers.end(); };
-  std::unordered_map<InstId, std::optional<bool>> sides;
-  auto side = [&](InstId branch) -> std::optional<bool> {
+  std::unordered_map<InstId, DecidedSide> sides;
+  auto side = [&](InstId branch) -> DecidedSide {
     auto [known, fresh] = sides.try_emplace(branch);
-    if (fresh) known->second = decidedSide(fn, entries, observe, branch, nextTrip);
+    if (fresh) known->second = decidedSide(fn, entryEdges, observe, branch, nextTrip, edgeFacts);
     return known->second;
   };
   auto may = [](const std::vector<InstId>& list, InstId i) { return std::binary_search(list.begin(), list.end(), i); };
-  // entered[b * 2 + free]: block b entered from its top, pruning (0) or not (1).
-  std::vector<char> entered(fn.blocks.size() * 2, 0);
-  std::vector<std::pair<BlockId, bool>> work;
+  // The walk's mode: pruning (0); past a barrier, pruning only on the sides
+  // session 26's implication decides (1: the edges' facts are the polling
+  // thread's, and the path is now another thread's); not pruning (2: another trip).
+  // entered[b * 3 + mode]: block b entered from its top in that mode.
+  std::vector<char> entered(fn.blocks.size() * 3, 0);
+  std::vector<std::pair<BlockId, int>> work;
   // Scans block b from `from`: the target met, or -1 (the successors queued).
-  auto scan = [&](BlockId b, InstId from, bool free) -> InstId {
+  auto scan = [&](BlockId b, InstId from, int mode) -> InstId {
     for (InstId i = from; i < fn.blocks[b].last; ++i) {
-      if (nextTrip(i)) free = true;
+      if (nextTrip(i)) mode = 2;
+      const EffectKind k = fn.instructions[i].effect.kind;
+      if (mode == 0 && (k == EffectKind::CtaBarrier || k == EffectKind::WarpSync)) mode = 1;
       if (may(mayTarget, i) && target(i)) return i;
       if (may(mayStop, i) && stop(i)) return -1;
     }
     const InstId br = conditionalBranch(fn, b);
     std::optional<bool> taken;
-    if (!free && br >= 0 && fn.instructions[br].guard->reg >= 0) taken = side(br);
+    if (mode < 2 && br >= 0 && fn.instructions[br].guard->reg >= 0) {
+      const DecidedSide decided = side(br);
+      if (mode == 0 || !decided.byFacts) taken = decided.side;
+    }
     for (BlockId s : fn.blocks[b].successors) {
       if (taken && s != branchTarget(fn, br, *taken)) continue;
-      char& e = entered[size_t(s) * 2 + (free ? 1 : 0)];
-      if (!e) e = 1, work.push_back({s, free});
+      char& e = entered[size_t(s) * 3 + mode];
+      if (!e) e = 1, work.push_back({s, mode});
     }
     return -1;
   };
-  InstId found = scan(fn.blockOf[observe], observe + 1, false);
+  InstId found = scan(fn.blockOf[observe], observe + 1, 0);
   for (size_t k = 0; k < work.size() && found < 0; ++k) {
     poll();
     found = scan(work[k].first, fn.blocks[work[k].first].first, work[k].second);

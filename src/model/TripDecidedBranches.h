@@ -18,6 +18,13 @@
 // definition that every path from D reaches only through an edge where G
 // has that value (it runs only on such trips); each definition reaching its
 // use with no path through D between. Anything else implies nothing.
+//
+// Session 27 (cuDSS's factorize_v3_ker): when that reading decides nothing,
+// G is evaluated from its own definition with the facts of each edge's chain
+// of guards into the spin loop (model/EdgeFacts.h): a fence skipped on
+// `tid != 0 || (r <= last && need < 1)`, recomputed after polls entered under
+// `tid == 0 && need >= 1` and `r > last && tid == 0`. Each edge into the spin
+// loop must decide G the same way.
 #pragma once
 
 #include <functional>

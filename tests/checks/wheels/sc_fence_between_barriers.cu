@@ -14,7 +14,9 @@
 // come through the count, which nothing acquires). The span does not count when thread 0 reads
 // what another block may have written (the count) after its last fence.sc: the lead's
 // narrowing of session 26, which puts cuDSS's fwd_trsv findings back (the group twins below;
-// they fire with h26's binary too, for another reason: cuDSS's image 58 is what separates them).
+// they fire with h26's binary too, for another reason: their count is on a buffer of its own, so
+// h26's span was not clean). sc_fence_last_of_group_one_buffer (session 27) keeps the count in the
+// flags' buffer, as cuDSS does: h26's rule releases it (silent), the narrowing reports it.
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --strict --arch sm_90a --verify %s
 
@@ -182,4 +184,38 @@ __global__ void sc_fence_after_group_count(float* x, int* ready, unsigned* arriv
   __syncthreads();
   if (ticket == unsigned(group_size[g] - 1) && threadIdx.x < ndependents)
     count_one_group_fenced(&ready[dependents[b * 8 + threadIdx.x]]);
+}
+
+__device__ __forceinline__ void count_one_group_one_buffer(int* p) {
+  asm volatile("red.relaxed.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");  // expect: release-missing
+}
+
+// Broken, and the twin that separates the lead's narrowing from h26's first rule (session 27):
+// the group's count kept in the flags' own buffer, after the flags (cuDSS's fwd_trsv keeps its
+// counts and flags in one array). Taken after thread 0's fence as in sc_fence_last_of_group.
+// There the count, on a buffer of its own, is a write that a later block's own count reads after
+// its wait, so h26's span was not clean and h26's binary reported it too; here the count may raise
+// a polled word, so the span took it for synchronization (a signal of the span) and h26's binary
+// released: silent. The narrowing (the fence must follow thread 0's last read that may observe
+// another block) reports it.
+__global__ void sc_fence_last_of_group_one_buffer(float* x, int* ready, const int* deps, const int* dependents,
+                                                  const int* group_size, int counts_at, int ndependents) {
+  __shared__ unsigned ticket;
+  const int b = blockIdx.x;
+  const int g = b / 4;
+  if (threadIdx.x == 0) {
+    while (poll_count(&ready[b]) < deps[b]) {}
+    fence_sc();
+  }
+  __syncthreads();
+  const float v = x[b * 256 + threadIdx.x];
+  for (int k = 0; k < ndependents; ++k) x[dependents[b * 8 + k] * 256 + threadIdx.x] += v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    fence_sc();
+    ticket = atomicAdd(reinterpret_cast<unsigned*>(&ready[counts_at + g]), 1u);
+  }
+  __syncthreads();
+  if (ticket == unsigned(group_size[g] - 1) && threadIdx.x < ndependents)
+    count_one_group_one_buffer(&ready[dependents[b * 8 + threadIdx.x]]);
 }

@@ -41,6 +41,7 @@
 #include "model/BranchEdges.h"
 #include "model/Memory.h"
 #include "model/Operands.h"
+#include "model/OutsideValuePaths.h"
 #include "model/OwnWords.h"
 #include "model/Paths.h"
 #include "model/SpinLoops.h"
@@ -590,8 +591,24 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
       if (fresh) known->second = readByWriterOnBarrierFreePaths(fn, s, i, constant.has_value(), orderingBy(false));
       return !known->second;
     };
+    // A read whose barrier-free path to the rewrite is taken only for values no
+    // store of the kernel gives the word (model/OutsideValuePaths.h): kept
+    // apart, reported only when no other read is, with that link undecided.
+    std::vector<InstId> wordStores;
+    for (InstId w : writes)
+      if (w == s || fn.memory->sameWord(s, w)) wordStores.push_back(w);
+    InstId outsideRead = -1;
+    std::optional<model::OutsideValuePath> outside;
     auto search = [&](bool withWarp) {
-      for (InstId r : model::findReachingBackward(fn, s, otherThreadsRead, orderingBy(withWarp))) consider(r, true);
+      for (InstId r : model::findReachingBackward(fn, s, otherThreadsRead, orderingBy(withWarp))) {
+        auto path = model::pathOnlyForOutsideValues(fn, r, s, wordStores, orderingBy(withWarp));
+        if (!path) {
+          consider(r, true);
+        } else if (outsideRead < 0) {
+          outsideRead = r;
+          outside = std::move(path);
+        }
+      }
       for (InstId r : model::findAllReachable(fn, s, otherThreadsReadAfter, orderingBy(withWarp), 8))
         consider(r, false);
     };
@@ -603,6 +620,11 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
     if (read < 0 && !oneLane) {
       search(/*withWarp=*/false);
       warpBarrierOnly = read >= 0;
+    }
+    const bool outsideOnly = read < 0 && outsideRead >= 0;
+    if (outsideOnly) {
+      read = outsideRead;
+      before = true;
     }
     if (read < 0 || !reported.first(fn, s)) continue;
     const model::AliasEvidence same =
@@ -647,6 +669,9 @@ void checkSharedRewrites(const FunctionModel& fn, Reported& reported, Findings& 
                       "mbarrier wait: it orders them if the reading threads are all in the writer's warp, which "
                       "is not decided",
                       before ? "read" : "rewrite", before ? "rewrite" : "read")));
+    else if (outsideOnly)
+      d.evidence.push_back(report::undecidedLink(fn, LinkKind::HandOff, outside->branch, "value-from-outside-kernel",
+                                                 outside->detail));
     else
       d.evidence.push_back(report::link(fn, LinkKind::HandOff, -1, before ? "no-barrier-before" : "no-barrier-after",
                                         fmt::format("a path from the {} to the {} passes no bar.sync, bar.arrive, "

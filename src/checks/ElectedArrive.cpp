@@ -186,14 +186,25 @@ struct Finding {
   // Only a __syncwarp() is between them: it gathers the releasing thread's
   // own warp, and the write runs on other warps too (issue 30, shape 3).
   bool pastWarpSync = false;
+  // The writers' own arrive on another barrier (writersOwnArrive), or -1: the
+  // consumer's reads behind a wait on that barrier are not this release's.
+  InstId ownArrive = -1;
 };
+
+// A wait on the barrier of `ownArrive` (the same word for every thread).
+bool waitsOnBarrierOf(const FunctionModel& fn, InstId ownArrive, InstId i) {
+  const auto& e = fn.instructions[i].effect;
+  const auto& own = fn.instructions[ownArrive].effect;
+  return e.kind == EffectKind::MbarrierWait && e.address >= 0 && own.address >= 0 &&
+         fn.memory->alias(ownArrive, own.address, i, e.address) == model::AliasResult::Must;
+}
 
 // The evidence that a consumer reads what `write` wrote after a wait that
 // the release is for: the wait (the same barrier for an arrive, an acquire of
 // the same word for a release to global memory) and the read, decided when
 // both the barrier or flag and the bytes are.
 std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, InstId release, ReleaseKind kind,
-                                                   InstId write) {
+                                                   InstId write, InstId ownArrive) {
   using report::LinkKind;
   const auto& rel = fn.instructions[release].effect;
   std::vector<report::EvidenceLink> best;
@@ -215,6 +226,7 @@ std::vector<report::EvidenceLink> consumerEvidence(const FunctionModel& fn, Inst
     // Another wait of the same kind (for a flag: another acquire, not any load).
     auto isWaitAgain = [&](InstId i) {
       const auto& o = fn.instructions[i].effect;
+      if (ownArrive >= 0 && waitsOnBarrierOf(fn, ownArrive, i)) return true;
       if (i == wait || o.kind != e.kind || i < wait) return false;
       return kind == ReleaseKind::Arrive || model::hasAcquireSemantics(o);
     };
@@ -332,7 +344,7 @@ report::Diagnostic render(const FunctionModel& fn, const Finding& f, ReleaseKind
                                     f.pastWarpSync ? "threads of other warps than the releasing thread's write it"
                                                    : "threads other than the releasing one write it"));
   d.evidence.push_back(report::link(fn, report::LinkKind::Signal, f.release, "elected-release"));
-  for (auto& link : consumerEvidence(fn, f.release, kind, f.write)) d.evidence.push_back(std::move(link));
+  for (auto& link : consumerEvidence(fn, f.release, kind, f.write, f.ownArrive)) d.evidence.push_back(std::move(link));
   return d;
 }
 
@@ -371,6 +383,50 @@ std::vector<InstId> unsyncedWritesBefore(const FunctionModel& fn, InstId release
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
   return found;
+}
+
+// The write's own threads release it on another barrier: on every path from
+// `write` to the elected `release`, an mbarrier arrive made by the writing
+// threads themselves (not an election: every thread the write's guards let
+// through) on a barrier other than the release's. Returns that arrive, or -1.
+// (cuDNN's sm100 attention kernels: the softmax warps write the output tile,
+// fence, and every thread arrives on the tile's barrier; then one lane per
+// warp gives back the scheduler's response slot.)
+InstId writersOwnArrive(const FunctionModel& fn, protocol::ThreadGuards& guards, InstId write, InstId release) {
+  auto isOwnArrive = [&](InstId a) {
+    if (a == release || !proxy::isHandOffArrive(fn, a) || proxy::sameBarrier(fn, a, release)) return false;
+    const ThreadSet set = fn.roles->instructionSet(a);
+    return !isElected(set) && !(isThreadIndexSubset(set) && guards.apart(a, write));
+  };
+  constexpr size_t kNearest = 4;
+  for (InstId a : model::findAllReachable(fn, write, isOwnArrive, [&](InstId i) { return i == release; }, kNearest))
+    if (model::everyPathPasses(fn, write, release, [&](InstId i) { return i == a; })) return a;
+  return -1;
+}
+
+// The reads that a wait on `release`'s barrier guards (up to the next such
+// wait) and that some path from that wait reaches without a wait on
+// `ownArrive`'s barrier: a read behind such a wait is ordered after the
+// writers' own arrive, whatever the elected release hands over.
+std::vector<InstId> readsNotBehind(const FunctionModel& fn, InstId release, InstId ownArrive) {
+  auto waitsOnOwn = [&](InstId i) { return waitsOnBarrierOf(fn, ownArrive, i); };
+  auto isWait = [&](InstId i) {
+    return fn.instructions[i].effect.kind == EffectKind::MbarrierWait && proxy::sameBarrier(fn, release, i);
+  };
+  auto isRead = [&](InstId i) {
+    const auto& e = fn.instructions[i].effect;
+    if (e.kind == EffectKind::Load && e.address >= 0) return !fn.instructions[i].hasModifier("nc");
+    return proxy::isAsyncSharedRead(fn, i) || isTensorMemoryRead(fn, i);
+  };
+  std::vector<InstId> reads;
+  for (InstId wait = 0; wait < static_cast<InstId>(fn.instructions.size()); ++wait) {
+    if (fn.instructions[wait].block < 0 || !isWait(wait)) continue;
+    auto stop = [&](InstId i) { return (i != wait && isWait(i)) || waitsOnOwn(i); };
+    for (InstId r : model::findAllReachable(fn, wait, isRead, stop)) reads.push_back(r);
+  }
+  std::sort(reads.begin(), reads.end());
+  reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+  return reads;
 }
 
 }  // namespace
@@ -428,6 +484,7 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
     const ReleaseKind kind = *releaseKind(fn, release);
     const std::pair<int64_t, int64_t> releasers = rangeOf(release);
     std::optional<std::vector<InstId>> reads;
+    std::unordered_map<InstId, std::vector<InstId>> readsNotBehindOwn;  // by the writers' own arrive
     // More warps than one write it: the writers' thread-index range spans
     // several warps, or every thread writes.
     auto otherWarpsWrite = [&](InstId write) {
@@ -458,7 +515,7 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
         candidates.push_back({release, write, true});
       }
     }
-    for (const Finding& candidate : candidates) {
+    for (Finding& candidate : candidates) {
       const InstId write = candidate.write;
       const ThreadSet writer = writerSet[write];
       // tcgen05.st and tcgen05.wait::st are warp-collective (.sync.aligned):
@@ -482,6 +539,19 @@ void checkElectedArrive(const model::FunctionModel& fn, Findings& out) {
         continue;  // no other CTA reads it
       if (!reads) reads = consumerReads(fn, release, kind);
       if (std::none_of(reads->begin(), reads->end(), [&](InstId r) { return mayRead(fn, r, write); })) continue;
+      // The writers release the write themselves on another barrier, and every
+      // read that may see it waits on that barrier after the wait for this
+      // release: the elected release hands over none of it.
+      if (kind == ReleaseKind::Arrive) {
+        const InstId own = writersOwnArrive(fn, guards, write, release);
+        if (own >= 0) {
+          auto [it, fresh] = readsNotBehindOwn.try_emplace(own);
+          if (fresh) it->second = readsNotBehind(fn, release, own);
+          if (std::none_of(it->second.begin(), it->second.end(), [&](InstId r) { return mayRead(fn, r, write); }))
+            continue;
+          candidate.ownArrive = own;
+        }
+      }
       if (reported.try_emplace(protocol::siteKey(fn, release), true).second)
         out.push_back(render(fn, candidate, kind));
       break;

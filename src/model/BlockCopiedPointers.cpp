@@ -8,7 +8,9 @@
 // another rank's copy): where the pointer's slot is one the block reads as
 // its own, the partner reads another slot, and the two pointers are the same
 // only if those slots hold the same value, which the PTX does not show:
-//  - the slot's address carries the block index (`plans[blockIdx.x].ch[t]`);
+//  - the slot's address carries the block index in every dimension the
+//    kernel reads (`plans[blockIdx.x].ch[t]`; `descs[first + blockIdx.y]` in
+//    a kernel that also reads blockIdx.x is one slot for a row of blocks);
 //  - or the slot lies in the CTA's shared window (each block has its own)
 //    and some store that may write it stores a value loaded from an address
 //    that carries the block index: the block's copy of its own slice of a
@@ -34,23 +36,46 @@ namespace fenceline::model {
 
 namespace {
 
-// The value names the block index: a %ctaid term, or a product of one with
-// another value (a stride).
-bool carriesBlockIndex(const FunctionModel& fn, const AbstractValue& v) {
-  if (!v.known) return false;
+// The dimensions of the block index the value carries (bit 0: x): a %ctaid
+// term, or a product of one with another value (a stride).
+int dimensionsCarried(const FunctionModel& fn, const AbstractValue& v) {
+  auto dimension = [](std::string_view name) {
+    return name.size() == 8 && name.starts_with("%ctaid.") && name[7] >= 'x' && name[7] <= 'z' ? name[7] - 'x' : -1;
+  };
+  int carried = 0;
+  if (!v.known) return carried;
   for (const AbstractValue::Term& t : v.terms) {
     if (t.coefficient == 0) continue;
-    if (t.name.starts_with("%ctaid.")) return true;
-    const InstId d = fn.termDefinition(t.name);
-    if (d < 0) continue;
-    const Inst& in = fn.instructions[d];
+    if (int d = dimension(t.name); d >= 0) carried |= 1 << d;
+    const InstId def = fn.termDefinition(t.name);
+    if (def < 0) continue;
+    const Inst& in = fn.instructions[def];
     if ((in.opcode() != "mul" && in.opcode() != "mad") || in.operands.size() < 3) continue;
     for (int k = 1; k <= 2; ++k) {
-      const AbstractValue f = fn.values->operandValue(d, k);
-      if (f.known && !f.hasBase() && f.terms.size() == 1 && f.terms[0].name.starts_with("%ctaid.")) return true;
+      const AbstractValue f = fn.values->operandValue(def, k);
+      if (f.known && !f.hasBase() && f.terms.size() == 1)
+        if (int d = dimension(f.terms[0].name); d >= 0) carried |= 1 << d;
     }
   }
-  return false;
+  return carried;
+}
+
+// The dimensions of the block index the function reads (bit 0: x).
+int dimensionsRead(const FunctionModel& fn) {
+  int dims = 0;
+  for (const Inst& in : fn.instructions)
+    for (const ptx::Operand& op : in.operands)
+      if (op.kind == ptx::Operand::Kind::Special && op.text.size() == 8 && op.text.starts_with("%ctaid."))
+        dims |= 1 << (op.text[7] - 'x');
+  return dims;
+}
+
+// The value names one slot per block: it carries the block index in every
+// dimension the function reads (a dimension it does not carry is shared by
+// the blocks of a row: `descs[first + blockIdx.y]` for every blockIdx.x).
+bool carriesBlockIndex(const FunctionModel& fn, const AbstractValue& v, int read) {
+  const int carried = dimensionsCarried(fn, v);
+  return carried != 0 && (read & ~carried) == 0;
 }
 
 // The registers a store writes to memory (one, or a vector's elements).
@@ -95,7 +120,8 @@ std::string computeBlockCopiedSlot(const FunctionModel& fn, InstId load) {
   const int slotOperand = fn.instructions[load].effect.address;
   if (slotOperand < 0) return {};
   const AbstractValue& slot = fn.values->keptOperandValue(load, slotOperand);
-  if (carriesBlockIndex(fn, slot))
+  const int read = dimensionsRead(fn);
+  if (carriesBlockIndex(fn, slot, read))
     return fmt::format("the pointer is read from a slot that carries the block index ({})", slot.toString());
   if (memory.space(load, slotOperand) != Space::SharedCta || memory.mappedToAnotherCta(load, slotOperand)) return {};
   if (!slot.known || slot.baseKind != AbstractValue::BaseKind::SharedSymbol) return {};
@@ -112,7 +138,7 @@ std::string computeBlockCopiedSlot(const FunctionModel& fn, InstId load) {
         const Inst& def = fn.instructions[d];
         if (def.effect.kind != EffectKind::Load || def.effect.address < 0) continue;
         const AbstractValue& from = fn.values->keptOperandValue(d, def.effect.address);
-        if (carriesBlockIndex(fn, from))
+        if (carriesBlockIndex(fn, from, read))
           return fmt::format("the pointer is read from the block's shared memory ({}), which the block filled from "
                              "its own slice of global memory ({})",
                              slot.toString(), from.toString());

@@ -140,6 +140,7 @@ __device__ __forceinline__ void run(BlockPlan& plan, unsigned* out, unsigned* in
         break;
       case kWait:
         if (t < op.nchannels) wait(plan.ports[op.channel[t]].sem);
+        __syncthreads();  // the block goes on once every channel's signal has come
         break;
       case kSignal:
         if (t < op.nchannels) signal(plan.ports[op.channel[t]].sem);

@@ -1,6 +1,9 @@
 // Wording of the protocol checks' findings (see ProtocolReport.h).
 #include "checks/ProtocolReport.h"
 
+#include "model/BarrierStateWords.h"
+#include "model/BlockCopiedPointers.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -82,7 +85,11 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   d.evidence.push_back(aliasLink(fn, LinkKind::Signal, signal.inst, signal.evidence));
   d.evidence.push_back(report::link(fn, LinkKind::Partner, -1, "in-kernel",
                                     "the partner runs this kernel (another block, or another rank's copy)"));
-  const ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
+  ProtocolModel::Link write = ctx.partnerWriteRead(read, poll);
+  // A barrier's own index word hands nothing as data, if every block that
+  // stores it passes the barrier (model/BarrierStateWords.h).
+  if (write.inst >= 0 && write.evidence.decided && model::isBarrierStateStore(ctx, write.inst))
+    write.evidence = model::barrierStateEvidence();
   // The partner is another rank (its signal comes through a peer pointer)
   // and this read is of that rank's memory: what it wrote there before
   // raising the flag is the data. The partner is another rank's copy of this
@@ -102,12 +109,14 @@ void addWaitEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId pol
   // the write the read is paired with hands nothing weak, or no data, and
   // presuming another is no evidence.
   const bool handsNoData =
-      write.inst >= 0 && (write.evidence.how == "strong-pair" || write.evidence.how == "polled-copy");
+      write.inst >= 0 && (write.evidence.how == "strong-pair" || write.evidence.how == "polled-copy" ||
+                          write.evidence.how == "barrier-state");
   // Nor for a field of the polled record that the kernel's writes of that
   // record all miss (model/PolledRecord.h): configuration, not data.
   const bool peerRead = (write.inst < 0 || !write.evidence.decided) && !nonCoherent && !handsNoData &&
                         signal.evidence.decided && ctx.goesThroughPeerPointer(signal.inst) &&
-                        ctx.readsThroughPeerPointer(read) && !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
+                        ctx.readsThroughPeerPointer(read) && !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll) &&
+                        model::blockCopiedPointer(fn, read).empty();
   // A write that precedes no signal the wait observes (`unrelated-signal`,
   // or only as an interpreter's plan says: `plan-order`) is not one before
   // the signal: the question is asked of the signal.
@@ -145,7 +154,10 @@ void addSignalEvidence(report::Diagnostic& d, const ProtocolModel& ctx, InstId s
   const ProtocolModel::Reader reader = ctx.readerOf(write, signal);
   if (reader.poll >= 0 && !reader.endOfKernel) {
     d.evidence.push_back(report::link(fn, LinkKind::Poll, reader.poll, "spin-loop"));
-    d.evidence.push_back(aliasLink(fn, LinkKind::GuardedRead, reader.read, reader.evidence));
+    // A barrier's own index word (model/BarrierStateWords.h).
+    const bool barrierState = reader.evidence.decided && model::isBarrierStateStore(ctx, write);
+    d.evidence.push_back(
+        aliasLink(fn, LinkKind::GuardedRead, reader.read, barrierState ? model::barrierStateEvidence() : reader.evidence));
     return;
   }
   // The reader is outside the PTX: the next launch, the host, another device.
@@ -209,9 +221,10 @@ InstId decidedReadAfter(const ProtocolModel& ctx, InstId poll, InstId first,
     if (++asked > kMaxReads) return false;
     // The link's facts, not its text: up to kMaxReads reads per wait.
     const ProtocolModel::PartnerFacts write = ctx.partnerWriteFacts(read, poll);
-    if (write.decided) return true;
+    if (write.decided) return !model::isBarrierStateStore(ctx, write.inst);
     return peerPartner && !write.strongPair && !write.polledCopy &&
            !ctx.function().instructions[read].hasModifier("nc") && ctx.readsThroughPeerPointer(read) &&
+           model::blockCopiedPointer(ctx.function(), read).empty() &&
            ((write.inst >= 0 && !write.unrelatedSignal) || ctx.mayReadWriteBeforeSignal(read, poll, signal.inst)) &&
            !model::readsUnwrittenFieldOfPolledRecord(ctx, read, poll);
   };

@@ -17,10 +17,12 @@
 #include <fmt/format.h>
 
 #include "model/Operands.h"
+#include "model/BlockCopiedPointers.h"
 #include "model/BranchEdges.h"
 #include "model/BroadcastStores.h"
 #include "model/DataIndexedFlags.h"
 #include "model/DispatchLoops.h"
+#include "model/ExitValueSignals.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
 #include "model/ResultUpdates.h"
@@ -1077,6 +1079,7 @@ AliasEvidence ProtocolModel::writeReadDetail(InstId write, InstId read, PairEvid
     const int ow = addressOf(fn_, write), orr = addressOf(fn_, read);
     e.how = "block-slices";
     e.detail = memory_.blockSlices(write, ow, read, orr).detail;
+    if (e.detail.empty()) e.detail = blockCopiedPointers(fn_, write, ow, read, orr);
     return e;
   }
   e = aliasEvidence(write, read);
@@ -1103,9 +1106,17 @@ MemoryAnalysis::BlockSlices::Kind ProtocolModel::dataSlices(InstId write, InstId
   // rank's slice through a multicast address or a peer pointer: then the
   // partner that meets the read is there, and the expressions' answer stands.
   auto otherRanks = [&](InstId i) { return fn_.instructions[i].opcode() == "multimem" || goesThroughPeerPointer(i); };
-  const auto kind = ow < 0 || orr < 0 || opaqueCallMayFence(write) || otherRanks(write) || otherRanks(read)
-                        ? MemoryAnalysis::BlockSlices::Kind::None
-                        : memory_.blockSlices(write, ow, read, orr, /*withDetail=*/false).kind;
+  auto kind = ow < 0 || orr < 0 || opaqueCallMayFence(write) || otherRanks(write) || otherRanks(read)
+                  ? MemoryAnalysis::BlockSlices::Kind::None
+                  : memory_.blockSlices(write, ow, read, orr, /*withDetail=*/false).kind;
+  // One pointer read, on both sides, from a slot the block reads as its own
+  // (issue 34, MSCCL++'s FW: model/BlockCopiedPointers.h). Another rank's
+  // copy reads its own slot too, peer pointer or not; a multicast address is
+  // left to the expressions.
+  auto multicast = [&](InstId i) { return fn_.instructions[i].opcode() == "multimem"; };
+  if (kind == MemoryAnalysis::BlockSlices::Kind::None && ow >= 0 && orr >= 0 && !opaqueCallMayFence(write) &&
+      !multicast(write) && !multicast(read) && !blockCopiedPointers(fn_, write, ow, read, orr).empty())
+    kind = MemoryAnalysis::BlockSlices::Kind::Undecided;
   dataSlices_.assign(uint32_t(write), uint32_t(read), static_cast<uint8_t>(kind) + 1);
   return kind;
 }
@@ -1501,8 +1512,10 @@ const std::vector<InstId>& ProtocolModel::inKernelSignalsFor(InstId poll) const 
 
 std::vector<InstId> ProtocolModel::findInKernelSignals(InstId poll) const {
   std::vector<InstId> found;
+  // A signal that stores into the polled bytes a constant the spin never
+  // leaves on releases no waiter here (model/ExitValueSignals.h).
   for (InstId s : candidates(signalIndex_, poll))
-    if (maySameWord(s, poll)) found.push_back(s);
+    if (maySameWord(s, poll) && !leavesNeverOn(*this, s, poll)) found.push_back(s);
   if (carriesPayload(poll)) {
     const int64_t packet = memory_.accessSize(poll, addressOf(fn_, poll));
     for (InstId w : writes_)
@@ -1513,7 +1526,9 @@ std::vector<InstId> ProtocolModel::findInKernelSignals(InstId poll) const {
   }
   // A flag raised through a translated peer address may be any flag behind
   // a pointer read from memory.
-  if (isLoaded(root(poll))) found.insert(found.end(), translatedFlagWrites_.begin(), translatedFlagWrites_.end());
+  if (isLoaded(root(poll)))
+    for (InstId w : translatedFlagWrites_)
+      if (!leavesNeverOn(*this, w, poll)) found.push_back(w);
   return found;
 }
 
@@ -1740,6 +1755,8 @@ const std::vector<InstId>& ProtocolModel::pollsOf(InstId signal) const {
     if (!maySameWord(poll, signal)) continue;
     const SpinLoop* spin = value ? spinContaining(poll) : nullptr;
     if (spin && !spin->contains(fn_, signal) && exitOnValue(fn_, *spin, poll, *value) == ExitOn::No) continue;
+    // A vector store, at the element the poll reads (model/ExitValueSignals.h).
+    if (!value && leavesNeverOn(*this, signal, poll)) continue;
     polls.push_back(poll);
   }
   return pollsOfSignal_.set(signal, std::move(polls));

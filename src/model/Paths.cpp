@@ -143,18 +143,22 @@ bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
   return !escaped;
 }
 
+// One segment [begin, end) of a block, in program order: it reaches `to`
+// (Done) unless a stop comes first (Cut); or it ends (Continue). `stop` is
+// asked only at the instructions of `mayStop` (sorted).
+static Step segmentTo(InstId to, const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop,
+                      InstId begin, InstId end) {
+  const bool holdsTo = begin <= to && to < end;
+  const InstId last = holdsTo ? to : end;
+  for (auto c = std::lower_bound(mayStop.begin(), mayStop.end(), begin); c != mayStop.end() && *c < last; ++c)
+    if (stop(*c)) return Step::Cut;
+  return holdsTo ? Step::Done : Step::Continue;
+}
+
 bool everyPathPasses(const FunctionModel& fn, InstId from, InstId to,
                      const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop) {
   if (!valid(fn, to) || !valid(fn, from)) return everyPathPasses(fn, from, to, stop);
-  // One segment [begin, end) of a block, in program order: it reaches `to`
-  // (Done) unless a stop comes first (Cut); or it ends (Continue).
-  auto segment = [&](InstId begin, InstId end) {
-    const bool holdsTo = begin <= to && to < end;
-    const InstId last = holdsTo ? to : end;
-    for (auto c = std::lower_bound(mayStop.begin(), mayStop.end(), begin); c != mayStop.end() && *c < last; ++c)
-      if (stop(*c)) return Step::Cut;
-    return holdsTo ? Step::Done : Step::Continue;
-  };
+  auto segment = [&](InstId begin, InstId end) { return segmentTo(to, stop, mayStop, begin, end); };
   if (fn.blockOf[from] == fn.blockOf[to] && from < to) return segment(from + 1, to + 1) == Step::Cut;
   bool escaped = false;
   walkBlocks(fn, from, 1, [&](BlockId b, bool entered) {
@@ -169,13 +173,7 @@ bool everyConsistentPathPasses(const FunctionModel& fn, InstId from, InstId to,
                                const std::function<bool(InstId)>& stop, const std::vector<InstId>& mayStop,
                                size_t maxStates) {
   if (!valid(fn, to) || !valid(fn, from)) return everyPathPasses(fn, from, to, stop);
-  auto segment = [&](InstId begin, InstId end) {
-    const bool holdsTo = begin <= to && to < end;
-    const InstId last = holdsTo ? to : end;
-    for (auto c = std::lower_bound(mayStop.begin(), mayStop.end(), begin); c != mayStop.end() && *c < last; ++c)
-      if (stop(*c)) return Step::Cut;
-    return holdsTo ? Step::Done : Step::Continue;
-  };
+  auto segment = [&](InstId begin, InstId end) { return segmentTo(to, stop, mayStop, begin, end); };
   if (fn.blockOf[from] == fn.blockOf[to] && from < to) return segment(from + 1, to + 1) == Step::Cut;
   // Fixed predicates: (register, value), sorted by register. Only a predicate
   // that guards two conditional branches or more can make a path inconsistent;

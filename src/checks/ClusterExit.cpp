@@ -80,18 +80,6 @@ bool sameBarrier(const FunctionModel& fn, InstId wait, InstId arrive) {
          model::AliasResult::No;
 }
 
-// The CTAs per cluster the kernel declares (.reqnctapercluster), or 0.
-int64_t declaredClusterSize(const FunctionModel& fn) {
-  if (!fn.function) return 0;
-  for (const auto& [name, values] : fn.function->performanceDirectives)
-    if (name == ".reqnctapercluster") {
-      int64_t size = 1;
-      for (int64_t v : values) size *= v;
-      return size;
-    }
-  return 0;
-}
-
 // Every path from the entry to `i` passes a wait on the barrier `arrive`
 // arrives on: `i` follows such a wait on every execution (the responder of a
 // hand-off waits before its first answer).
@@ -165,7 +153,7 @@ void checkClusterExit(const FunctionModel& fn, Findings& out) {
     else if (isClusterBarrier(fn, i)) clusterBarriers.push_back(i);
   }
   if (remoteArrives.size() < 2 || waits.empty()) return;
-  const int64_t clusterSize = declaredClusterSize(fn);
+  const int64_t clusterSize = model::declaredClusterSize(fn);
   if (clusterSize == 1) return;
   auto clusterBarrierAfter = [&](InstId from) {
     return std::any_of(clusterBarriers.begin(), clusterBarriers.end(),

@@ -16,6 +16,7 @@
 #include "checks/Checks.h"
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
+#include "model/ClusterEvidence.h"
 #include "model/Paths.h"
 
 namespace fenceline::checks {
@@ -177,25 +178,12 @@ bool targetsOwnCta(const ProtocolModel& ctx, InstId arrive) {
   return true;
 }
 
-// The CTAs per cluster the kernel declares (.reqnctapercluster), or 0 when
-// the size is left to the launch.
-int64_t declaredClusterSize(const FunctionModel& fn) {
-  if (!fn.function) return 0;
-  for (const auto& [name, values] : fn.function->performanceDirectives)
-    if (name == ".reqnctapercluster") {
-      int64_t size = 1;
-      for (int64_t v : values) size *= v;
-      return size;
-    }
-  return 0;
-}
-
 // `mapa addr, <constant>` in a kernel that declares no cluster size: with one
 // CTA per cluster (a launch attribute, invisible in the PTX) the constant rank
 // is the CTA itself. Not decidable: not reported. A declared size of one
 // makes every arrive local.
 bool mayBeOwnCta(const ProtocolModel& ctx, InstId arrive) {
-  int64_t size = declaredClusterSize(ctx.function());
+  int64_t size = model::declaredClusterSize(ctx.function());
   if (size == 1) return true;
   if (size > 1) return false;
   auto mapas = mapaDefinitions(ctx, arrive);

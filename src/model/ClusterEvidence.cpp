@@ -50,4 +50,15 @@ ClusterCtas clusterCtas(const FunctionModel& fn) {
   return ClusterCtas::Unknown;
 }
 
+int64_t declaredClusterSize(const FunctionModel& fn) {
+  if (!fn.function) return 0;
+  for (const auto& [name, values] : fn.function->performanceDirectives)
+    if (name == ".reqnctapercluster") {
+      int64_t size = 1;
+      for (int64_t v : values) size *= v;
+      return size;
+    }
+  return 0;
+}
+
 }  // namespace fenceline::model

@@ -17,6 +17,8 @@
 // (`.reqnctapercluster 1, 1, 1`) has none to reach.
 #pragma once
 
+#include <cstdint>
+
 #include "model/Program.h"
 
 namespace fenceline::model {
@@ -26,5 +28,9 @@ namespace fenceline::model {
 enum class ClusterCtas { Several, One, Unknown };
 
 ClusterCtas clusterCtas(const FunctionModel& fn);
+
+// The CTAs per cluster the kernel declares (the product of
+// `.reqnctapercluster`), or 0 when the size is left to the launch.
+int64_t declaredClusterSize(const FunctionModel& fn);
 
 }  // namespace fenceline::model

@@ -8,7 +8,9 @@
 // with a note at the first.
 //
 // Phase-bit barriers (the polled value is XORed with the arrival's return
-// value), generation counters (the threshold is a value loaded earlier) and
+// value; or, for a sign-bit barrier whose master flips bit 31 once per use,
+// with a load of the counter before the arrival: model/PhaseFlipBarriers.h),
+// generation counters (the threshold is a value loaded earlier) and
 // epoch targets (the threshold changes with a loop counter) are not fixed.
 #include <algorithm>
 #include <optional>
@@ -20,6 +22,7 @@
 #include "checks/FixPoints.h"
 #include "checks/ProtocolReport.h"
 #include "model/Paths.h"
+#include "model/PhaseFlipBarriers.h"
 #include "model/RotatingCounters.h"
 
 namespace fenceline::checks {
@@ -73,6 +76,11 @@ std::vector<Use> findUses(const ProtocolModel& ctx) {
           if (fn.values->readsAtomicResult(compare, polled)) continue;
           if (!fn.values->isInvariant(compare, other)) continue;
           int32_t threshold = fn.values->identity(compare, other);
+          // A sign-bit phase barrier (model/PhaseFlipBarriers.h): the wait
+          // compares bit 31 with its value read at the arrival, and the
+          // master's amount flips it once per use. Not a fixed threshold.
+          const InstId flipped = model::phaseFlipArrival(fn, compare, polled, poll);
+          const bool phaseFlip = flipped >= 0 && model::addsPhaseFlip(fn, flipped);
           auto arrival = [&](InstId i) { return isArrival(fn, i) && fn.memory->sameWord(i, poll); };
           // The arrival comes first in the same trip: it dominates the wait.
           BlockId header = fn.loops[spin.loop].header;
@@ -83,7 +91,8 @@ std::vector<Use> findUses(const ProtocolModel& ctx) {
             arrivalBlocks.emplace(fn, arrivals);
           }
           for (InstId a : model::findReachingBackward(fn, poll, arrival, [](InstId) { return false; }, *arrivalBlocks))
-            if (!spin.contains(fn, a) && fn.dominates(fn.blockOf[a], header)) uses.push_back({a, poll, threshold});
+            if (!spin.contains(fn, a) && fn.dominates(fn.blockOf[a], header) && !(phaseFlip && a == flipped))
+              uses.push_back({a, poll, threshold});
         }
       }
     }

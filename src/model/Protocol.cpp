@@ -25,6 +25,7 @@
 #include "model/ExitValueSignals.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
+#include "model/PhaseFlipBarriers.h"
 #include "model/ResultUpdates.h"
 #include "model/ThreadDecidedBranches.h"
 #include "model/Values.h"
@@ -1223,9 +1224,14 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
   auto otherMode = [&](InstId i) { return exclusiveModes(signal, i) || exclusiveModes(write, i); };
   const std::vector<InstId>& polls = pollsOf(signal);
   const PartnerBlock otherBlock = partnerBlockOfSignal(signal);
+  // The wait of another use of a sign-bit phase barrier: of the signal's
+  // phase only where blocks reach different barrier sites at the same count
+  // (model/PhaseFlipBarriers.h): never a decided reader.
+  auto otherPhase = [&](InstId poll) { return waitOfOtherPhaseFlipUse(*this, signal, poll); };
   if (hasDecidedReader(write, signal)) {
     for (InstId poll : polls) {
-      if (isEndOfKernelWait(poll) || otherMode(poll) || !aliasFacts(signal, poll).decided) continue;
+      if (isEndOfKernelWait(poll) || otherMode(poll) || !aliasFacts(signal, poll).decided || otherPhase(poll))
+        continue;
       for (InstId read : afterWait(poll).guardedReads) {
         const PairEvidence pair = partnerPair(write, read, otherBlock);
         if (pair.mayRead && pair.decided && !otherMode(read))
@@ -1233,6 +1239,7 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
       }
     }
   }
+  Reader phaseFallback;
   for (InstId poll : polls) {
     if (otherMode(poll)) continue;
     if (isEndOfKernelWait(poll)) {
@@ -1248,6 +1255,19 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
     for (InstId read : afterWait(poll).guardedReads) {
       const PairEvidence pair = partnerPair(write, read, otherBlock);
       if (!pair.mayRead || otherMode(read)) continue;
+      if (otherPhase(poll)) {
+        // Kept, and shown only when no wait of the signal's own use has a reader.
+        if (phaseFallback.poll < 0) {
+          phaseFallback = {poll, read, writeReadDetail(write, read, pair, otherBlock.at), false};
+          phaseFallback.evidence.decided = false;
+          phaseFallback.evidence.how = "other-phase";
+          phaseFallback.evidence.detail =
+              "the wait is another use of the sign-bit phase barrier the signal arrives at: it observes the "
+              "signal's phase only if blocks reach different barrier sites at the same count of uses, which the "
+              "PTX does not decide";
+        }
+        break;
+      }
       best = {poll, read, writeReadDetail(write, read, pair, otherBlock.at), false};
       // Not decided: the pair is, but the wait may not observe this signal
       // (a decided pair under a decided wait was returned above).
@@ -1260,7 +1280,7 @@ ProtocolModel::Reader ProtocolModel::readerOf(InstId write, InstId signal) const
       return best;
     }
   }
-  return best;
+  return phaseFallback.poll >= 0 ? phaseFallback : best;
 }
 
 // The reads readerOf can find decided for any write of `signal`: those after
@@ -1271,6 +1291,7 @@ uint32_t ProtocolModel::decidedReadSet(InstId signal) const {
   std::vector<InstId> reads;
   for (InstId poll : pollsOf(signal)) {
     if (isEndOfKernelWait(poll) || !aliasFacts(signal, poll).decided) continue;
+    if (waitOfOtherPhaseFlipUse(*this, signal, poll)) continue;  // undecided (readerOf)
     const std::vector<InstId>& guarded = afterWait(poll).guardedReads;
     reads.insert(reads.end(), guarded.begin(), guarded.end());
   }

@@ -50,6 +50,7 @@ cccl-parallel-cu13|cuda_cccl-1.2.1-cp311-cp311-manylinux_2_26_x86_64/cuda/comput
 cudaq-qec|cudaq_qec_cu12-0.8.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64/cudaq_qec/lib/libcudaq-qec.so|whole
 torchcodec|torchcodec-0.17.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64/torchcodec/libtorchcodec_core8.so|whole
 pennylane-lightning-gpu|pennylane_lightning_gpu-0.45.0-cp311-cp311-manylinux_2_28_x86_64/pennylane_lightning/lightning_gpu_ops.cpython-311-x86_64-linux-gnu.so|whole
+mindspore-cuda-ops|mindspore-2.10.0-cp311-cp311-manylinux1_x86_64/mindspore/lib/plugin/gpu/libcuda_ops.so.11|whole
 gptq-exllama|auto_gptq-0.7.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64/exllama_kernels.cpython-311-x86_64-linux-gnu.so|ptx:sm_90
 tfa-image|tensorflow_addons-0.23.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64/tensorflow_addons/custom_ops/image/_image_ops.so|whole
 tfra-hkv-lib|tensorflow_recommenders_addons_gpu-0.7.2-cp311-cp311-manylinux_2_12_x86_64.manylinux2010_x86_64.manylinux_2_17_x86_64.manylinux2014_x86_64/tensorflow_recommenders_addons/dynamic_embedding/core/_hkv_ops.so|whole

@@ -90,5 +90,6 @@ ExperimentInfo bulkStoreExitExperiment();
 ExperimentInfo lastBlockExperiment();
 ExperimentInfo counterResetExperiment();
 ExperimentInfo zeroAccumulateExperiment();
+ExperimentInfo clusterExitExperiment();
 
 }  // namespace lab

@@ -28,7 +28,7 @@ std::vector<ExperimentInfo> experimentTable() {
           lab::litmusLbExperiment(),      lab::gemmExperiment(),       lab::gemmLatencyExperiment(),
           lab::bulkStoreReuseExperiment(), lab::proxyGlobalExperiment(), lab::electedArriveExperiment(),
           lab::mbarrierInitFenceExperiment(), lab::bulkStoreExitExperiment(), lab::lastBlockExperiment(),
-          lab::counterResetExperiment(), lab::zeroAccumulateExperiment()};
+          lab::counterResetExperiment(), lab::zeroAccumulateExperiment(), lab::clusterExitExperiment()};
 }
 
 std::vector<std::string> splitList(const std::string& text) {

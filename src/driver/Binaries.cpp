@@ -36,10 +36,26 @@ std::string readWhole(const fs::path& path) {
   return text.str();
 }
 
-std::string lastLines(const std::string& output) {
+std::string trimmed(const std::string& output) {
   std::string text = output;
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
+}
+
+// What cuobjdump said about its failure: its own "cuobjdump fatal : ..." /
+// "cuobjdump error : ..." lines, not the listing it printed before them (which
+// is megabytes for a large library, and not the same from run to run when it
+// fails); the last line when it printed no such line.
+std::string cuobjdumpMessage(const std::string& output) {
+  std::string said, last;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty()) continue;
+    last = line;
+    if (line.rfind("cuobjdump", 0) == 0) said += (said.empty() ? "" : "\n") + line;
+  }
+  return said.empty() ? last : said;
 }
 
 Outcome runEchoed(const std::vector<std::string>& arguments, const std::string& folder, bool echo,
@@ -199,23 +215,32 @@ BinaryContents readBinary(const std::string& path, const std::string& cuobjdump,
     contents.ok = true;  // a host-only object or library: nothing to check, not an error
     return contents;
   }
-  if (!succeeded(listing)) {
-    contents.error = fmt::format("not a CUDA binary that cuobjdump can read ({}):\n{}",
-                                 describeStatus(listing.status), lastLines(listing.output));
-    return contents;
-  }
+  const bool listedAll = succeeded(listing);
 
   // The embedded PTX, one file per image. "No PTX file found" is not an error.
+  // Run even when the listing failed: cuobjdump stops at the first image it
+  // cannot read ("Invalid ELF"), and what it extracted before that is checked.
   Outcome extracted = runEchoed({cuobjdump, "-xptx", "all", absolute}, folder.path(), echo);
-  if (!succeeded(extracted) && extracted.output.find("No PTX file found") == std::string::npos) {
-    contents.error = fmt::format("cuobjdump could not extract the PTX ({}):\n{}",
-                                 describeStatus(extracted.status), lastLines(extracted.output));
-    return contents;
-  }
+  const bool extractedAll =
+      succeeded(extracted) || extracted.output.find("No PTX file found") != std::string::npos;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(folder.path(), error))
     if (entry.path().extension() == ".ptx") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
+  if (!listedAll || !extractedAll) {
+    const Outcome& failed = !listedAll ? listing : extracted;
+    const std::string said = fmt::format("{}: {}", describeStatus(failed.status), cuobjdumpMessage(failed.output));
+    if (files.empty()) {
+      contents.error = !listedAll ? fmt::format("not a CUDA binary that cuobjdump can read ({})", said)
+                                  : fmt::format("cuobjdump could not extract the PTX ({})", said);
+      return contents;
+    }
+    contents.incomplete = fmt::format(
+        "cuobjdump stopped partway through this binary ({}): checked the {} PTX image{} it extracted before it "
+        "stopped; the images after that point were not checked{}",
+        said, files.size(), files.size() == 1 ? "" : "s",
+        listedAll ? "" : ", nor is it known which kernels are only SASS");
+  }
   std::set<std::string> defined;
   for (const auto& file : files) {
     const MappedFile mapped(file.string());  // not read into the heap (see PtxSources.cpp)

@@ -39,6 +39,11 @@ struct BinaryContents {
   // image, not the library's hundreds of MB of PTX.
   std::shared_ptr<TemporaryFolder> folder;
   std::vector<SassOnlyKernel> sassOnly;  // kernels of a SASS image that no PTX defines
+  // When cuobjdump stopped partway through the binary (an image it cannot
+  // read: "Invalid ELF") after extracting some PTX: what it said. The images
+  // it extracted are checked; the rest of the binary is not, which the run
+  // reports as an error (the report is not complete).
+  std::string incomplete;
 };
 
 // The cuobjdump to run, or "" when none is found.

@@ -119,6 +119,7 @@ PtxOfInput readBinaryInput(const Input& input, const CheckOptions& options, cons
     result.error = fmt::format("{}: error: {}\n", input.path, contents.error);
     return result;
   }
+  if (!contents.incomplete.empty()) result.incomplete = fmt::format("{}: error: {}\n", input.path, contents.incomplete);
   // A kernel embedded for several architectures is checked once, in the
   // newest PTX target that defines it (a site is then one finding, not one
   // per architecture); --all-targets checks every image whole.

@@ -36,6 +36,10 @@ struct PtxOfInput {
   std::string error;                     // an input error, printed as is
   std::string notes;                     // SASS-only kernels, printed to stderr
   std::vector<report::RunNotification> notifications;  // the notes, for JSON and SARIF
+  // An error about the part of the input that could not be read (a binary
+  // cuobjdump read only partway), reported after the units that were read are
+  // checked: "PATH: error: ...\n".
+  std::string incomplete;
 };
 
 // The architecture for `nvcc -ptx`: --arch when given, else the newest one

@@ -318,6 +318,11 @@ InputResult checkInput(const Input& input, const InputSettings& settings, const 
           notification("error", "internal-error", std::string("internal error while checking: ") + e.what(), input.path));
     }
   }
+  if (!ptx.incomplete.empty()) {  // what cuobjdump could not read: after the findings of what it could
+    result.error += ptx.incomplete;
+    result.notifications.push_back(
+        notification("error", "input-error", withoutPrefix(ptx.incomplete, input.path, "error"), input.path));
+  }
   return result;
 }
 

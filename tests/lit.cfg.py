@@ -16,6 +16,17 @@ config.substitutions.append(("%src", config.source_root))
 # The tests' venv (scripts/test-venv; ctest makes it before lit runs).
 config.substitutions.append(("%venv_python", os.path.join(config.test_venv, "bin", "python")))
 config.substitutions.append(("%cmake", config.cmake))
+# The build's C++ compiler, for builds a test makes (tests/install/pip-package.test: the same
+# compiler as the build's, so that ccache, when there, serves its compiles), and ccache's
+# settings from the environment (lit passes few variables through).
+config.substitutions.append(("%cxx", getattr(config, "cxx", "") or "c++"))
+for _name, _value in os.environ.items():
+    if _name.startswith("CCACHE_"):
+        config.environment[_name] = _value
+# ccache also hashes the locale variables: %build_locale gives such a build the build's own.
+config.substitutions.append(("%build_locale", " ".join(
+    f"{_name}={os.environ[_name]}" for _name in ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES")
+    if os.environ.get(_name) and " " not in os.environ[_name])))
 config.substitutions.append(("%build", config.binary_root))
 # Packaging tests (install/) build and install outside the sanitizer's reach.
 if config.sanitize:

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 PUNCTUATION = [";", ",", "{", "}", "[", "]", "(", ")", "<", ">", "@", "@!", "|", "+", "-", ":", "=", "_"]
@@ -59,10 +60,10 @@ def main():
     cache.mkdir(parents=True, exist_ok=True)
     seeds = list(tests_files(root, ".ptx"))
     if nvcc:
-        for cu in tests_files(root, ".cu"):
-            ptx = compile_cu(nvcc, cu, cache, root / "include")
-            if ptx:
-                seeds.append(ptx)
+        # One nvcc per core (each is a single-threaded process); the seeds stay in file order.
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            compiled = pool.map(lambda cu: compile_cu(nvcc, cu, cache, root / "include"), tests_files(root, ".cu"))
+            seeds += [ptx for ptx in compiled if ptx]
     vocabulary = set()
     for seed in seeds:
         data = seed.read_bytes()

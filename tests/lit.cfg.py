@@ -8,7 +8,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".test", ".cu", ".ptx"]
 config.test_source_root = config.test_source_root_override
 config.test_exec_root = os.path.join(os.path.dirname(config.fenceline), "tests", "lit-out")
-config.excludes = ["unit", "gpu", "Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "corpus"]
+config.excludes = ["unit", "gpu", "Inputs", "tools", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt", "corpus"]
 config.substitutions.append(("%fenceline", config.fenceline))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%nvcc", config.nvcc))
@@ -16,6 +16,17 @@ config.substitutions.append(("%src", config.source_root))
 # The tests' venv (scripts/test-venv; ctest makes it before lit runs).
 config.substitutions.append(("%venv_python", os.path.join(config.test_venv, "bin", "python")))
 config.substitutions.append(("%cmake", config.cmake))
+# The build's C++ compiler, for builds a test makes (tests/install/pip-package.test: the same
+# compiler as the build's, so that ccache, when there, serves its compiles), and ccache's
+# settings from the environment (lit passes few variables through).
+config.substitutions.append(("%cxx", getattr(config, "cxx", "") or "c++"))
+for _name, _value in os.environ.items():
+    if _name.startswith("CCACHE_"):
+        config.environment[_name] = _value
+# ccache also hashes the locale variables: %build_locale gives such a build the build's own.
+config.substitutions.append(("%build_locale", " ".join(
+    f"{_name}={os.environ[_name]}" for _name in ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES")
+    if os.environ.get(_name) and " " not in os.environ[_name])))
 config.substitutions.append(("%build", config.binary_root))
 # Packaging tests (install/) build and install outside the sanitizer's reach.
 if config.sanitize:
@@ -28,6 +39,25 @@ if config.sanitize:
 if getattr(config, "allocator", False):
     config.available_features.add("allocator")
 config.environment["PATH"] = os.path.dirname(config.nvcc) + os.pathsep + os.environ.get("PATH", "")
+
+# nvcc's -ptx compiles through a content-addressed cache (tests/tools/nvcc-cache.py), first on
+# PATH where fenceline looks for nvcc: a test's second RUN line, and the sanitizer build's lit
+# run (scripts/run-tests gives build-asan/ build/'s cache), reuse the PTX of the same compile.
+# %nvcc stays the real compiler. Off with an empty FENCELINE_NVCC_CACHE_DIR (CMake).
+import shutil as _shutil
+_real_nvcc = _shutil.which(config.nvcc, path=config.environment["PATH"])
+if getattr(config, "nvcc_cache_dir", "") and _real_nvcc:
+    _wrapper_dir = os.path.join(config.test_exec_root, "nvcc-cache-bin")
+    os.makedirs(_wrapper_dir, exist_ok=True)
+    _wrapper = os.path.join(_wrapper_dir, "nvcc")
+    _script = os.path.join(config.source_root, "tests", "tools", "nvcc-cache.py")
+    if os.path.realpath(_wrapper) != os.path.realpath(_script):
+        if os.path.lexists(_wrapper):
+            os.remove(_wrapper)
+        os.symlink(_script, _wrapper)
+    config.environment["FENCELINE_NVCC_CACHE_REAL"] = os.path.abspath(_real_nvcc)
+    config.environment["FENCELINE_NVCC_CACHE_DIR"] = config.nvcc_cache_dir
+    config.environment["PATH"] = _wrapper_dir + os.pathsep + config.environment["PATH"]
 
 # cuobjdump for the binary-input tests (tests/inputs): $FENCELINE_CUOBJDUMP,
 # PATH, next to nvcc, the toolkit, or pip's nvidia-cuda-cuobjdump in this Python

@@ -290,16 +290,29 @@ void checkSharedRace(const FunctionModel& fn, Findings& out) {
       if (isLoad[l] && fn.memory->sameWord(w, l)) sameWord.push_back(l);
     return it->second = !sameWord.empty() && model::valueDependsOn(fn, v.reg, w, sameWord);
   };
+  auto differentThreads = [&](InstId w, InstId r, Uniformity u) {
+    for (auto [guarded, other] : {std::pair{w, r}, std::pair{r, w}}) {
+      const ThreadSet g = fn.roles->instructionSet(guarded), o = fn.roles->instructionSet(other);
+      if (!atMostOneLanePerWarp(g) || atMostOneLanePerWarp(o)) continue;
+      if (guards.underThreadIndexGuard(guarded) && !guards.underThreadIndexGuard(other)) return true;
+      if (u != Uniformity::Block || g == ThreadSet::OneLane) continue;
+      constexpr std::pair<int64_t, int64_t> kAny{0, 1023};
+      const auto rg = model::guardedRange(fn, guarded, "%tid.x", kAny), ro = model::guardedRange(fn, other, "%tid.x", kAny);
+      if (rg.first == rg.second && (ro.first != rg.first || ro.second != rg.first)) return true;
+    }
+    return false;
+  };
   auto consider = [&](InstId w, InstId r, bool readAfterWrite, Uniformity uw) {
     if (isCounterWord(w)) return;
     const Uniformity ur = uniform.of(r);
     if (ur == Uniformity::None) return;
     const Uniformity u = (uw == Uniformity::Warp || ur == Uniformity::Warp) ? Uniformity::Warp : Uniformity::Block;
-    // Different threads: the guarded access's threads are not all the other's.
-    InstId guarded = -1;
-    if (guards.apart(w, r)) guarded = w;
-    else if (guards.apart(r, w)) guarded = r;
-    if (guarded < 0 || !atMostOneLanePerWarp(fn.roles->instructionSet(guarded))) return;
+    // Different threads: one access is made by at most one lane of each warp
+    // (one thread of the block) under a thread-index guard, the other under
+    // no thread-index guard (data tests only: every thread that gets there),
+    // or, for one thread of the block at a block-wide address, by threads
+    // whose index range holds others.
+    if (!differentThreads(w, r, u)) return;
     const auto& ew = fn.instructions[w].effect;
     const auto& er = fn.instructions[r].effect;
     model::AliasEvidence bytes = fn.memory->aliasEvidence(w, ew.address, 0, r, er.address, 0, false);

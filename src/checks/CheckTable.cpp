@@ -63,6 +63,9 @@ constexpr CheckInfo kChecks[] = {
     {"cluster-exit", Severity::Warning,
      "a CTA of a cluster may exit while another CTA still arrives on its barriers (distributed shared memory)",
      "docs/checks/cluster-exit.md", checkClusterExit},
+    {"shared-race", Severity::Warning,
+     "shared-memory write and another thread's read of the same bytes with no barrier between (__syncwarp / __syncthreads missing)",
+     "docs/checks/shared-race.md", checkSharedRace},
 };
 }  // namespace
 

@@ -30,5 +30,6 @@ void checkCounterReset(const model::FunctionModel&, Findings&);       // Counter
 void checkSlotReuse(const model::FunctionModel&, Findings&);         // SlotReuse.cpp
 void checkTensormapWar(const model::FunctionModel&, Findings&);      // TensormapWar.cpp
 void checkClusterExit(const model::FunctionModel&, Findings&);       // ClusterExit.cpp
+void checkSharedRace(const model::FunctionModel&, Findings&);        // SharedRace.cpp
 
 }  // namespace fenceline::checks

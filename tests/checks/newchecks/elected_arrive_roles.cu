@@ -26,8 +26,12 @@ __device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t parity) {
 
 // Warps 0-1 fill `a` and lane 0 of each arrives on fullA with no __syncwarp()
 // (broken). Thread 64 (warp 2) alone writes the work item and arrives on
-// fullB (its own write: fine). Warp 3 waits for both and reads `a` and the
-// work item.
+// fullB (its own write: fine for elected-arrive). Warp 3 waits for both and
+// reads `a` and the work item. Nothing tells thread 64 that warp 3 has read
+// round r's item before it writes round r + 1's (no "empty" barrier): a write
+// after read that shared-race reports (one thread's write, one word for the
+// block, read by threads of another index range, no synchronization on the
+// way from the read around the loop to the write).
 __global__ void __launch_bounds__(128) roles(float* out, int rounds) {
   __shared__ float a[64];
   __shared__ int work;
@@ -45,7 +49,7 @@ __global__ void __launch_bounds__(128) roles(float* out, int rounds) {
       if (lane == 0) arrive(&fullA);
     }
     if (threadIdx.x == 64) {
-      work = r;
+      work = r;  // expect: shared-race
       arrive_work(&fullB);
     }
     if (warp == 3) {

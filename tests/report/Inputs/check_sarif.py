@@ -8,7 +8,7 @@ log = json.load(open(sys.argv[1]))
 assert log["version"] == "2.1.0"
 run = log["runs"][0]
 rules = run["tool"]["driver"]["rules"]
-assert len(rules) == 18, len(rules)  # the check table (src/checks/CheckTable.cpp)
+assert len(rules) == 19, len(rules)  # the check table (src/checks/CheckTable.cpp)
 for rule in rules:
     for key in ("id", "shortDescription", "fullDescription", "help", "defaultConfiguration"):
         assert key in rule, (rule["id"], key)

@@ -15,6 +15,13 @@
 // after a wait on the counter (model/Protocol.h isResetAfterWait) follows the
 // arrivals it waited for: not reported.
 //
+// A store that runs only in a launch of one block (`if (gridDim.x == 1)
+// *out = init; else { semaphore hand-off }`, Eigen's FullReductionKernel;
+// UniformModes::singleBlockLaunch) has no other block to race with, and an
+// update on the other side of a launch-uniform condition from the store
+// (exclusiveModes: a kernel parameter, the grid's size) never runs in the
+// store's launch: neither is reported (issue 34, shape P6).
+//
 // Who executes an instruction comes from ThreadRoles; where it does not
 // answer "one thread of one block", the dominating branch conditions are read
 // here as well: `ctaid.* == 0` and `tid.* == 0` tests, alone or combined with
@@ -22,6 +29,7 @@
 // condition holds where its branch edge dominates, not merely its target: the
 // join after `if (blockIdx.x == 0) goto publish;` runs in every block.
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -32,6 +40,7 @@
 #include "checks/ProtocolReport.h"
 #include "model/BranchEdges.h"
 #include "model/ThreadRoles.h"
+#include "model/UniformModes.h"
 
 namespace fenceline::checks {
 
@@ -129,11 +138,17 @@ void checkBarrierInitRace(const FunctionModel& fn, Findings& out) {
         !ctx.isIdentityUpdate(j))
       updates.push_back(j);
   if (updates.empty()) return;
+  std::optional<model::UniformModes> modes;
   for (InstId i = 0; i < static_cast<InstId>(fn.instructions.size()); ++i) {
     if (!isInitialization(fn, i) || !oneThreadOfOneBlock(ctx, i) || ctx.isResetAfterWait(i)) continue;
+    // Launch-uniform predicates, asked only of a store that is a candidate
+    // (most kernels have none).
+    if (!modes) modes.emplace(fn);
+    if (modes->singleBlockLaunch(i)) continue;  // no other block in its launch
     InstId update = -1;
     for (InstId j : updates) {
       if (j == i || !fn.memory->sameWord(i, j)) continue;
+      if (ctx.exclusiveModes(i, j) || modes->singleBlockLaunch(j)) continue;  // never in the store's launch
       if (!oneThreadOfOneBlock(ctx, j) && !ctx.isPublishedByGroupBarrier(i, j)) {
         update = j;
         break;

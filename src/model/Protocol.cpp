@@ -1110,6 +1110,18 @@ MemoryAnalysis::BlockSlices::Kind ProtocolModel::dataSlices(InstId write, InstId
   auto kind = ow < 0 || orr < 0 || opaqueCallMayFence(write) || otherRanks(write) || otherRanks(read)
                   ? MemoryAnalysis::BlockSlices::Kind::None
                   : memory_.blockSlices(write, ow, read, orr, /*withDetail=*/false).kind;
+  // One block's own read-modify-write (issue 34, shape P4: cuDNN's running
+  // mean, `((tid >> 4) | blockIdx.x) == 0` on both sides): the guards of the
+  // write and of the read pin one and the same block (UniformModes::
+  // pinnedBlock), so no other block makes that write where the read reads;
+  // nor does another rank's copy, which writes its own buffer unless the
+  // write goes through a peer pointer or a multicast address (excluded above).
+  if (kind != MemoryAnalysis::BlockSlices::Kind::Apart && ow >= 0 && orr >= 0 && !opaqueCallMayFence(write) &&
+      !otherRanks(write) && !otherRanks(read)) {
+    if (!modes_) modes_ = std::make_shared<UniformModes>(fn_);
+    if (const auto w = modes_->pinnedBlock(write))
+      if (const auto r = modes_->pinnedBlock(read); r && *r == *w) kind = MemoryAnalysis::BlockSlices::Kind::Apart;
+  }
   // One pointer read, on both sides, from a slot the block reads as its own
   // (issue 34, MSCCL++'s FW: model/BlockCopiedPointers.h). Another rank's
   // copy reads its own slot too, peer pointer or not; a multicast address is

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "model/BranchEdges.h"
+#include "model/PinnedBlock.h"
 #include "model/PolledText.h"
 #include "model/Values.h"
 
@@ -493,8 +494,64 @@ std::string UniformModes::separatingCondition(InstId a, InstId b) const {
 
 bool UniformModes::exclusive(InstId a, InstId b) const { return separatingKey(a, b, Level::Grid) >= 0; }
 
+namespace {
+
+// The dimension of a text that names %nctaid.d itself (through mov or an
+// integer cvt), or 0.
+char gridDimensionOf(std::string_view text) {
+  while (text.ends_with(')') && (text.starts_with("mov.") || text.starts_with("cvt."))) {
+    const size_t open = text.find('(');
+    if (open == std::string_view::npos) return 0;
+    text = text.substr(open + 1, text.size() - open - 2);
+  }
+  if (text.size() == 9 && text.starts_with("%nctaid.") && text[8] >= 'x' && text[8] <= 'z') return text[8];
+  return 0;
+}
+
+// The dimension d of a comparison key that, with outcome `value`, says
+// %nctaid.d == 1; 0 when it says nothing of the kind. Keys are
+// `CMP.TYPE(a,b)` (implied above): eq with its operands ordered ("#1" sorts
+// before any register text), every order as `lt`.
+char oneBlockDimension(std::string_view key, bool value) {
+  const size_t open = key.find('(');
+  if (open == std::string_view::npos || !key.ends_with(')')) return 0;
+  const std::string_view compare = key.substr(0, key.find('.'));
+  const std::string_view args = key.substr(open + 1, key.size() - open - 2);
+  if (args.starts_with("#1,")) {
+    const char d = gridDimensionOf(args.substr(3));
+    if (compare == "eq" && value) return d;   // nctaid == 1
+    if (compare == "lt" && !value) return d;  // !(1 < nctaid): nctaid <= 1, and a grid has a block
+    return 0;
+  }
+  if (args.ends_with(",#2") && compare == "lt" && value) return gridDimensionOf(args.substr(0, args.size() - 3));
+  return 0;
+}
+
+}  // namespace
+
+bool UniformModes::singleBlockLaunch(InstId inst) const {
+  if (inst < 0) return false;
+  if (readDimensions_ < 0) readDimensions_ = blockDimensionsRead(fn_);
+  int single = 0;
+  auto add = [&](const std::vector<Fact>& facts) {
+    for (const Fact& f : facts)
+      if (const char d = oneBlockDimension(keys_[f.key], f.value)) single |= 1 << (d - 'x');
+  };
+  add(blockFacts(fn_.blockOf[inst]));
+  add(guardFacts(inst));
+  return single != 0 && (readDimensions_ & ~single) == 0;
+}
+
 bool UniformModes::exclusiveInBlock(InstId a, InstId b) const {
   return separatingKey(a, b, Level::Block) >= 0;
+}
+
+std::optional<std::array<int64_t, 3>> UniformModes::pinnedBlock(InstId inst) const {
+  if (inst < 0) return std::nullopt;
+  if (readDimensions_ < 0) readDimensions_ = blockDimensionsRead(fn_);
+  auto [known, fresh] = pinnedBlock_.try_emplace(inst);
+  if (fresh) known->second = model::pinnedBlock(fn_, inst, readDimensions_);
+  return known->second;
 }
 
 }  // namespace fenceline::model

@@ -62,9 +62,11 @@
 // `a == b` with `b != a`.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -84,6 +86,22 @@ class UniformModes {
   bool exclusiveInBlock(InstId a, InstId b) const;
   // The comparison that separates them, as text (for evidence), or "".
   std::string separatingCondition(InstId a, InstId b) const;
+  // Launch-uniform predicates (issue 34, shape P6): `inst` runs only in a
+  // launch of one block. The comparisons that hold at it (its blocks' branch
+  // edges and its own guard, as for exclusive) say %nctaid.d == 1 (or
+  // %nctaid.d < 2, !(1 < %nctaid.d)) for every dimension d in which the
+  // function tells blocks apart (reads %ctaid.d, %nctaid.d or a cluster
+  // register of d; %cluster_ctarank counts for all three), and for one at
+  // least. A dimension the function never reads is one block wide, as
+  // MemoryAnalysis::blockSlices and barrier-init-race's "one block" take it.
+  // Such an instruction has no other block of its launch to race with:
+  // Eigen's FullReductionKernel stores the output's initial value with a
+  // plain store when gridDim.x == 1 and through a semaphore otherwise.
+  bool singleBlockLaunch(InstId inst) const;
+  // The one block whose threads run `inst`, where its guards pin the block
+  // position (model/PinnedBlock.h: `((tid >> 4) | blockIdx.x) == 0`), kept
+  // per instruction; nothing otherwise.
+  std::optional<std::array<int64_t, 3>> pinnedBlock(InstId inst) const;
 
   // How widely the value of `op` read at `at` is shared: by every thread of
   // the grid (constants, parameters, the launch shape), by the threads of one
@@ -160,6 +178,8 @@ class UniformModes {
   mutable std::vector<char> inCycle_;  // per block, for runsOnce
   mutable std::unordered_map<InstId, std::string> definitionText_;  // for every thread; "" when not uniform
   mutable std::unordered_map<uint64_t, std::string> mergedText_;     // per (read, register)
+  mutable int readDimensions_ = -1;  // model::blockDimensionsRead, once
+  mutable std::unordered_map<InstId, std::optional<std::array<int64_t, 3>>> pinnedBlock_;
 };
 
 }  // namespace fenceline::model

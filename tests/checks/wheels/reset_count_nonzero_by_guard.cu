@@ -5,8 +5,11 @@
 // includes 0; but the kernel returns at its entry when `n == 0`, so the waiter leaves only on a
 // non-zero count and the reset satisfies no waiter: it is no signal. Main took the reset for a
 // signal after the epoch write (release-missing, default tier).
-// Broken twin: the same kernel without the entry test. A launch with `n == 0` has its waiter leave
-// on the reset's 0, and the reset follows the epoch write with no release: release-missing.
+// Broken twin: the same kernel without the entry test, and block 1 also waits and reads the epoch.
+// A launch with `n == 0` has block 1 leave on the reset's 0, and the reset follows block 0's epoch
+// write with no release: release-missing. (Session 28, eig28: block 1 is the reader because block
+// 0's own read of the epoch after its own wait is that thread's read-modify-write, which no other
+// block makes: model/PinnedBlock.h; the twin read that way before.)
 // RUN: %fenceline check --arch sm_90a --verify %s
 // RUN: %fenceline check --strict --arch sm_90a --verify %s
 
@@ -40,7 +43,8 @@ __global__ void arrive_and_reset(unsigned* counter, unsigned* epoch, unsigned lo
 }
 
 // Broken twin: no entry test; with n == 0 the waiter leaves on the reset.
-__global__ void arrive_and_reset_unguarded(unsigned* counter, unsigned* epoch, unsigned long long shape) {
+__global__ void arrive_and_reset_unguarded(unsigned* counter, unsigned* epoch, unsigned* seen,
+                                           unsigned long long shape) {
   const unsigned n = static_cast<unsigned>(shape >> 48);
   if (threadIdx.x != 0) return;
   arrive(counter);
@@ -48,5 +52,8 @@ __global__ void arrive_and_reset_unguarded(unsigned* counter, unsigned* epoch, u
     while (wait_count(counter) != n) {}
     *epoch = *epoch + 1;
     reset_twin(counter);
+  } else if (blockIdx.x == 1) {
+    while (wait_count(counter) != n) {}
+    *seen = *epoch;
   }
 }

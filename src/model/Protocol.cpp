@@ -23,6 +23,7 @@
 #include "model/DataIndexedFlags.h"
 #include "model/DispatchLoops.h"
 #include "model/ExitValueSignals.h"
+#include "model/FirstTurnWaits.h"
 #include "model/MemoryEffect.h"
 #include "model/Paths.h"
 #include "model/PhaseFlipBarriers.h"
@@ -1687,6 +1688,12 @@ bool ProtocolModel::reachedAfterObservation(const SpinLoop& spin, InstId read, I
   return reach[fn_.blockOf[read]] != 0;
 }
 
+bool ProtocolModel::readsOnFirstTurn(const SpinLoop& spin, InstId read, InstId poll) const {
+  auto [cached, inserted] = firstTurnBlocks_.try_emplace(poll);
+  if (inserted) cached->second = firstTurnOnlyBlocks(fn_, spin, poll, inKernelSignalsFor(poll));
+  return !cached->second.empty() && cached->second[fn_.blockOf[read]] != 0;
+}
+
 bool ProtocolModel::isGuardedRead(InstId read, InstId poll) const {
   // Cheap refusals first; the rest is kept per (poll, read).
   if (!dataRead_[read] || isPollAccess(read)) return false;
@@ -1744,6 +1751,9 @@ bool ProtocolModel::computeGuardedRead(InstId read, InstId poll) const {
     // Past an exit that other polls of the spin decide alone, and on no other
     // way from this poll (issue 34, NVSHMEM shape X).
     if (!reachedAfterObservation(*spin, read, poll)) return false;
+    // On the first turn of a turn word only: the wait left on the word's
+    // initial value, before any partner wrote (model/FirstTurnWaits.h).
+    if (readsOnFirstTurn(*spin, read, poll)) return false;
   }
   // A read of the other mode of the launch (a kernel parameter selects one)
   // never follows this wait in a launch (issue 34 F4; the comm14 shape A),

@@ -744,6 +744,10 @@ class ProtocolModel {
   // Per poll whose spin leaves on other polls too: the blocks reached from it
   // without such an exit (reachedAfterObservation).
   mutable std::unordered_map<InstId, std::vector<char>> observedReach_;
+  // Per poll: the blocks its observation reaches only on the first turn of a
+  // turn word (model/FirstTurnWaits.h; empty when it is no turn wait).
+  mutable std::unordered_map<InstId, std::vector<char>> firstTurnBlocks_;
+  bool readsOnFirstTurn(const SpinLoop& spin, InstId read, InstId poll) const;
   std::vector<char> dataRead_;                 // per instruction: isDataRead or isDataUpdate
   std::vector<uint32_t> dataReadRank_;         // per data read: its place among them (isGuardedRead's tables)
   uint32_t dataReadCount_ = 0;

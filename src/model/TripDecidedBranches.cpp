@@ -77,6 +77,13 @@ class Implication {
   // it is nonzero.
   bool implies(ValueReg reg, bool value, InstId use, int depth = 0) {
     if (depth > 8) return false;
+    // Session 28 (cuSOLVER's getrf_wo_pivot, issue 34 shape P3): where the
+    // target has the other value, the condition is a constant of another
+    // value (the skip path's constants flow into the spin's entry test).
+    if (depth == 0) {
+      const std::optional<int64_t> other = valueWhenNotWanted(reg, use, 0);
+      if (other && (*other != 0) != value) return true;
+    }
     const std::vector<InstId> defs = fn_.values->reachingDefinitions(reg, use);
     if (defs.empty()) return false;
     for (InstId d : defs) {
@@ -133,6 +140,86 @@ class Implication {
       if (both && !first) return false;
       if (!both && first) return true;
       return implies(reg(2), value, d, depth + 1);
+    }
+    return false;
+  }
+
+  // The value of `reg` at `use` on the paths where the target does not have
+  // the wanted value, when every definition that reaches `use` on such a path
+  // gives the same constant: definitions that run only past an edge where
+  // the target has the wanted value are left out (the loads of the flags
+  // under `!p`), the others are read back through integer and predicate
+  // arithmetic down to `mov` of constants. nullopt when anything else.
+  std::optional<int64_t> valueWhenNotWanted(ValueReg reg, InstId use, int depth) {
+    if (depth > 12) return std::nullopt;
+    std::optional<int64_t> value;
+    for (InstId d : fn_.values->reachingDefinitions(reg, use)) {
+      poll();
+      if (d == def_) return std::nullopt;
+      if (runsOnlyPastWantedEdge(d, use)) continue;
+      const std::optional<int64_t> v = definedValue(d, depth);
+      if (!v || (value && *value != *v)) return std::nullopt;
+      value = v;
+    }
+    return value;
+  }
+
+  std::optional<int64_t> definedValue(InstId d, int depth) {
+    const Inst& in = fn_.instructions[d];
+    if (in.guard) return std::nullopt;
+    const auto& ops = in.operands;
+    const std::string_view op = in.opcode();
+    const bool pred = in.hasModifier("pred");
+    const bool wide = in.hasModifier("b64") || in.hasModifier("u64") || in.hasModifier("s64");
+    if (!pred && !wide && !in.hasModifier("b32") && !in.hasModifier("u32") && !in.hasModifier("s32")) return std::nullopt;
+    const uint64_t mask = pred ? 1 : wide ? ~uint64_t(0) : 0xffffffffull;
+    auto operand = [&](size_t k) -> std::optional<int64_t> {
+      if (k >= ops.size()) return std::nullopt;
+      if (ops[k].kind == ptx::Operand::Kind::Integer) return ops[k].intValue;
+      if (ops[k].kind != ptx::Operand::Kind::Register) return std::nullopt;
+      std::optional<int64_t> v = valueWhenNotWanted(ops[k].reg, d, depth + 1);
+      if (v && ops[k].negated) v = *v == 0 ? 1 : 0;
+      return v;
+    };
+    auto masked = [&](uint64_t v) { return std::optional<int64_t>(int64_t(v & mask)); };
+    if (op == "mov" && ops.size() == 2) {
+      const std::optional<int64_t> v = operand(1);
+      return v ? masked(uint64_t(*v)) : std::nullopt;
+    }
+    if (op == "not" && pred && ops.size() == 2) {
+      const std::optional<int64_t> v = operand(1);
+      return v ? std::optional<int64_t>(*v == 0 ? 1 : 0) : std::nullopt;
+    }
+    if (op == "setp" && ops.size() == 3 && (in.hasModifier("eq") || in.hasModifier("ne"))) {
+      const std::optional<int64_t> a = operand(1), b = operand(2);
+      if (!a || !b) return std::nullopt;
+      const bool equal = (uint64_t(*a) & mask) == (uint64_t(*b) & mask);
+      return in.hasModifier("eq") == equal ? 1 : 0;
+    }
+    if (ops.size() != 3) return std::nullopt;
+    const bool logicalShift = op == "shr" && !in.hasModifier("s32") && !in.hasModifier("s64");
+    if (op != "and" && op != "or" && op != "xor" && op != "shl" && !logicalShift) return std::nullopt;
+    const std::optional<int64_t> a = operand(1), b = operand(2);
+    if (!a || !b) return std::nullopt;
+    const uint64_t x = uint64_t(*a) & mask, y = uint64_t(*b);
+    if (op == "and") return masked(x & y);
+    if (op == "or") return masked(x | y);
+    if (op == "xor") return masked(x ^ y);
+    if (y >= 64) return masked(0);
+    return masked(op == "shl" ? x << y : x >> y);
+  }
+
+  // `d` runs only past an edge of a branch on the target where it has the
+  // wanted value, and from that branch no path meets the target's definition
+  // before `use` (the target keeps that value down to `use`).
+  bool runsOnlyPastWantedEdge(InstId d, InstId use) {
+    auto isDef = [&](InstId i) { return i == def_; };
+    auto isUse = [&](InstId i) { return i == use; };
+    for (InstId br : branchesOn(fn_, target_)) {
+      const BlockId to = branchTarget(fn_, br, want_);
+      if (to < 0 || !edgeDominatesBlock(fn_, fn_.blockOf[br], to, fn_.blockOf[d])) continue;
+      if (!fn_.dominatesInst(def_, br) || findReachable(fn_, br, isDef, isUse) >= 0) continue;
+      return true;
     }
     return false;
   }

@@ -437,11 +437,31 @@ std::string ValueIdentity::rootOf(ValueReg reg, InstId at, int depth) const {
   const std::vector<InstId>& defs = reachingDefinitions(reg, at);
   const std::string* first = nullptr;
   for (InstId d : defs) {
+    // A pointer stepped in a loop (`add %rd, %rd, 8192`) keeps the root of
+    // the definitions it steps from (issue 34, cuDNN's TW: every block reads
+    // all the partials through one pointer advanced per row).
+    if (stepsOwnValue(d, reg, defs)) continue;
     const std::string& r = rootOfDefinition(d, depth);
     if (r.empty() || (first && r != *first)) return {};
     first = &r;
   }
   return first ? *first : std::string();
+}
+
+bool ValueIdentity::stepsOwnValue(InstId d, ValueReg reg, const std::vector<InstId>& defs) const {
+  const Inst& inst = fn_.instructions[d];
+  const std::string_view op = inst.opcode();
+  const auto& ops = inst.operands;
+  if ((op != "add" && op != "sub") || ops.size() != 3 || inst.guard) return false;
+  if (ops[0].kind != Kind::Register || ops[0].reg != reg || ops[1].kind != Kind::Register || ops[1].reg != reg)
+    return false;
+  if (ops[2].kind != Kind::Integer && ops[2].kind != Kind::Register) return false;
+  if (ops[2].kind == Kind::Register && ops[2].reg == reg) return false;
+  // What it steps from is among the definitions asked about (a loop's
+  // induction: the value before the loop, or its own previous step).
+  for (InstId from : reachingDefinitions(reg, d))
+    if (std::find(defs.begin(), defs.end(), from) == defs.end()) return false;
+  return defs.size() > 1;
 }
 
 const std::string& ValueIdentity::rootOfDefinition(InstId d, int depth) const {

@@ -104,6 +104,8 @@ class ValueIdentity {
   std::string parameterOf(InstId load, int depth) const;
   // Marks walk `walk` (kBuildingKey, kBuildingRoot) as running for d; false when it already is.
   static constexpr uint8_t kBuildingKey = 1, kBuildingRoot = 2;
+  // `d` is `reg = reg + x` (or `- x`) stepping from definitions of `defs`.
+  bool stepsOwnValue(InstId d, ValueReg reg, const std::vector<InstId>& defs) const;
   bool enter(InstId d, uint8_t walk) const;
   void leave(InstId d, uint8_t walk) const;
 

@@ -1063,10 +1063,10 @@ struct ValueAnalysis::Impl {
 
   // A scalar load of 8 or 16 bits: the register holds the loaded value
   // zero-extended (.u and .b types) or sign-extended (.s types) to its width
-  // (PTX ISA, relaxed type-checking of destination operands; measured on an
-  // H100, tests/checks/wheels/config_fields_read_only.cu's notes): a byte's
-  // value lies in [0, 255] whatever the register's width, so a byte-wide
-  // mask (`idx & ep->mask`, UCX's queue index) bounds what it masks.
+  // (PTX ISA, the relaxed type-checking rules for destination operands): a
+  // byte's value lies in [0, 255] whatever the register's width, so a
+  // byte-wide mask (`idx & ep->mask`, UCX's queue index) bounds what it
+  // masks (issue 34 P1).
   AbstractValue narrowLoadedValue(const ptx::Instruction& s, const std::string& opaque) {
     if (s.hasModifier("u8") || s.hasModifier("b8")) return term(opaque, 0, 255);
     if (s.hasModifier("u16") || s.hasModifier("b16")) return term(opaque, 0, 65535);

@@ -1052,7 +1052,7 @@ struct ValueAnalysis::Impl {
     for (const auto& m : inst.syntax->modifiers) {
       if (m == "u64" || m == "b64" || m == "s64") pointerWide = true;
     }
-    if (!pointerWide) return term(opaque);
+    if (!pointerWide) return narrowLoadedValue(*inst.syntax, opaque);
     std::string object = loadedObjectName(d);
     if (object.empty()) return term(opaque);
     pointerLoads.emplace(object, d);
@@ -1060,6 +1060,20 @@ struct ValueAnalysis::Impl {
   }
 
   AbstractValue nonTop(AbstractValue v, const std::string& opaque) { return v.known ? v : term(opaque); }
+
+  // A scalar load of 8 or 16 bits: the register holds the loaded value
+  // zero-extended (.u and .b types) or sign-extended (.s types) to its width
+  // (PTX ISA, the relaxed type-checking rules for destination operands): a
+  // byte's value lies in [0, 255] whatever the register's width, so a
+  // byte-wide mask (`idx & ep->mask`, UCX's queue index) bounds what it
+  // masks (issue 34 P1).
+  AbstractValue narrowLoadedValue(const ptx::Instruction& s, const std::string& opaque) {
+    if (s.hasModifier("u8") || s.hasModifier("b8")) return term(opaque, 0, 255);
+    if (s.hasModifier("u16") || s.hasModifier("b16")) return term(opaque, 0, 65535);
+    if (s.hasModifier("s8")) return term(opaque, -128, 127);
+    if (s.hasModifier("s16")) return term(opaque, -32768, 32767);
+    return term(opaque);
+  }
 
   // x * k for the multiplication (or shift) d, whose opaque name is
   // `opaque`. When x has no affine form (an
@@ -1075,10 +1089,29 @@ struct ValueAnalysis::Impl {
     const bool opaqueProduct = !product.known || (product.terms.size() == 1 && product.terms[0].name == opaque);
     if (!opaqueProduct) return product;
     const bool keepsFactor = k != 0 && (wide || (k > 0 && (k & (k - 1)) == 0));
-    if (!keepsFactor) return term(opaque);
+    if (!keepsFactor) return parameterProduct(d, x, k, wide).value_or(term(opaque));
     AbstractValue multiple = term(name(d, "mul"));
     multiple.terms[0].coefficient = k;
     return multiple;
+  }
+
+  // x * k where x is a kernel parameter's value (an integer parameter, kept
+  // as an object) and k does not keep a factor: one number for the whole
+  // launch, named by what it is computed from, so that two multiplications of
+  // the parameter by k are the same term. nvcc may compute `p + 88 * i` once
+  // per use (`mad.lo.s64 %a, %i, 88, %p` twice, one on the converted pointer)
+  // where an older target shares one `mul.lo`: the record's fields at +0 and
+  // +16 are then apart in both (issue 34 P2, Mooncake's task slot).
+  std::optional<AbstractValue> parameterProduct(InstId d, const AbstractValue& x, int64_t k, bool wide) {
+    if (!x.known || x.baseKind != BaseKind::Param || !x.terms.empty() || !x.alternatives.empty() || x.constant != 0)
+      return std::nullopt;
+    const ptx::Instruction& s = *fn.instructions[d].syntax;
+    // The low half depends on the width only; a wide product on the sign too.
+    std::string type;
+    for (std::string_view m : {"s16", "u16", "s32", "u32", "s64", "u64", "b32", "b64"})
+      if (s.hasModifier(m)) type = wide ? std::string(m) : "lo" + std::string(m.substr(1));
+    if (type.empty()) return std::nullopt;
+    return term(fmt::format("prod:{}*{}.{}{}", x.base.str(), k, type, wide ? ".wide" : ""));
   }
 
   // The definition of a register operand, or -1.
@@ -1557,6 +1590,16 @@ struct ValueAnalysis::Impl {
       const bool otherNonNegative = other && other->first >= 0;
       if (mask >= 0) return term(opaque, 0, otherNonNegative ? std::min(mask, other->second) : mask);
       if (otherNonNegative) return term(opaque, 0, other->second);  // and only clears bits
+    }
+    // x & y with either operand in [0, M] lies in [0, M]: and only clears
+    // bits, and a non-negative M has no bit above its own top bit (a queue
+    // index masked with a mask loaded as a byte).
+    if (op == "and") {
+      auto rb = b.numericRange();
+      std::optional<int64_t> bound;
+      if (nonNegative) bound = range->second;
+      if (rb && rb->first >= 0) bound = bound ? std::min(*bound, rb->second) : rb->second;
+      if (bound) return term(opaque, 0, *bound);
     }
     // x | y with y below x's lowest set bit is x + y: nvcc packs a stage index
     // above a lane's offset so (`(stage << 7) | (tid & 127)`).

@@ -400,3 +400,27 @@ TEST(ModelValueRanges, LockstepCounterFromABaseGivesTheStageAddress) {
   EXPECT_EQ(operandB[1], "dynamic-shared[2048, 45056)");
   EXPECT_EQ(operandB[3], "dynamic-shared[6144, 49152)");
 }
+
+// ---- Narrow loads, masks and parameter products (issue 34 P1, P2) ----
+
+// A byte loaded from memory is in [0, 255] (ld.u8 zero-extends), and `i &
+// mask` with such a mask is in [0, mask's bound] whatever i is.
+TEST(ModelValueRanges, IndexMaskedByALoadedByte) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("byte_masked_index");
+  EXPECT_EQ(slotOffsets(fn, 0, "st.shared.u8"), "[0, 255]") << storeValue(fn, 0, "st.shared.u8");
+}
+
+// Two `mad.lo.s64 %, slot, 88, base` of one parameter give one term: the
+// flag at +0 and the word at +16 differ by 16 bytes on the same index.
+TEST(ModelValueRanges, TwoProductsOfOneParameter) {
+  FENCELINE_LOAD_PROGRAM(p, "model_value_ranges");
+  const auto& fn = p.fn("parameter_product_twice");
+  const AbstractValue flag = fn.values->operandValue(findOne(fn, "st.volatile.u8"), 0);
+  const AbstractValue word = fn.values->operandValue(findOne(fn, "st.volatile.u64"), 0);
+  ASSERT_TRUE(flag.known && word.known) << dump(fn);
+  ASSERT_EQ(flag.terms.size(), 1u) << flag.toString();
+  ASSERT_EQ(word.terms.size(), 1u) << word.toString();
+  EXPECT_EQ(flag.terms[0].name, word.terms[0].name) << flag.toString() << " and " << word.toString();
+  EXPECT_EQ(word.constant - flag.constant, 16) << flag.toString() << " and " << word.toString();
+}

@@ -381,3 +381,30 @@ extern "C" __global__ void block_strided_counter(int v, int* out) {
   __syncthreads();
   out[threadIdx.x] = slot[threadIdx.x & 63];
 }
+
+// A queue index masked by a mask the kernel loads as a byte (issue 34 P1,
+// UCX's send queues): `i & cfg->mask` with the mask zero-extended from 8
+// bits is in [0, 255] whatever i is. Stored into `bytes` at that index.
+struct QueueConfig {
+  unsigned char mask;
+  unsigned short size;
+};
+extern "C" __global__ void byte_masked_index(const QueueConfig* cfg, unsigned i, unsigned char v, int* out) {
+  __shared__ unsigned char bytes[256];
+  bytes[i & cfg->mask] = v;
+  __syncthreads();
+  out[threadIdx.x] = bytes[threadIdx.x & 255];
+}
+
+// Two products of one kernel parameter by 88 (issue 34 P2, Mooncake's task
+// record as nvcc computes it for sm_103: a `mad.lo.s64` at each use, one on
+// the converted pointer): the same term, so the records' fields at +0 and
+// +16 are 16 bytes apart.
+extern "C" __global__ void parameter_product_twice(unsigned char* tasks, unsigned long long slot) {
+  unsigned long long g, a, b;
+  asm("cvta.to.global.u64 %0, %1;" : "=l"(g) : "l"(tasks));
+  asm("mad.lo.s64 %0, %1, 88, %2;" : "=l"(a) : "l"(slot), "l"(g));
+  asm("mad.lo.s64 %0, %1, 88, %2;" : "=l"(b) : "l"(slot), "l"(tasks));
+  *reinterpret_cast<volatile unsigned char*>(a) = 1;
+  *reinterpret_cast<volatile unsigned long long*>(b + 16) = 2;
+}

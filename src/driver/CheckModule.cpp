@@ -71,7 +71,7 @@ void summarized(ModuleCheck& result, const ptx::Module& module, const ptx::Funct
       "would have {} instructions: {}); they order nothing and write only their own frame, and what they read "
       "is not followed",
       what, function.name, fn.summarizedCalls, fn.summarizedCalls == 1 ? "" : "s", fn.inlinedWhole,
-      over ? "more than --max-instructions" : "more than the input's inlining budget left (--inlining-growth)");
+      over ? "more than --max-instructions" : "more than its inlining budget and the input's left (--inlining-growth)");
   result.notes.push_back(fmt::format("{}:{}:{}: note: {}", module.path, function.pos.line, function.pos.column, message));
   report::RunNotification notification = functionNotification(module, function, "summarized-calls", std::move(message));
   notification.level = "note";

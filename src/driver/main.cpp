@@ -816,7 +816,8 @@ int runCommandLine(int argc, char** argv) {
   check->add_option("--max-call-depth", limits.maxCallDepth, "Nesting of inlined calls")
       ->default_val(limits.maxCallDepth)->check(CLI::PositiveNumber);
   check->add_option("--inlining-growth", limits.inliningGrowth,
-                    "Instructions inlining may add to one input, as a multiple of its own (plus --max-instructions)")
+                    "Instructions inlining may add to one function, as a multiple of its call tree's (each function once); past "
+                    "that, to one input, as a multiple of its own (plus --max-instructions)")
       ->default_val(limits.inliningGrowth);
   check->add_option("--max-seconds-per-function", limits.maxSecondsPerFunction,
                     "Wall-clock seconds to model and check one function, checked inside every stage (0: no limit)")

@@ -77,6 +77,25 @@ size_t CallSummaries::inlinedSize(const ptx::Function& root, bool summarized) {
   return sizeOf(root, summarized, 0);
 }
 
+size_t CallSummaries::callTreeSize(const ptx::Function& root) {
+  // Depth-first over the calls the inliner follows (a body past the call
+  // depth is not held: it adds its instructions, zero, and nothing below).
+  std::unordered_set<const ptx::Function*> seen{&root};
+  std::vector<const ptx::Function*> todo{&root};
+  size_t size = 0;
+  while (!todo.empty()) {
+    const ptx::Function* f = todo.back();
+    todo.pop_back();
+    size = std::min(kMany, size + f->instructions.size());
+    for (const auto& inst : f->instructions) {
+      if (inst.opcode != "call") continue;
+      if (const ptx::Function* callee = calledFunction(module_, inst); callee && seen.insert(callee).second)
+        todo.push_back(callee);
+    }
+  }
+  return size;
+}
+
 size_t CallSummaries::sizeOf(const ptx::Function& f, bool summarized, int depth) {
   auto& sizes = sizes_[summarized];
   if (auto known = sizes.find(&f); known != sizes.end()) return known->second;

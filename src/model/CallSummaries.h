@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <unordered_set>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +39,11 @@ class CallSummaries {
   // synchronization-free callees count as their call alone.
   static constexpr size_t kMany = size_t{1} << 62;
   size_t inlinedSize(const ptx::Function& root, bool summarized);
+
+  // Instructions of `root` and of every function it may inline, each counted
+  // once however often it is called: the code its model is built from (the
+  // function's own inlining budget, model/Limits.h).
+  size_t callTreeSize(const ptx::Function& root);
 
   // `f`, and every function it calls, has no operation a check reads and
   // writes no memory but its own local and parameter space (see above).

@@ -16,12 +16,15 @@
 //
 // Not inlined (left as EffectKind::Call, FunctionModel::hasUnanalyzedCalls):
 // calls through a register, to declarations without a body, recursive calls.
-// In a function whose model would pass --max-instructions or the input's
-// inlining budget, calls to synchronization-free callees (CallSummaries.h)
-// stay calls with no memory effect (Inst::summarizedCall): what remains is
-// inlined as before. Past a limit (model/Limits.h: instructions, registers, call depth, the
-// input's inlining budget) flattening throws LimitExceeded: a half-inlined
-// body would be checked as if the rest did not exist.
+// The instructions inlining adds are budgeted (model/Limits.h): a function
+// may add --inlining-growth times the instructions of its call tree (each
+// function in it once), and past that draws on the input's shared budget.
+// In a function whose model would pass --max-instructions or those budgets,
+// calls to synchronization-free callees (CallSummaries.h) stay calls with no
+// memory effect (Inst::summarizedCall): what remains is inlined as before.
+// Past a limit (model/Limits.h: instructions, registers, call depth, the
+// inlining budgets) flattening throws LimitExceeded: a half-inlined body
+// would be checked as if the rest did not exist.
 //
 // `brx.idx index, list;` jumps to the labels of `list: .branchtargets ...`.
 // Without a list (not valid PTX, but seen in hand-written files) any label may
@@ -126,7 +129,12 @@ class Flattener {
     if (own > limits_.maxInstructions) throw tooManyInstructions();
     // Whole, the model would pass a limit: synchronization-free callees stay calls.
     const size_t whole = summaries_.inlinedSize(*fn_.function, false);
-    summarize_ = whole > limits_.maxInstructions || whole - own > budget_.remaining;
+    // Its own budget: the growth over the code its model is built from.
+    const size_t tree = summaries_.callTreeSize(*fn_.function);
+    ownBudget_ = tree > CallSummaries::kMany / std::max<size_t>(limits_.inliningGrowth, 1)
+                     ? CallSummaries::kMany
+                     : tree * limits_.inliningGrowth;
+    summarize_ = whole > limits_.maxInstructions || whole - own > ownBudget_ + budget_.remaining;
     if (summarize_) fn_.inlinedWhole = whole;
     fn_.instructions.reserve(own);
     flow_.reserve(own);
@@ -347,11 +355,15 @@ class Flattener {
       throw LimitExceeded(fmt::format("calls nested more than {} deep (--max-call-depth)", limits_.maxCallDepth));
     const size_t added = callee->instructions.size();
     if (fn_.instructions.size() + added > limits_.maxInstructions) throw tooManyInstructions();
-    if (added > budget_.remaining)
+    // The function's own budget first, then the input's.
+    const size_t own = std::min(added, ownBudget_);
+    if (added - own > budget_.remaining)
       throw LimitExceeded(fmt::format(
-          "inlining spent the input's budget ({} times its instructions plus --max-instructions; --inlining-growth)",
+          "inlining spent its budget and the input's ({0} times its call tree's instructions, then {0} times the "
+          "input's plus --max-instructions; --inlining-growth)",
           limits_.inliningGrowth));
-    budget_.remaining -= added;
+    ownBudget_ -= own;
+    budget_.remaining -= added - own;
     fn_.instructions[id].effect = MemoryEffect{};  // the body follows
     if (call.guard) {  // @p call: the body may be skipped
       flow_[id].jumps = true;
@@ -380,6 +392,7 @@ class Flattener {
   InliningBudget& budget_;
   CallSummaries summaries_;
   bool summarize_ = false;  // the function is over a limit whole (run())
+  size_t ownBudget_ = 0;    // what it may still add before drawing on the input's budget
   std::vector<Flow> flow_;
   std::vector<const ptx::Function*> stack_;
   std::unordered_map<const ptx::Function*, std::unordered_map<std::string_view, const ptx::BranchTargets*>> listsOf_;

@@ -1,6 +1,7 @@
 // Limits on the work one input may cost, so that a hostile or corrupt file
 // ends in a clear error instead of running for hours or taking gigabytes.
-// Each limit is per function model except the inlining budget, which is
+// Each limit is per function model except the inlining budget, which is a
+// function's own (proportional to the code of its call tree) and, past that,
 // shared by all the functions of one input: a small call tree inlined into
 // thousands of kernels must not multiply past it. A function over a limit is
 // not checked (a LimitExceeded names it and the limit); the rest of the input
@@ -26,8 +27,11 @@ struct Limits {
   size_t maxRegisters = size_t{1} << 22;
   // Nesting of inlined calls.
   int maxCallDepth = 16;
-  // Instructions that inlining may add, over all functions of one input:
-  // this many times the instructions the input has, plus maxInstructions.
+  // Instructions that inlining may add to one function: this many times the
+  // instructions of its call tree (itself and each function it may inline,
+  // each counted once); past that, from a budget shared by the functions of
+  // one input: this many times the instructions the input has, plus
+  // maxInstructions.
   size_t inliningGrowth = 16;
   // Wall-clock seconds to model and check one function (0 = no limit).
   // Checked inside the stages' loops (poll() below) and between the checks.
@@ -37,7 +41,12 @@ struct Limits {
   size_t maxMemoryPerFunction = 512;
 };
 
-// The budget of instructions that inlining may still add in one input.
+// The budget of instructions that inlining may still add in one input, once
+// a function has spent its own (inliningGrowth times its call tree: the
+// Flattener, model/Inliner.cpp). The function's own share keeps the input's
+// order from deciding which kernels are checked: a kernel whose calls copy
+// each body of its call tree at most inliningGrowth times on average never
+// draws on this one.
 struct InliningBudget {
   size_t remaining = 0;
   static InliningBudget forInput(size_t inputInstructions, const Limits& limits) {

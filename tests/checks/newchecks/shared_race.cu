@@ -97,3 +97,13 @@ __global__ void __launch_bounds__(32) volatile_warp_reduce(const float* in, floa
   if (threadIdx.x < 16) red[threadIdx.x] += red[threadIdx.x + 16];
   if (threadIdx.x == 0) out[blockIdx.x] = red[0] + red[1];
 }
+
+// Thread 0 stores a value and reads it back itself, the read under a guard that ORs the thread
+// index with a block index (cuDNN's batch norm, `(%tid.x | blockInChannel) == 0`): the guard
+// admits thread 0 alone, so the two accesses are one thread's. The check cannot read that guard
+// as a range of thread indices, so the reader's threads are not decided: silent (session 28).
+__global__ void own_value_under_or_guard(const float* in, float* out, int part) {
+  __shared__ float stddev;
+  if (threadIdx.x == 0) stddev = rsqrtf(in[blockIdx.x] + 1e-5f);
+  if ((threadIdx.x | part) == 0) out[blockIdx.x] = stddev * 2.f;
+}
